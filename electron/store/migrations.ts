@@ -1,0 +1,120 @@
+// Versioned schema. Each migration runs once, in order, inside a transaction; the applied
+// version lives in `PRAGMA user_version`. Never edit a shipped migration: add the next one.
+//
+// Two kinds of tables:
+// - raw (exchanges, response_heads, chunks, exchange_ends): append-only, the source of truth.
+//   An exchange's life is spread over insert-only tables instead of updating one row, so a
+//   crash mid-exchange leaves exactly what was seen and nothing is ever overwritten.
+// - derived (responses, items, exchange_notes): a cache rebuilt from raw by `loupe reindex`.
+import type Database from 'better-sqlite3';
+
+type Migration = (db: Database.Database) => void;
+
+const migrations: Migration[] = [
+  (db) => {
+    db.exec(`
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+      CREATE TABLE exchanges (
+        id INTEGER PRIMARY KEY,
+        started_at REAL NOT NULL,          -- epoch ms
+        transport TEXT NOT NULL,           -- http | websocket
+        method TEXT NOT NULL,
+        path TEXT NOT NULL,                -- as forwarded (label prefix removed)
+        upstream TEXT NOT NULL,
+        label TEXT,
+        agent TEXT,
+        connection_id TEXT NOT NULL,
+        request_headers TEXT NOT NULL      -- JSON [[name, value]], secrets redacted
+      );
+
+      CREATE TABLE response_heads (
+        exchange_id INTEGER PRIMARY KEY REFERENCES exchanges(id),
+        status INTEGER NOT NULL,
+        status_text TEXT NOT NULL,
+        headers TEXT NOT NULL,             -- JSON [[name, value]], secrets redacted
+        t_us INTEGER NOT NULL
+      );
+
+      -- Bytes in arrival order. One row holds several consecutive chunks of one stream;
+      -- marks is a Float64Array of [length, t_us, opcode] triples, one per chunk as it
+      -- arrived, so chunk boundaries and times survive batching.
+      CREATE TABLE chunks (
+        exchange_id INTEGER NOT NULL REFERENCES exchanges(id),
+        stream TEXT NOT NULL,              -- request | response | client | server
+        seq INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        marks BLOB NOT NULL,
+        PRIMARY KEY (exchange_id, stream, seq)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE exchange_ends (
+        exchange_id INTEGER PRIMARY KEY REFERENCES exchanges(id),
+        state TEXT NOT NULL,
+        error TEXT,
+        t_us INTEGER NOT NULL,
+        request_bytes INTEGER NOT NULL,
+        response_bytes INTEGER NOT NULL,
+        truncated INTEGER NOT NULL
+      );
+
+      CREATE TABLE responses (
+        response_id TEXT PRIMARY KEY,
+        exchange_id INTEGER NOT NULL,
+        api TEXT NOT NULL,
+        model TEXT,
+        status TEXT NOT NULL,
+        streamed INTEGER NOT NULL,
+        previous_response_id TEXT,
+        conversation_id TEXT,
+        input_tokens INTEGER,
+        cached_tokens INTEGER,
+        output_tokens INTEGER,
+        reasoning_tokens INTEGER,
+        ttft_us INTEGER,
+        duration_us INTEGER,
+        error TEXT,
+        record TEXT NOT NULL               -- the full ResponseRecord as JSON
+      );
+      CREATE INDEX responses_by_exchange ON responses(exchange_id);
+
+      CREATE TABLE items (
+        response_id TEXT NOT NULL,
+        role TEXT NOT NULL,                -- input | output
+        idx INTEGER NOT NULL,
+        item_id TEXT,
+        type TEXT NOT NULL,
+        call_id TEXT,
+        agent TEXT,
+        PRIMARY KEY (response_id, role, idx)
+      ) WITHOUT ROWID;
+      CREATE INDEX items_by_id ON items(item_id);
+      CREATE INDEX items_by_call ON items(call_id);
+
+      CREATE TABLE exchange_notes (
+        exchange_id INTEGER NOT NULL,
+        note TEXT NOT NULL
+      );
+      CREATE INDEX notes_by_exchange ON exchange_notes(exchange_id);
+    `);
+  },
+];
+
+export const SCHEMA_VERSION = migrations.length;
+
+/** Brings the database up to the current schema; refuses files from a newer Loupe. */
+export function migrate(db: Database.Database): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SCHEMA_VERSION) {
+    throw new Error(
+      `this recording was written by a newer Loupe (schema ${current}, this build knows ${SCHEMA_VERSION})`,
+    );
+  }
+  for (let v = current; v < SCHEMA_VERSION; v++) {
+    const step = migrations[v]!;
+    db.transaction(() => {
+      step(db);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}

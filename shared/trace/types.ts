@@ -1,0 +1,110 @@
+// Types shared by the trace pipeline: what the normalizer reads and what it produces.
+import type { ExchangeState, HeaderList, Transport } from '../capture/exchange.js';
+
+/** A body after the edge removed its content-encoding, as text chunks with their times. */
+export interface DecodedBody {
+  chunks: Array<{ tUs: number; text: string }>;
+  /** Set when the edge could not decode the bytes (bad gzip, binary); the raw bytes stay in the store. */
+  decodeError: string | null;
+  truncated: boolean;
+}
+
+/** One WebSocket message as recorded, in order, both directions. */
+export interface DecodedFrame {
+  from: 'client' | 'server';
+  tUs: number;
+  /** 1 text, 2 binary, 8 close. */
+  opcode: number;
+  text: string;
+}
+
+/** The normalizer's input: one recorded exchange with decoded bodies. */
+export interface RawExchange {
+  id: number;
+  startedAt: number;
+  transport: Transport;
+  method: string;
+  path: string;
+  label: string | null;
+  agent: string | null;
+  connectionId: string;
+  requestHeaders: HeaderList;
+  request: DecodedBody;
+  status: number | null;
+  responseHeaders: HeaderList | null;
+  responseHeadUs: number | null;
+  response: DecodedBody;
+  frames: DecodedFrame[];
+  state: ExchangeState;
+  error: string | null;
+  endUs: number | null;
+}
+
+/** A JSON value the normalizer did not need to understand. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+/** An item (input or output) as the trace model sees it; `raw` is the full wire object. */
+export interface TraceItem {
+  /** The item's own id where the API gave one. */
+  id: string | null;
+  type: string;
+  callId: string | null;
+  agent: string | null;
+  raw: JsonObject;
+}
+
+export type ApiKind = 'responses' | 'responses.compact' | 'chat.completions' | 'conversations' | 'other';
+
+export type ResponseStatus =
+  | 'completed'
+  | 'failed'
+  | 'incomplete'
+  | 'in_progress'
+  | 'queued'
+  | 'cancelled'
+  | 'error'
+  | 'aborted';
+
+export interface Usage {
+  inputTokens: number;
+  cachedTokens: number;
+  outputTokens: number;
+  reasoningTokens: number;
+  totalTokens: number;
+}
+
+export interface StreamEventSummary {
+  type: string;
+  tUs: number;
+  sequenceNumber: number | null;
+}
+
+/** One model response, however it travelled. */
+export interface ResponseRecord {
+  exchangeId: number;
+  api: ApiKind;
+  /** The API's response id, or a derived `exchange:<id>` when the body carried none. */
+  responseId: string;
+  model: string | null;
+  status: ResponseStatus;
+  streamed: boolean;
+  request: {
+    params: JsonObject;
+    input: TraceItem[];
+    previousResponseId: string | null;
+    conversationId: string | null;
+  };
+  output: TraceItem[];
+  events: StreamEventSummary[];
+  usage: Usage | null;
+  error: { code: string | null; message: string } | null;
+  timings: { ttftUs: number | null; durationUs: number | null };
+}
+
+/** What normalizing one exchange yields: zero or more responses plus notes on anything odd. */
+export interface NormalizeResult {
+  responses: ResponseRecord[];
+  /** Parse errors and oddities, kept so the UI can show them beside the raw bytes. */
+  notes: string[];
+}
