@@ -58,9 +58,12 @@ const migrations: Migration[] = [
         truncated INTEGER NOT NULL
       );
 
+      -- One exchange may carry several responses (and one response id may appear in several
+      -- exchanges: a retrieve, a resumed stream, a cancel), hence the composite key.
       CREATE TABLE responses (
-        response_id TEXT PRIMARY KEY,
         exchange_id INTEGER NOT NULL,
+        response_id TEXT NOT NULL,
+        idx INTEGER NOT NULL,              -- position within the exchange
         api TEXT NOT NULL,
         model TEXT,
         status TEXT NOT NULL,
@@ -74,11 +77,13 @@ const migrations: Migration[] = [
         ttft_us INTEGER,
         duration_us INTEGER,
         error TEXT,
-        record TEXT NOT NULL               -- the full ResponseRecord as JSON
-      );
-      CREATE INDEX responses_by_exchange ON responses(exchange_id);
+        record TEXT NOT NULL,              -- the full ResponseRecord as JSON
+        PRIMARY KEY (exchange_id, response_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX responses_by_id ON responses(response_id);
 
       CREATE TABLE items (
+        exchange_id INTEGER NOT NULL,
         response_id TEXT NOT NULL,
         role TEXT NOT NULL,                -- input | output
         idx INTEGER NOT NULL,
@@ -86,7 +91,7 @@ const migrations: Migration[] = [
         type TEXT NOT NULL,
         call_id TEXT,
         agent TEXT,
-        PRIMARY KEY (response_id, role, idx)
+        PRIMARY KEY (exchange_id, response_id, role, idx)
       ) WITHOUT ROWID;
       CREATE INDEX items_by_id ON items(item_id);
       CREATE INDEX items_by_call ON items(call_id);

@@ -1,0 +1,181 @@
+// Forwards one HTTP exchange to the upstream and taps it for the recorder.
+//
+// Invariants:
+// - bytes are written to their destination before the tap sees them;
+// - flow control is end to end: a destination that cannot keep up pauses its source
+//   (client -> upstream for the request body, upstream -> client for the response), so a
+//   slow reader slows the upstream read instead of growing a buffer here;
+// - a failure to record never reaches the relay: every tap call is guarded.
+import http from 'node:http';
+import https from 'node:https';
+import type { Readable, Writable } from 'node:stream';
+import { performance } from 'node:perf_hooks';
+import type { CaptureSink, ExchangeEnd, ExchangeState, ExchangeTap } from '../../shared/capture/exchange.js';
+import {
+  clientResponseHeaders,
+  flattenHeaders,
+  pairHeaders,
+  upstreamRequestHeaders,
+} from '../../shared/capture/hop-headers.js';
+import { proxyErrorBody, upstreamFailure, type ProxyError } from '../../shared/capture/proxy-error.js';
+import { redactHeaders, redactPath } from '../../shared/capture/redact.js';
+import { parseRoute } from '../../shared/capture/route.js';
+import { upstreamPath, type UpstreamTarget } from '../../shared/capture/upstream-url.js';
+import type { UpstreamPool } from './upstream-agent.js';
+import { guardTap } from './guard-tap.js';
+
+export interface ForwardContext {
+  target: UpstreamTarget;
+  pool: UpstreamPool;
+  sink: CaptureSink;
+  /** Time allowed for the upstream to answer, and for any silence mid-body. */
+  upstreamTimeoutMs: number;
+  connectionId(req: http.IncomingMessage): string;
+  onTapError(err: unknown): void;
+}
+
+export function forwardHttp(ctx: ForwardContext, req: http.IncomingMessage, res: http.ServerResponse): void {
+  const t0 = performance.now();
+  const now = () => Math.round((performance.now() - t0) * 1000);
+  const clientHeaders = pairHeaders(req.rawHeaders);
+  const route = parseRoute(req.url ?? '/', (name) => firstHeader(req, name));
+  const tap = guardTap(
+    ctx.sink,
+    {
+      startedAt: Date.now(),
+      transport: 'http',
+      method: req.method ?? 'GET',
+      path: redactPath(route.path),
+      upstream: ctx.target.display,
+      label: route.label,
+      agent: route.agent,
+      requestHeaders: redactHeaders(clientHeaders),
+      connectionId: ctx.connectionId(req),
+    },
+    ctx.onTapError,
+  );
+
+  let requestBytes = 0;
+  let responseBytes = 0;
+  let ended = false;
+  let clientGone = false;
+  const finish = (state: ExchangeState, error: string | null) => {
+    if (ended) return;
+    ended = true;
+    const end: ExchangeEnd = { state, error, tUs: now(), requestBytes, responseBytes, truncated: false };
+    tap.end(end);
+  };
+
+  const options: http.RequestOptions = {
+    protocol: ctx.target.protocol,
+    hostname: ctx.target.hostname,
+    port: ctx.target.port,
+    method: req.method,
+    path: upstreamPath(ctx.target, route.path),
+    headers: flattenHeaders(upstreamRequestHeaders(clientHeaders, ctx.target.host)) as unknown as http.OutgoingHttpHeaders,
+    agent: ctx.pool.agent,
+    timeout: ctx.upstreamTimeoutMs,
+  };
+  const upstream = (ctx.target.protocol === 'https:' ? https : http).request(options);
+  let timedOut = false;
+
+  upstream.on('timeout', () => {
+    timedOut = true;
+    upstream.destroy(new Error(`no data for ${ctx.upstreamTimeoutMs} ms`));
+  });
+
+  upstream.on('error', (err: NodeJS.ErrnoException) => {
+    if (ended) return;
+    if (clientGone) {
+      finish('client_aborted', 'the client closed the connection before the response finished');
+    } else if (!res.headersSent) {
+      const failure = upstreamFailure(err, ctx.target.display, timedOut);
+      sendProxyError(res, failure, tap, now);
+      finish(failure.status === 504 ? 'upstream_timeout' : 'upstream_unreachable', failure.message);
+    } else {
+      // Mid-body: the client must see a broken stream, not a clean but short one.
+      res.destroy(err);
+      finish(timedOut ? 'upstream_timeout' : 'upstream_reset', err.message);
+    }
+  });
+
+  upstream.on('response', (up) => {
+    const headers = pairHeaders(up.rawHeaders);
+    res.writeHead(up.statusCode ?? 502, up.statusMessage ?? '', flattenHeaders(clientResponseHeaders(headers)));
+    // Send the head now: a streamed response's first event may be seconds away.
+    res.flushHeaders();
+    tap.responseHead({
+      status: up.statusCode ?? 0,
+      statusText: up.statusMessage ?? '',
+      headers: redactHeaders(headers),
+      tUs: now(),
+    });
+    relay(up, res, (chunk) => {
+      responseBytes += chunk.length;
+      tap.chunk('response', chunk, now());
+    });
+    up.on('end', () => {
+      res.end();
+      finish('complete', null);
+    });
+    up.on('aborted', () => {
+      res.destroy(new Error('upstream connection reset mid-body'));
+      finish(timedOut ? 'upstream_timeout' : 'upstream_reset', 'upstream connection reset mid-body');
+    });
+    up.on('error', (err) => {
+      res.destroy(err);
+      finish(timedOut ? 'upstream_timeout' : 'upstream_reset', err.message);
+    });
+  });
+
+  relay(req, upstream, (chunk) => {
+    requestBytes += chunk.length;
+    tap.chunk('request', chunk, now());
+  });
+  req.on('end', () => upstream.end());
+
+  // `close` on the response before it finished writing means the client went away:
+  // abort upstream so a dropped client does not keep a model generating for nobody.
+  res.on('close', () => {
+    if (res.writableFinished) return;
+    clientGone = true;
+    upstream.destroy();
+    finish('client_aborted', 'the client closed the connection before the response finished');
+  });
+  req.on('error', () => upstream.destroy());
+}
+
+/**
+ * Copies `source` to `dest`, writing first and tapping second; pauses the source while
+ * the destination's buffer is full.
+ */
+function relay(source: Readable, dest: Writable, tap: (chunk: Buffer) => void): void {
+  const onDrain = () => source.resume();
+  dest.on('drain', onDrain);
+  source.on('data', (chunk: Buffer) => {
+    if (dest.destroyed) return;
+    if (!dest.write(chunk)) source.pause();
+    tap(chunk);
+  });
+  source.once('close', () => dest.off('drain', onDrain));
+}
+
+/** Answers the client itself and records that answer, so the store shows what the client saw. */
+function sendProxyError(res: http.ServerResponse, failure: ProxyError, tap: ExchangeTap, now: () => number): void {
+  const body = Buffer.from(proxyErrorBody(failure));
+  const headers: Array<[string, string]> = [
+    ['content-type', 'application/json'],
+    ['content-length', String(body.length)],
+    ['x-loupe-error', failure.code],
+  ];
+  res.writeHead(failure.status, flattenHeaders(headers));
+  res.end(body);
+  tap.responseHead({ status: failure.status, statusText: '', headers, tUs: now() });
+  tap.chunk('response', body, now());
+}
+
+function firstHeader(req: http.IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+

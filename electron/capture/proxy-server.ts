@@ -1,0 +1,93 @@
+// The capture proxy: an HTTP server on 127.0.0.1 that forwards every method and path to
+// one upstream and taps the traffic into a CaptureSink. It binds loopback only because it
+// relays the user's API key; nothing off this machine should be able to use it.
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { CaptureSink } from '../../shared/capture/exchange.js';
+import { parseUpstream } from '../../shared/capture/upstream-url.js';
+import { forwardHttp } from './forward-http.js';
+import { createUpstreamPool } from './upstream-agent.js';
+
+export const DEFAULT_PROXY_PORT = 7455;
+export const DEFAULT_UPSTREAM = 'https://api.openai.com';
+/** The OpenAI SDKs wait up to 10 minutes for a response; the proxy must not give up sooner. */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 600_000;
+
+export interface ProxyOptions {
+  port?: number;
+  host?: string;
+  upstream?: string;
+  upstreamTimeoutMs?: number;
+  sink: CaptureSink;
+  env?: Record<string, string | undefined>;
+  /** Called when recording failed; the traffic itself went through. */
+  onRecordError?: (err: unknown) => void;
+}
+
+export interface RunningProxy {
+  /** Base URL for clients, ending in `/v1`. */
+  baseUrl: string;
+  port: number;
+  upstream: string;
+  /** The corporate proxy in use, if any. */
+  via: string | null;
+  close(graceMs?: number): Promise<void>;
+}
+
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const target = parseUpstream(options.upstream ?? DEFAULT_UPSTREAM);
+  const pool = createUpstreamPool(target, options.env ?? process.env);
+  const host = options.host ?? '127.0.0.1';
+  const connectionIds = new WeakMap<Socket, string>();
+  const sockets = new Set<Socket>();
+  let nextConnection = 0;
+
+  const ctx = {
+    target,
+    pool,
+    sink: options.sink,
+    upstreamTimeoutMs: options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
+    connectionId: (req: http.IncomingMessage) => connectionIds.get(req.socket) ?? 'unknown',
+    onTapError: options.onRecordError ?? ((err: unknown) => console.error('loupe: recording failed:', err)),
+  };
+
+  const server = http.createServer({ requestTimeout: 0, keepAliveTimeout: 30_000 }, (req, res) =>
+    forwardHttp(ctx, req, res),
+  );
+  server.on('connection', (socket: Socket) => {
+    // Streams write many small events; waiting to coalesce them would add latency.
+    socket.setNoDelay(true);
+    connectionIds.set(socket, `c${++nextConnection}`);
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  server.on('upgrade', (_req, socket: Socket) => {
+    socket.end('HTTP/1.1 501 Not Implemented\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nLoupe: WebSocket relay is not available in this build.\n');
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(err.code === 'EADDRINUSE' ? new Error(`port ${options.port} is already in use; pick another with --port (or --port 0 for any free port)`) : err),
+    );
+    server.listen(options.port ?? DEFAULT_PROXY_PORT, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    baseUrl: `http://${host}:${port}/v1`,
+    port,
+    upstream: target.display,
+    via: pool.via,
+    async close(graceMs = 2_000) {
+      // Stop accepting, let exchanges in flight finish for a moment, then cut the rest.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => {
+        for (const s of sockets) s.destroy();
+      }, graceMs);
+      await closed;
+      clearTimeout(timer);
+      pool.destroy();
+    },
+  };
+}

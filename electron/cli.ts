@@ -1,0 +1,57 @@
+// `loupe`: the headless entry point. Commands and flags are a contract (DESIGN.md).
+// Errors are one line on stderr and a non-zero exit: 2 for usage, 1 for anything else.
+import { parseArgs, UsageError } from './cli/args.js';
+import { exportCommand } from './cli/export.js';
+import { record } from './cli/record.js';
+import { reindexCommand } from './cli/reindex.js';
+import { serve } from './cli/serve.js';
+
+const VALUE_FLAGS = new Set(['port', 'ui-port', 'upstream', 'db', 'format', 'upstream-timeout', 'label']);
+const BOOL_FLAGS = new Set(['help', 'h', 'version']);
+
+const HELP = `loupe: record and inspect OpenAI Responses API traffic
+
+  loupe serve   [--port 7455] [--ui-port Q] [--upstream URL] [--db FILE] [--upstream-timeout S]
+                proxy + headless UI; prints {"proxy": URL, "ui": URL} when ready
+  loupe record  [--db FILE] [--upstream URL] [--port P] [--label L] -- CMD ARGS
+                run CMD with OPENAI_BASE_URL pointed at a fresh proxy; exits with CMD's status
+  loupe export  FILE [--format json|jsonl]
+  loupe reindex FILE   rebuild derived tables from the raw exchanges
+
+  --port 0 picks a free port. The default upstream is https://api.openai.com; the default
+  recording is library.loupe in the user data folder (override with --db or LOUPE_DB).
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, VALUE_FLAGS, BOOL_FLAGS);
+  if (args.flags.has('version')) {
+    const { version } = (await import('../package.json', { with: { type: 'json' } })).default;
+    process.stdout.write(`${version}\n`);
+    return 0;
+  }
+  if (args.flags.has('help') || args.flags.has('h') || args.command === null || args.command === 'help') {
+    process.stdout.write(HELP);
+    return args.command === null && !args.flags.size ? 2 : 0;
+  }
+  switch (args.command) {
+    case 'serve':
+      return serve(args);
+    case 'record':
+      return record(args);
+    case 'export':
+      return exportCommand(args);
+    case 'reindex':
+      return reindexCommand(args);
+    default:
+      throw new UsageError(`unknown command "${args.command}"; try loupe --help`);
+  }
+}
+
+export async function run(argv: string[]): Promise<void> {
+  try {
+    process.exitCode = await main(argv);
+  } catch (err) {
+    process.stderr.write(`loupe: ${(err as Error).message}\n`);
+    process.exitCode = err instanceof UsageError ? 2 : 1;
+  }
+}

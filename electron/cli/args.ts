@@ -1,0 +1,63 @@
+// Argument parsing for the `loupe` CLI. Deliberately tiny and strict: unknown flags and
+// missing values are errors with a one-line message, never silently ignored.
+
+export class UsageError extends Error {}
+
+export interface ParsedArgs {
+  command: string | null;
+  positionals: string[];
+  flags: Map<string, string | true>;
+  /** Everything after `--`, for `loupe record -- CMD ARGS`. */
+  rest: string[];
+}
+
+/** `valueFlags` take a value (`--port 7455` or `--port=7455`); `boolFlags` do not. */
+export function parseArgs(argv: string[], valueFlags: Set<string>, boolFlags: Set<string>): ParsedArgs {
+  const out: ParsedArgs = { command: null, positionals: [], flags: new Map(), rest: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      out.rest = argv.slice(i + 1);
+      break;
+    }
+    if (arg.startsWith('--') || (arg.startsWith('-') && arg.length === 2 && arg !== '-')) {
+      const eq = arg.indexOf('=');
+      const name = arg.startsWith('--') ? (eq >= 0 ? arg.slice(2, eq) : arg.slice(2)) : arg.slice(1);
+      if (boolFlags.has(name)) {
+        out.flags.set(name, true);
+      } else if (valueFlags.has(name)) {
+        const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
+        if (value === undefined || value === '') throw new UsageError(`--${name} needs a value`);
+        out.flags.set(name, value);
+      } else {
+        throw new UsageError(`unknown option ${arg}`);
+      }
+    } else if (out.command === null) {
+      out.command = arg;
+    } else {
+      out.positionals.push(arg);
+    }
+  }
+  return out;
+}
+
+export function portFlag(args: ParsedArgs, name: string): number | undefined {
+  const v = args.flags.get(name);
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (v === true || !Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`--${name} must be a port number (0-65535), got "${v}"`);
+  return n;
+}
+
+export function stringFlag(args: ParsedArgs, name: string): string | undefined {
+  const v = args.flags.get(name);
+  return typeof v === 'string' ? v : undefined;
+}
+
+export function secondsFlag(args: ParsedArgs, name: string): number | undefined {
+  const v = stringFlag(args, name);
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} must be a positive number of seconds, got "${v}"`);
+  return n * 1000;
+}

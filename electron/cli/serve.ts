@@ -1,0 +1,32 @@
+// `loupe serve`: proxy + headless UI until SIGINT/SIGTERM, then a clean shutdown with
+// everything flushed. The one JSON ready line on stdout is a contract (DESIGN.md); all
+// human-facing messages go to stderr so scripts can read stdout safely.
+import { startCore } from '../core.js';
+import { startStatusServer } from '../headless/status-server.js';
+import { portFlag, secondsFlag, stringFlag, type ParsedArgs } from './args.js';
+import { defaultLibraryPath } from './default-db.js';
+import { DEFAULT_PROXY_PORT } from '../capture/proxy-server.js';
+
+export async function serve(args: ParsedArgs): Promise<number> {
+  const dbPath = stringFlag(args, 'db') ?? defaultLibraryPath();
+  const core = await startCore({
+    dbPath,
+    port: portFlag(args, 'port') ?? DEFAULT_PROXY_PORT,
+    upstream: stringFlag(args, 'upstream'),
+    upstreamTimeoutMs: secondsFlag(args, 'upstream-timeout'),
+  });
+  const ui = await startStatusServer(core.db, core.proxy.baseUrl, portFlag(args, 'ui-port') ?? 0);
+  process.stdout.write(`${JSON.stringify({ proxy: core.proxy.baseUrl, ui: ui.url })}\n`);
+  process.stderr.write(
+    `loupe: recording to ${dbPath}\nloupe: forwarding to ${core.proxy.upstream}${core.proxy.via ? ` via ${core.proxy.via}` : ''}\n` +
+      `loupe: point clients at it with OPENAI_BASE_URL=${core.proxy.baseUrl}\n`,
+  );
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  process.stderr.write('loupe: shutting down, flushing the recording…\n');
+  await ui.close();
+  await core.close();
+  return 0;
+}

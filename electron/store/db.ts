@@ -1,0 +1,44 @@
+// Opens a `.loupe` recording: one SQLite file in WAL mode so the UI and `loupe export` can
+// read while the proxy writes. synchronous=NORMAL is durable across application crashes
+// (the WAL is synced at checkpoints), which is the right trade for a recorder on the
+// traffic's path; an OS crash may lose the last moments, never corrupt the file.
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { migrate } from './migrations.js';
+
+export type Db = Database.Database;
+
+export interface OpenOptions {
+  readonly?: boolean;
+}
+
+export function openDb(file: string, options: OpenOptions = {}): Db {
+  if (options.readonly) {
+    if (!fs.existsSync(file)) throw new Error(`no such recording: ${file}`);
+  } else {
+    fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  }
+  let db: Db;
+  try {
+    db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+  } catch (err) {
+    throw new Error(`cannot open ${file}: ${(err as Error).message}`);
+  }
+  try {
+    if (!options.readonly) {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      migrate(db);
+    } else {
+      const version = db.pragma('user_version', { simple: true }) as number;
+      if (version === 0) throw new Error('not a Loupe recording (no schema)');
+    }
+    db.pragma('busy_timeout = 5000');
+  } catch (err) {
+    db.close();
+    const message = (err as Error).message;
+    throw new Error(`${file} is not a usable Loupe recording: ${message.replace(/^file is not a database$/, 'not an SQLite file')}`);
+  }
+  return db;
+}

@@ -1,0 +1,65 @@
+// Hop-by-hop headers (RFC 9110 §7.6.1) describe one connection, not the message, so a
+// proxy must not pass them on: the fixed list plus any header the Connection header names.
+// Everything else, including content-encoding and accept-encoding, passes untouched so
+// compressed bodies travel byte for byte.
+import type { HeaderList } from './exchange.js';
+import { isLoupeHeader } from './route.js';
+
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+/** Pairs a flat raw header array (`[k, v, k, v]`, as Node gives it) in wire order. */
+export function pairHeaders(raw: string[]): HeaderList {
+  const out: HeaderList = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i]!, raw[i + 1]!]);
+  return out;
+}
+
+function connectionTokens(headers: HeaderList): Set<string> {
+  const tokens = new Set<string>();
+  for (const [name, value] of headers) {
+    if (name.toLowerCase() !== 'connection') continue;
+    for (const t of value.split(',')) tokens.add(t.trim().toLowerCase());
+  }
+  return tokens;
+}
+
+function endToEnd(headers: HeaderList, alsoDrop: (lower: string) => boolean): HeaderList {
+  const named = connectionTokens(headers);
+  return headers.filter(([name]) => {
+    const lower = name.toLowerCase();
+    return !HOP_BY_HOP.has(lower) && !named.has(lower) && !alsoDrop(lower);
+  });
+}
+
+/** Headers to send upstream: end-to-end only, Loupe's own removed, Host set to the upstream. */
+export function upstreamRequestHeaders(clientHeaders: HeaderList, upstreamHost: string): HeaderList {
+  const kept = endToEnd(clientHeaders, (lower) => lower === 'host' || isLoupeHeader(lower));
+  return [['Host', upstreamHost], ...kept];
+}
+
+/** Headers to send back to the client: end-to-end only. */
+export function clientResponseHeaders(upstreamHeaders: HeaderList): HeaderList {
+  return endToEnd(upstreamHeaders, () => false);
+}
+
+export function flattenHeaders(headers: HeaderList): string[] {
+  const flat: string[] = [];
+  for (const [name, value] of headers) flat.push(name, value);
+  return flat;
+}
+
+export function headerValue(headers: HeaderList, name: string): string | undefined {
+  const lower = name.toLowerCase();
+  for (const [n, v] of headers) if (n.toLowerCase() === lower) return v;
+  return undefined;
+}

@@ -1,0 +1,33 @@
+// Errors the proxy itself produces are shaped like the API's own, so every OpenAI client
+// surfaces them as a normal APIError with a message that says it was Loupe, not OpenAI.
+
+export type ProxyErrorCode = 'upstream_unreachable' | 'upstream_timeout' | 'bad_request' | 'proxy_internal';
+
+export interface ProxyError {
+  status: number;
+  code: ProxyErrorCode;
+  message: string;
+}
+
+export function proxyErrorBody(error: ProxyError): string {
+  return JSON.stringify({ error: { type: 'proxy_error', code: error.code, message: error.message, param: null } });
+}
+
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNRESET', 'EPIPE']);
+
+/** Maps a failure before the upstream answered to what the client is told. */
+export function upstreamFailure(err: { code?: string; message: string }, upstream: string, timedOut: boolean): ProxyError {
+  if (timedOut || err.code === 'ETIMEDOUT') {
+    return {
+      status: 504,
+      code: 'upstream_timeout',
+      message: `Loupe proxy: the upstream ${upstream} did not answer in time (${err.message})`,
+    };
+  }
+  const why = err.code && UNREACHABLE.has(err.code) ? err.code : err.message;
+  return {
+    status: 502,
+    code: 'upstream_unreachable',
+    message: `Loupe proxy: cannot reach the upstream ${upstream} (${why})`,
+  };
+}
