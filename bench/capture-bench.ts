@@ -1,0 +1,129 @@
+// The capture benchmark (issue 2): direct to the simulator, a bare Node pass-through as the
+// floor, and Loupe recording everything, side by side in one run, reported as ratios.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { spawnChild, type ChildHandle } from './child-handle.js';
+import { percentile, runPool, runWaves, type StreamResult } from './load.js';
+
+type Target = 'direct' | 'bare' | 'loupe';
+const TARGETS: Target[] = ['direct', 'bare', 'loupe'];
+
+export interface CaptureBenchReport {
+  realistic: Array<{ concurrency: number; samples: number; ttfb: Record<Target, { p50: number; p99: number }>; overhead: Record<'bare' | 'loupe', { p50: number; p99: number }> }>;
+  saturation: { eventsPerSec: Record<Target, number>; loupeOverBare: number };
+  memory: { streams: number; rssMb: number; peakRssMb: number };
+  store: { eventsReceivedViaLoupe: number; eventsStored: number; exchangesStored: number; lost: number };
+}
+
+export async function captureBench(scale: number, log: (line: string) => void): Promise<CaptureBenchReport> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-bench-'));
+  const dbPath = path.join(dir, 'bench.loupe');
+  const sim = await spawnChild('sim');
+  const bare = await spawnChild('bare', sim.url);
+  const loupe = await spawnChild('loupe', sim.url, dbPath);
+  const urls: Record<Target, string> = { direct: sim.url, bare: bare.url, loupe: loupe.url };
+  let viaLoupe = { streams: 0, events: 0 };
+  let peakRss = 0;
+  const track = async (target: Target, results: StreamResult[]) => {
+    if (target !== 'loupe') return;
+    viaLoupe.streams += results.length;
+    viaLoupe.events += results.reduce((n, r) => n + r.events, 0);
+    peakRss = Math.max(peakRss, (await loupe.stats()).rss ?? 0);
+  };
+
+  try {
+    for (const t of TARGETS) await track(t, (await runWaves(urls[t], 20, 3, { events: 10 })).results);
+
+    const realistic: CaptureBenchReport['realistic'] = [];
+    const realisticSim = { ttftMs: 50, events: 40, gapMs: 5 };
+    for (const [concurrency, waves] of [[10, Math.round(30 * scale)], [50, Math.round(12 * scale)]] as const) {
+      const ttfbs: Record<Target, number[]> = { direct: [], bare: [], loupe: [] };
+      // Interleave targets wave by wave so drift in the machine's load hits all of them alike.
+      for (let w = 0; w < waves; w++) {
+        for (const t of rotate(TARGETS, w)) {
+          const { results } = await runWaves(urls[t], concurrency, 1, realisticSim);
+          ttfbs[t].push(...results.map((r) => r.ttfbMs));
+          await track(t, results);
+        }
+      }
+      const stat = (t: Target) => ({ p50: percentile(ttfbs[t], 50), p99: percentile(ttfbs[t], 99) });
+      const ttfb = { direct: stat('direct'), bare: stat('bare'), loupe: stat('loupe') };
+      const over = (t: 'bare' | 'loupe') => ({ p50: ttfb[t].p50 - ttfb.direct.p50, p99: ttfb[t].p99 - ttfb.direct.p99 });
+      realistic.push({ concurrency, samples: ttfbs.direct.length, ttfb, overhead: { bare: over('bare'), loupe: over('loupe') } });
+      log(`realistic ${concurrency} streams: done`);
+    }
+
+    const rate: Record<Target, { events: number; ms: number }> = { direct: { events: 0, ms: 0 }, bare: { events: 0, ms: 0 }, loupe: { events: 0, ms: 0 } };
+    const saturationSim = { events: 200, gapMs: 0, ttftMs: 0 };
+    for (let round = 0; round < Math.round(12 * scale); round++) {
+      for (const t of rotate(TARGETS, round)) {
+        const { results, wallMs } = await runWaves(urls[t], 20, 1, saturationSim);
+        rate[t].events += results.reduce((n, r) => n + r.events, 0);
+        rate[t].ms += wallMs;
+        await track(t, results);
+      }
+    }
+    const eventsPerSec = {
+      direct: (rate.direct.events / rate.direct.ms) * 1000,
+      bare: (rate.bare.events / rate.bare.ms) * 1000,
+      loupe: (rate.loupe.events / rate.loupe.ms) * 1000,
+    };
+    log('saturation: done');
+
+    const target = Math.round(10_000 * Math.min(1, scale));
+    while (viaLoupe.streams < target) {
+      const batch = Math.min(1_000, target - viaLoupe.streams);
+      await track('loupe', (await runPool(urls.loupe, 50, batch, { events: 40, gapMs: 0 })).results);
+    }
+    const loupeStats = await loupe.stats();
+    log(`memory: ${viaLoupe.streams} streams through Loupe`);
+
+    await loupe.close();
+    const stored = countStoredEvents(dbPath);
+    return {
+      realistic,
+      saturation: { eventsPerSec, loupeOverBare: eventsPerSec.loupe / eventsPerSec.bare },
+      memory: { streams: viaLoupe.streams, rssMb: (loupeStats.rss ?? 0) / 2 ** 20, peakRssMb: peakRss / 2 ** 20 },
+      store: { eventsReceivedViaLoupe: viaLoupe.events, eventsStored: stored.events, exchangesStored: stored.exchanges, lost: loupeStats.lost ?? 0 },
+    };
+  } finally {
+    await Promise.allSettled([bare.close(), sim.close(), loupe.close().catch(() => {})]);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function rotate<T>(list: T[], by: number): T[] {
+  const k = by % list.length;
+  return [...list.slice(k), ...list.slice(0, k)];
+}
+
+/** Counts SSE data lines in every stored response body, read back from the raw chunks. */
+function countStoredEvents(dbPath: string): { events: number; exchanges: number } {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    let events = 0;
+    const exchanges = (db.prepare("SELECT COUNT(*) AS n FROM exchange_ends WHERE state = 'complete'").get() as { n: number }).n;
+    let current = -1;
+    let parts: Buffer[] = [];
+    const flush = () => {
+      const text = Buffer.concat(parts).toString('utf8');
+      events += text.match(/^data: /gm)?.length ?? 0;
+      parts = [];
+    };
+    for (const row of db.prepare("SELECT exchange_id, data FROM chunks WHERE stream = 'response' ORDER BY exchange_id, seq").iterate() as Iterable<{ exchange_id: number; data: Buffer }>) {
+      if (row.exchange_id !== current) {
+        flush();
+        current = row.exchange_id;
+      }
+      parts.push(row.data);
+    }
+    flush();
+    return { events, exchanges };
+  } finally {
+    db.close();
+  }
+}
+
+export type { ChildHandle };

@@ -1,0 +1,38 @@
+// Starts a benchmark child process and talks to it over IPC.
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export interface ChildHandle {
+  url: string;
+  stats(): Promise<Record<string, number>>;
+  close(): Promise<void>;
+}
+
+const script = fileURLToPath(new URL('./children.js', import.meta.url));
+
+export async function spawnChild(kind: 'sim' | 'bare' | 'loupe', ...args: string[]): Promise<ChildHandle> {
+  const proc: ChildProcess = fork(script, [kind, ...args], { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  let nextId = 0;
+  const waiting = new Map<number, (msg: Record<string, unknown>) => void>();
+  const url = await new Promise<string>((resolve, reject) => {
+    proc.once('exit', (code) => reject(new Error(`${kind} child exited with ${code} before it was ready`)));
+    proc.on('message', (msg: Record<string, unknown>) => {
+      if (typeof msg.ready === 'string') resolve(msg.ready);
+      else waiting.get(msg.id as number)?.(msg);
+    });
+  });
+  const call = (op: 'stats' | 'close') =>
+    new Promise<Record<string, unknown>>((resolve) => {
+      const id = nextId++;
+      waiting.set(id, resolve);
+      proc.send({ id, op });
+    });
+  return {
+    url,
+    stats: async () => (await call('stats')).stats as Record<string, number>,
+    close: async () => {
+      await call('close');
+      await new Promise((r) => (proc.exitCode === null ? proc.once('exit', r) : r(null)));
+    },
+  };
+}

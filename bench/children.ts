@@ -1,0 +1,66 @@
+// Child processes of the benchmark. Each system under test runs in its own process, as it
+// would for a user, so the load generator's own work does not share its event loop.
+// Usage: node dist/bench/children.js sim|bare|loupe <upstream-url> <db-path>
+// Each prints its base URL as one JSON line, then answers IPC messages: 'stats', 'close'.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startCore } from '../electron/core.js';
+import { startSimUpstream } from '../electron/sim/index.js';
+
+type Child = { url: string; stats(): Promise<Record<string, number>>; close(): Promise<void> };
+
+/** The floor: a bare Node pass-through with a keep-alive pool, pipe(), no parsing, no recording. */
+async function startBare(upstream: string): Promise<Child> {
+  const target = new URL(upstream);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const server = http.createServer((req, res) => {
+    const up = http.request(
+      { hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent },
+      (upRes) => {
+        res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+        upRes.pipe(res);
+      },
+    );
+    up.on('error', () => res.destroy());
+    req.pipe(up);
+  });
+  server.on('connection', (s) => s.setNoDelay(true));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stats: async () => ({ rss: process.memoryUsage().rss }),
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+}
+
+async function startLoupe(upstream: string, dbPath: string): Promise<Child> {
+  const core = await startCore({ dbPath, port: 0, upstream, log: (l) => process.stderr.write(`${l}\n`) });
+  return {
+    url: core.proxy.baseUrl.replace(/\/v1$/, ''),
+    stats: async () => ({ rss: process.memoryUsage().rss, exchanges: core.recorder.health.exchanges, lost: core.recorder.health.lostExchanges }),
+    close: () => core.close(),
+  };
+}
+
+async function startSim(): Promise<Child> {
+  const sim = await startSimUpstream();
+  return {
+    url: sim.url,
+    stats: async () => ({ rss: process.memoryUsage().rss, requests: sim.stats().requests }),
+    close: () => sim.close(),
+  };
+}
+
+const [kind, upstream = '', dbPath = ''] = process.argv.slice(2);
+const child = kind === 'sim' ? await startSim() : kind === 'bare' ? await startBare(upstream) : await startLoupe(upstream, dbPath);
+process.send!({ ready: child.url });
+process.on('message', async (msg: { id: number; op: 'stats' | 'close' }) => {
+  if (msg.op === 'stats') {
+    (globalThis as { gc?: () => void }).gc?.();
+    process.send!({ id: msg.id, stats: await child.stats() });
+  } else {
+    await child.close();
+    process.send!({ id: msg.id, closed: true }, () => process.exit(0));
+  }
+});

@@ -1,0 +1,32 @@
+// Prints benchmark results as the README shows them: figures, ratios and pass/fail
+// against the targets of issue 2.
+import type { CaptureBenchReport } from './capture-bench.js';
+
+const ms = (n: number) => `${n.toFixed(2)} ms`;
+const verdict = (ok: boolean) => (ok ? 'meets target' : 'MISSES target');
+
+export function printCapture(r: CaptureBenchReport): void {
+  const out: string[] = ['', 'Capture: direct vs bare Node pass-through vs Loupe (recording everything)', ''];
+  for (const row of r.realistic) {
+    out.push(`realistic, ${row.concurrency} concurrent streams (${row.samples} streams per target; 50 ms TTFT, 40 events 5 ms apart)`);
+    out.push(`  TTFB p50  direct ${ms(row.ttfb.direct.p50)}  bare ${ms(row.ttfb.bare.p50)}  loupe ${ms(row.ttfb.loupe.p50)}`);
+    out.push(`  TTFB p99  direct ${ms(row.ttfb.direct.p99)}  bare ${ms(row.ttfb.bare.p99)}  loupe ${ms(row.ttfb.loupe.p99)}`);
+    out.push(`  overhead over direct: bare p50 ${ms(row.overhead.bare.p50)} p99 ${ms(row.overhead.bare.p99)}; loupe p50 ${ms(row.overhead.loupe.p50)} p99 ${ms(row.overhead.loupe.p99)}`);
+    if (row.concurrency === 10) {
+      out.push(`  target: loupe adds <= 1 ms p50: ${verdict(row.overhead.loupe.p50 <= 1)}`);
+    } else {
+      const p50 = row.overhead.loupe.p50 / Math.max(row.overhead.bare.p50, 1e-9);
+      const p99 = row.overhead.loupe.p99 / Math.max(row.overhead.bare.p99, 1e-9);
+      out.push(`  loupe/bare overhead ratio: p50 ${p50.toFixed(2)}x, p99 ${p99.toFixed(2)}x`);
+      out.push(`  target: loupe overhead no worse than bare: p50 ${verdict(row.overhead.loupe.p50 <= row.overhead.bare.p50)}, p99 ${verdict(row.overhead.loupe.p99 <= row.overhead.bare.p99)}`);
+    }
+  }
+  const s = r.saturation.eventsPerSec;
+  out.push('', `saturation, 20 concurrent streams of 200 events, no gaps`);
+  out.push(`  events/s  direct ${s.direct.toFixed(0)}  bare ${s.bare.toFixed(0)}  loupe ${s.loupe.toFixed(0)}`);
+  out.push(`  loupe/bare ${r.saturation.loupeOverBare.toFixed(2)}x  target >= 0.90x: ${verdict(r.saturation.loupeOverBare >= 0.9)}`);
+  out.push('', `memory after ${r.memory.streams} streamed responses through Loupe: RSS ${r.memory.rssMb.toFixed(0)} MB (peak ${r.memory.peakRssMb.toFixed(0)} MB)  target <= 200 MB: ${verdict(r.memory.rssMb <= 200 && r.memory.peakRssMb <= 200)}`);
+  const st = r.store;
+  out.push(`store: ${st.exchangesStored} complete exchanges, ${st.eventsStored} events stored of ${st.eventsReceivedViaLoupe} relayed, ${st.lost} lost: ${verdict(st.eventsStored === st.eventsReceivedViaLoupe && st.lost === 0)}`);
+  process.stdout.write(`${out.join('\n')}\n`);
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// `npm test`: build, type-check, then every test suite, ending with one plain summary line
+// (`tests: N passed, N failed, N skipped`) that CI and people can read at a glance. A step
+// that fails before any test runs counts as a failure, never as zero tests passed.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+
+const results = '.test-results';
+fs.mkdirSync(results, { recursive: true });
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+
+function step(name, cmd, args) {
+  process.stdout.write(`\n== ${name}: ${cmd} ${args.join(' ')}\n`);
+  const r = spawnSync(cmd, args, { stdio: 'inherit', shell: process.platform === 'win32' });
+  return r.status === 0;
+}
+
+function vitestCounts(file) {
+  try {
+    const report = JSON.parse(fs.readFileSync(file, 'utf8'));
+    return {
+      passed: report.numPassedTests ?? 0,
+      failed: report.numFailedTests ?? 0,
+      skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
+      suitesFailed: report.numFailedTestSuites ?? 0,
+    };
+  } catch {
+    return null;
+  }
+}
+
+for (const [name, cmd, args] of [
+  ['build', 'npm', ['run', '--silent', 'build']],
+  ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
+]) {
+  if (!step(name, cmd, args)) failed++;
+}
+
+const out = `${results}/vitest.json`;
+fs.rmSync(out, { force: true });
+const ok = step('unit and integration tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${out}`]);
+const counts = vitestCounts(out);
+if (counts) {
+  passed += counts.passed;
+  failed += counts.failed + (counts.failed === 0 ? counts.suitesFailed : 0);
+  skipped += counts.skipped;
+  if (!ok && counts.failed === 0 && counts.suitesFailed === 0) failed++;
+} else {
+  failed++;
+}
+
+process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+process.exit(failed === 0 ? 0 : 1);
