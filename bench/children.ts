@@ -61,6 +61,6 @@ process.on('message', async (msg: { id: number; op: 'stats' | 'close' }) => {
     process.send!({ id: msg.id, stats: await child.stats() });
   } else {
     await child.close();
-    process.send!({ id: msg.id, closed: true }, () => process.exit(0));
+    process.send!({ id: msg.id, closed: true }, undefined, {}, () => process.exit(0));
   }
 });

@@ -1,0 +1,131 @@
+// The `loupe` CLI as users and outside tests run it: the built bin in a child process.
+// `npm test` builds dist/ first; run `npm run build` before running this file alone.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimUpstream, type SimUpstream } from './sim/index.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = path.join(root, 'bin', 'loupe.js');
+
+function loupe(args: string[]) {
+  return spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 60_000 });
+}
+
+/** For commands that talk to the in-process simulator, which spawnSync would block. */
+function loupeAsync(args: string[]): Promise<{ status: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'inherit', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.once('error', reject);
+    child.once('exit', (status) => resolve({ status, stderr }));
+  });
+}
+
+describe('loupe CLI', () => {
+  let sim: SimUpstream;
+  let dir: string;
+  beforeAll(async () => {
+    if (!fs.existsSync(path.join(root, 'dist', 'electron', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+    sim = await startSimUpstream();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-cli-'));
+  });
+  afterAll(async () => {
+    await sim.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serve prints one JSON ready line, records, and flushes everything on SIGTERM', async () => {
+    const db = path.join(dir, 'serve.loupe');
+    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', db, '--upstream', sim.url], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const stderr: string[] = [];
+    child.stderr.on('data', (d: Buffer) => stderr.push(d.toString()));
+    const firstLine = await new Promise<string>((resolve, reject) => {
+      readline.createInterface({ input: child.stdout }).once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr.join('')}`)));
+    });
+    const ready = JSON.parse(firstLine) as { proxy: string; ui: string };
+    expect(ready.proxy).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(ready.ui).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
+    expect(ready.proxy).not.toContain(':7455/');
+
+    const client = new OpenAI({ apiKey: 'sk-cli-test-0000000000000000000000', baseURL: ready.proxy, maxRetries: 0 });
+    const response = await client.responses.create({ model: 'gpt-5', input: 'from the CLI test' });
+    const ui = await fetch(ready.ui);
+    expect(ui.status).toBe(200);
+    expect(await ui.text()).toContain('/v1/responses');
+    expect((await fetch(ready.ui.replace(/token=.*/, 'token=wrong'))).status).toBe(401);
+
+    const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+
+    const exported = loupe(['export', db, '--format', 'json']);
+    expect(exported.status).toBe(0);
+    const doc = JSON.parse(exported.stdout);
+    expect(doc.runs).toHaveLength(1);
+    expect(doc.runs[0].responses[0]).toMatchObject({ id: response.id, model: response.model, status: 'completed' });
+    expect(doc.runs[0].responses[0].items.map((i: { id: string }) => i.id)).toEqual(response.output.map((i) => i.id));
+    expect(doc.runs[0].graph).toEqual(expect.objectContaining({ nodes: expect.any(Array), edges: expect.any(Array) }));
+  });
+
+  it("record runs a command against a fresh proxy and exits with the command's status", async () => {
+    const db = path.join(dir, 'record.loupe');
+    const script = `
+      import OpenAI from 'openai';
+      const client = new OpenAI({ apiKey: 'sk-record-test-000000000000000000', maxRetries: 0 });
+      const first = await client.responses.create({ model: 'gpt-5', input: 'one' });
+      await client.responses.create({ model: 'gpt-5', input: 'two', previous_response_id: first.id });
+      process.exit(7);
+    `;
+    const scriptPath = path.join(root, '.test-results', 'record-client.mjs');
+    fs.mkdirSync(path.dirname(scriptPath), { recursive: true });
+    fs.writeFileSync(scriptPath, script);
+    const result = await loupeAsync(['record', '--db', db, '--upstream', sim.url, '--label', 'ci-run', '--', process.execPath, scriptPath]);
+    expect(result.status).toBe(7);
+    expect(result.stderr).toContain('recorded 2 exchanges');
+
+    const doc = JSON.parse(loupe(['export', db]).stdout);
+    expect(doc.runs).toHaveLength(1);
+    expect(doc.runs[0].label).toBe('ci-run');
+    expect(doc.runs[0].responses).toHaveLength(2);
+
+    const lines = loupe(['export', db, '--format', 'jsonl']).stdout.trim().split('\n');
+    expect(lines.map((l) => JSON.parse(l).id)).toEqual([doc.runs[0].id]);
+  });
+
+  it('reindex rebuilds the derived tables from raw', () => {
+    const db = path.join(dir, 'record.loupe');
+    const before = loupe(['export', db]).stdout;
+    const result = loupe(['reindex', db]);
+    expect(result.status).toBe(0);
+    expect(result.stderr).toMatch(/rebuilt 2 responses from 2 exchanges/);
+    expect(loupe(['export', db]).stdout).toBe(before);
+  });
+
+  it('reports bad arguments and bad files in one line with a non-zero exit', () => {
+    const cases: Array<[string[], number, RegExp]> = [
+      [['serve', '--port', 'seven'], 2, /--port must be a port number/],
+      [['serve', '--bogus'], 2, /unknown option --bogus/],
+      [['frobnicate'], 2, /unknown command "frobnicate"/],
+      [['export'], 2, /export needs a recording file/],
+      [['export', path.join(dir, 'missing.loupe')], 1, /no such recording/],
+      [['export', path.join(root, 'README.md')], 1, /not a usable Loupe recording/],
+      [['export', path.join(dir, 'record.loupe'), '--format', 'xml'], 2, /unknown --format "xml"/],
+      [['record', '--db', path.join(dir, 'x.loupe')], 2, /record needs a command after `--`/],
+      [['serve', '--port', '0', '--upstream', 'not a url'], 1, /--upstream must be an http\(s\) URL/],
+    ];
+    for (const [args, status, message] of cases) {
+      const result = loupe(args);
+      expect({ args, status: result.status }).toEqual({ args, status });
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+});

@@ -1,0 +1,74 @@
+// Ids that look like OpenAI's but are deterministic: the n-th id of a kind from a fresh
+// simulator is always simId(kind, n), so tests can assert exact ids. The counter is
+// embedded at the end, which keeps every id unique; the rest is filler from a PRNG
+// seeded by (kind, n) so ids do not look like a column of zeros.
+
+export type SimIdKind = 'resp' | 'msg' | 'fc' | 'rs' | 'call' | 'chatcmpl' | 'req';
+
+const HEX = '0123456789abcdef';
+const ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Shape per kind, from real traffic: prefix, alphabet, total length of the random part. */
+const SHAPES: Record<SimIdKind, { prefix: string; alphabet: string; length: number }> = {
+  resp: { prefix: 'resp_', alphabet: HEX, length: 48 },
+  msg: { prefix: 'msg_', alphabet: HEX, length: 48 },
+  fc: { prefix: 'fc_', alphabet: HEX, length: 48 },
+  rs: { prefix: 'rs_', alphabet: HEX, length: 48 },
+  call: { prefix: 'call_', alphabet: ALNUM, length: 24 },
+  chatcmpl: { prefix: 'chatcmpl-', alphabet: ALNUM, length: 29 },
+  req: { prefix: 'req_', alphabet: HEX, length: 32 },
+};
+
+/** Digits of the counter suffix: 8 hex digits or 6 base-62 digits, both > 4e9 ids. */
+const COUNTER_DIGITS = 8;
+const COUNTER_DIGITS_ALNUM = 6;
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function seedOf(kind: string, n: number): number {
+  let h = 2166136261;
+  for (let i = 0; i < kind.length; i++) h = Math.imul(h ^ kind.charCodeAt(i), 16777619);
+  return (h ^ Math.imul(n, 2654435761)) >>> 0;
+}
+
+function digits(n: number, alphabet: string, width: number): string {
+  let out = '';
+  let rest = n;
+  for (let i = 0; i < width; i++) {
+    out = alphabet.charAt(rest % alphabet.length) + out;
+    rest = Math.floor(rest / alphabet.length);
+  }
+  return out;
+}
+
+/** The n-th id (n >= 1) of a kind. */
+export function simId(kind: SimIdKind, n: number): string {
+  const { prefix, alphabet, length } = SHAPES[kind];
+  const width = alphabet === HEX ? COUNTER_DIGITS : COUNTER_DIGITS_ALNUM;
+  const random = mulberry32(seedOf(kind, n));
+  let filler = '';
+  for (let i = 0; i < length - width; i++) {
+    filler += alphabet.charAt(Math.floor(random() * alphabet.length));
+  }
+  return prefix + filler + digits(n, alphabet, width);
+}
+
+/** Per-server id counters, one per kind, starting at 1. */
+export class SimIds {
+  private readonly counters = new Map<SimIdKind, number>();
+
+  next(kind: SimIdKind): string {
+    const n = (this.counters.get(kind) ?? 0) + 1;
+    this.counters.set(kind, n);
+    return simId(kind, n);
+  }
+}

@@ -1,0 +1,38 @@
+// The Responses API family: create, /compact, retrieve and cancel. Retrieve and cancel
+// records carry the response's own id, so a later step joins them to the original.
+import { isEventStream, readJsonBody } from './exchange-body.js';
+import { httpErrorRecord } from './http-error.js';
+import { normalizeResponsesJson } from './normalize-responses-json.js';
+import { normalizeResponsesSse } from './normalize-responses-sse.js';
+import { emptyRequest, exchangeResponseId, failedBeforeResponse, newRecord, type RecordRequest } from './record.js';
+import { parseResponsesRequest, queryParams } from './request.js';
+import type { Route } from './route.js';
+import { splitPath } from './route.js';
+import type { RawExchange, ResponseRecord } from './types.js';
+
+type ResponsesRoute = Extract<Route, { kind: 'responses.create' | 'responses.compact' | 'responses.retrieve' | 'responses.cancel' }>;
+
+export function normalizeResponses(raw: RawExchange, route: ResponsesRoute, notes: string[]): ResponseRecord[] {
+  const api = route.kind === 'responses.compact' ? 'responses.compact' : 'responses';
+  let request: RecordRequest = emptyRequest();
+  let model: string | null = null;
+  let fallbackId = exchangeResponseId(raw);
+
+  if (route.kind === 'responses.create' || route.kind === 'responses.compact') {
+    const parsed = parseResponsesRequest(readJsonBody(raw.request, 'request', notes), raw.agent, notes);
+    request = parsed.request;
+    model = parsed.model;
+  } else {
+    request.params = queryParams(splitPath(raw.path).query);
+    fallbackId = route.responseId;
+  }
+
+  if (raw.status === null) {
+    // A retrieve or cancel that got no answer says nothing about the response.
+    if (route.kind === 'responses.retrieve' || route.kind === 'responses.cancel') return [];
+    return [failedBeforeResponse(raw, newRecord(raw, api, fallbackId, request, model))];
+  }
+  if (raw.status >= 400) return [httpErrorRecord(raw, api, request, model, notes)];
+  if (isEventStream(raw)) return normalizeResponsesSse(raw, api, request, model, fallbackId, notes);
+  return [normalizeResponsesJson(raw, api, request, model, fallbackId, notes)];
+}

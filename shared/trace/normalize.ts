@@ -1,0 +1,40 @@
+// Entry point of normalization: one recorded exchange in, the model responses it
+// carried out, plus notes on anything odd. Pure and total: it never throws, whatever
+// bytes were recorded, so deriving a store's cache can always run to the end.
+import { normalizeChat } from './normalize-chat.js';
+import { normalizeConversations } from './normalize-conversations.js';
+import { normalizeResponses } from './normalize-responses.js';
+import { routeOf } from './route.js';
+import type { NormalizeResult, RawExchange, ResponseRecord } from './types.js';
+
+export function normalizeExchange(raw: RawExchange): NormalizeResult {
+  const notes: string[] = [];
+  try {
+    return { responses: dispatch(raw, notes), notes };
+  } catch (e) {
+    // A bug here must cost one exchange its derived view, not the whole rebuild; the raw stays.
+    notes.push(`normalizer failed: ${e instanceof Error ? e.message : String(e)}`);
+    return { responses: [], notes };
+  }
+}
+
+function dispatch(raw: RawExchange, notes: string[]): ResponseRecord[] {
+  if (raw.transport === 'websocket') {
+    notes.push('WebSocket exchanges are not normalized by normalizeExchange');
+    return [];
+  }
+  const route = routeOf(raw.method, raw.path);
+  switch (route.kind) {
+    case 'responses.create':
+    case 'responses.compact':
+    case 'responses.retrieve':
+    case 'responses.cancel':
+      return normalizeResponses(raw, route, notes);
+    case 'chat.completions':
+      return normalizeChat(raw, notes);
+    case 'conversations':
+      return normalizeConversations(raw, route, notes);
+    case 'other':
+      return [];
+  }
+}

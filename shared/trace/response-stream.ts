@@ -1,0 +1,161 @@
+// Folds the Responses API stream events of ONE response into its final state. Fed
+// parsed events in order; transport-agnostic (SSE today, WebSocket frames can feed it too).
+//
+// Invariants: every event pushed is listed in `events`, known or not; output items are
+// keyed by `output_index` because item ids are not stable across events everywhere
+// (GitHub Copilot's endpoint rotates them).
+import { toTraceItems } from './items.js';
+import { isObject, num, obj, str } from './json.js';
+import { FINAL_STATUSES, readResponse, wireStatus, type ResponseSnapshot } from './response-object.js';
+import { applyStreamEvent } from './stream-deltas.js';
+import type { Json, JsonObject, ResponseRecord, ResponseStatus, StreamEventSummary } from './types.js';
+
+/** Lifecycle events that carry a full `response` snapshot. */
+const SNAPSHOT_STATUS: Readonly<Record<string, ResponseStatus>> = {
+  'response.created': 'in_progress',
+  'response.queued': 'queued',
+  'response.in_progress': 'in_progress',
+  'response.completed': 'completed',
+  'response.failed': 'failed',
+  'response.incomplete': 'incomplete',
+  'response.cancelled': 'cancelled',
+};
+
+export interface StreamOutcome {
+  responseId: string | null;
+  model: string | null;
+  /** null when the stream never reached a final event; the caller decides from the exchange. */
+  finalStatus: ResponseStatus | null;
+  lastStatus: ResponseStatus | null;
+  output: ResponseRecord['output'];
+  events: StreamEventSummary[];
+  usage: ResponseRecord['usage'];
+  error: ResponseRecord['error'];
+  ttftUs: number | null;
+  endUs: number | null;
+}
+
+export class ResponseStreamAccumulator {
+  private readonly events: StreamEventSummary[] = [];
+  private created = false;
+  private latest: ResponseSnapshot | null = null;
+  private lastStatus: ResponseStatus | null = null;
+  private finalStatus: ResponseStatus | null = null;
+  private finalUs: number | null = null;
+  private streamError: ResponseRecord['error'] = null;
+  private readonly added = new Map<number, JsonObject>();
+  private readonly done = new Map<number, JsonObject>();
+  private ttftUs: number | null = null;
+
+  constructor(private readonly agent: string | null) {}
+
+  /**
+   * A `response.created` after another one, or after a final event, opens the next
+   * response on the same stream: recorders concatenate agent steps, and WebSocket mode
+   * sends many responses over one connection. Other events never split a response, so
+   * an `error` followed by `response.failed` stays one.
+   */
+  belongsToNext(type: string): boolean {
+    return type === 'response.created' && (this.created || this.finalStatus !== null);
+  }
+
+  /** `data` is null when the event's payload was not valid JSON; its name still counts. */
+  push(type: string, data: JsonObject | null, tUs: number): void {
+    this.events.push({ type, tUs, sequenceNumber: num(data?.sequence_number) });
+    if (type === 'response.created') this.created = true;
+    if (this.ttftUs === null && (type.endsWith('.delta') || type === 'response.output_item.added')) this.ttftUs = tUs;
+
+    const snapshotStatus = SNAPSHOT_STATUS[type];
+    if (snapshotStatus !== undefined) {
+      const response = obj(data?.response);
+      if (response !== null) this.latest = mergeSnapshot(this.latest, readResponse(response));
+      const status = (response === null ? null : wireStatus(response.status)) ?? snapshotStatus;
+      this.lastStatus = status;
+      if (FINAL_STATUSES.has(snapshotStatus)) this.finish(status, tUs);
+      return;
+    }
+    if (type === 'error') {
+      this.streamError = errorEventError(data);
+      this.finish('error', tUs);
+      return;
+    }
+    if (data === null) return;
+    const index = this.indexOf(type, data);
+    if (index === null) return;
+    if (type === 'response.output_item.added' && isObject(data.item)) {
+      this.added.set(index, data.item);
+    } else if (type === 'response.output_item.done' && isObject(data.item)) {
+      this.done.set(index, data.item);
+    } else if (!this.done.has(index)) {
+      const partial = this.added.get(index);
+      if (partial !== undefined) applyStreamEvent(partial, data);
+    }
+  }
+
+  /** `output_index` when given; else the added item with the same id; a new slot for an added item. */
+  private indexOf(type: string, data: JsonObject): number | null {
+    const given = num(data.output_index);
+    if (given !== null) return given;
+    const itemId = str(obj(data.item)?.id) ?? str(data.item_id);
+    for (const [i, item] of this.added) if (itemId !== null && str(item.id) === itemId) return i;
+    if (type === 'response.output_item.added' || type === 'response.output_item.done') {
+      return Math.max(-1, ...this.added.keys(), ...this.done.keys()) + 1;
+    }
+    return null;
+  }
+
+  outcome(): StreamOutcome {
+    const snapshot = this.latest;
+    const lastEvent = this.events[this.events.length - 1];
+    return {
+      responseId: snapshot?.id ?? null,
+      model: snapshot?.model ?? null,
+      finalStatus: this.finalStatus,
+      lastStatus: this.lastStatus,
+      output: toTraceItems(this.outputItems(), this.agent),
+      events: this.events,
+      usage: snapshot?.usage ?? null,
+      error: this.streamError ?? snapshot?.error ?? null,
+      ttftUs: this.ttftUs,
+      endUs: this.finalUs ?? lastEvent?.tUs ?? null,
+    };
+  }
+
+  /**
+   * The final snapshot's `output` is authoritative; some servers send it empty (and a
+   * cut stream has none), so the streamed items fill in, done before added.
+   */
+  private outputItems(): Json[] {
+    const fromSnapshot = this.finalStatus !== null ? this.latest?.output : null;
+    if (fromSnapshot !== null && fromSnapshot !== undefined && fromSnapshot.length > 0) return fromSnapshot;
+    const indexes = [...new Set([...this.added.keys(), ...this.done.keys()])].sort((a, b) => a - b);
+    return indexes.map((i) => this.done.get(i) ?? this.added.get(i) ?? null);
+  }
+
+  private finish(status: ResponseStatus, tUs: number): void {
+    // An `error` event followed by `response.failed` ends as failed: the later word wins.
+    this.finalStatus = status;
+    this.finalUs = tUs;
+  }
+}
+
+/** Later snapshots win field by field, so an id seen only in `response.created` survives a bare final event. */
+function mergeSnapshot(prev: ResponseSnapshot | null, next: ResponseSnapshot): ResponseSnapshot {
+  if (prev === null) return next;
+  return {
+    id: next.id ?? prev.id,
+    model: next.model ?? prev.model,
+    status: next.status ?? prev.status,
+    wireStatus: next.wireStatus ?? prev.wireStatus,
+    output: next.output ?? prev.output,
+    usage: next.usage ?? prev.usage,
+    error: next.error ?? prev.error,
+  };
+}
+
+/** The typed shape is `{code, message, param}`; older servers nest it as `{error: {...}}`. */
+function errorEventError(data: JsonObject | null): ResponseRecord['error'] {
+  const inner = obj(data?.error) ?? data;
+  if (inner === null) return { code: null, message: 'error event without a readable payload' };
+  return { code: str(inner.code) ?? str(inner.type), message: str(inner.message) ?? JSON.stringify(inner) };
+}
