@@ -89,7 +89,7 @@ export async function captureBench(scale: number, log: (line: string) => void): 
       store: { eventsReceivedViaLoupe: viaLoupe.events, eventsStored: stored.events, exchangesStored: stored.exchanges, lost: loupeStats.lost ?? 0 },
     };
   } finally {
-    await Promise.allSettled([bare.close(), sim.close(), loupe.close().catch(() => {})]);
+    await Promise.allSettled([bare.close(), sim.close(), loupe.close()]);
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -27,12 +27,14 @@ export async function spawnChild(kind: 'sim' | 'bare' | 'loupe', ...args: string
       waiting.set(id, resolve);
       proc.send({ id, op });
     });
+  let closing: Promise<void> | null = null;
   return {
     url,
     stats: async () => (await call('stats')).stats as Record<string, number>,
-    close: async () => {
-      await call('close');
-      await new Promise((r) => (proc.exitCode === null ? proc.once('exit', r) : r(null)));
-    },
+    close: () =>
+      (closing ??= (async () => {
+        await call('close');
+        await new Promise((r) => (proc.exitCode === null ? proc.once('exit', r) : r(null)));
+      })()),
   };
 }

@@ -4,6 +4,13 @@
 // Each prints its base URL as one JSON line, then answers IPC messages: 'stats', 'close'.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
+// How long the main thread's event loop was blocked: the latency a relayed event can
+// pick up inside the process, whatever the cause (GC, SQLite, parsing).
+const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+loopDelay.enable();
+const loopStats = () => ({ loopP99Ms: loopDelay.percentile(99) / 1e6, loopMaxMs: loopDelay.max / 1e6 });
 import { startCore } from '../electron/core.js';
 import { startSimUpstream } from '../electron/sim/index.js';
 
@@ -29,7 +36,7 @@ async function startBare(upstream: string): Promise<Child> {
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}`,
-    stats: async () => ({ rss: process.memoryUsage().rss }),
+    stats: async () => ({ rss: process.memoryUsage().rss, ...loopStats() }),
     close: () => new Promise((r) => server.close(() => r())),
   };
 }
@@ -38,7 +45,7 @@ async function startLoupe(upstream: string, dbPath: string): Promise<Child> {
   const core = await startCore({ dbPath, port: 0, upstream, log: (l) => process.stderr.write(`${l}\n`) });
   return {
     url: core.proxy.baseUrl.replace(/\/v1$/, ''),
-    stats: async () => ({ rss: process.memoryUsage().rss, exchanges: core.recorder.health.exchanges, lost: core.recorder.health.lostExchanges }),
+    stats: async () => ({ rss: process.memoryUsage().rss, exchanges: core.recorder.health.exchanges, lost: core.recorder.health.lostExchanges, ...loopStats() }),
     close: () => core.close(),
   };
 }

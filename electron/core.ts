@@ -4,7 +4,7 @@
 import { EventEmitter } from 'node:events';
 import { startProxy, type RunningProxy } from './capture/proxy-server.js';
 import { openDb, type Db } from './store/db.js';
-import { DeriveQueue } from './store/derive.js';
+import { createDeriveQueue } from './store/derive-queue.js';
 import { Recorder, type RecorderHealth } from './store/recorder.js';
 
 export interface CoreOptions {
@@ -41,11 +41,10 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const db = openDb(options.dbPath);
   const events = new EventEmitter<CoreEvents>();
-  const derive = new DeriveQueue(
-    db,
-    (id) => events.emit('exchange.derived', id),
-    (id, err) => log(`loupe: could not derive exchange ${id}: ${(err as Error).message}`),
-  );
+  const derive = createDeriveQueue(db, options.dbPath, {
+    onDerived: (id) => events.emit('exchange.derived', id),
+    onError: (id, err) => log(`loupe: could not derive exchange ${id}: ${(err as Error).message}`),
+  });
   const recorder = new Recorder(db, {
     maxBodyBytes: options.maxBodyBytes,
     onEnded: (ids) => {
@@ -68,6 +67,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       onRecordError: (err) => log(`loupe: recording failed for one exchange (traffic still flows): ${(err as Error).message}`),
     });
   } catch (err) {
+    await derive.close();
     db.close();
     throw err;
   }
@@ -87,6 +87,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     async close() {
       await proxy.close();
       await settled();
+      await derive.close();
       db.pragma('wal_checkpoint(TRUNCATE)');
       db.close();
     },

@@ -1,13 +1,43 @@
 // Fills the derived tables (responses, items, exchange_notes) from raw exchanges with the
-// pure normalizer. Derivation runs after an exchange's end is on disk, one exchange at a
-// time off a queue, yielding to the event loop between exchanges so relaying never waits
-// on it. The same function rebuilds everything for `loupe reindex`.
+// pure normalizer: computeDerived reads and normalizes (any thread), derivedWriter writes
+// (the connection that owns writes). `loupe reindex` rebuilds everything with both;
+// live derivation is scheduled by derive-queue.ts.
 import { normalizeExchange } from '../../shared/trace/normalize.js';
 import type { NormalizeResult } from '../../shared/trace/types.js';
 import type { Db } from './db.js';
 import { exchangeIds, loadRawExchange } from './raw-read.js';
 
-export type DerivedWriter = (exchangeId: number, result: NormalizeResult) => void;
+/**
+ * The derived rows of one exchange, already flattened and serialized, so the thread that
+ * normalized does that work and the writer only binds values.
+ */
+export interface DerivedRows {
+  exchangeId: number;
+  responses: unknown[][];
+  items: unknown[][];
+  notes: string[];
+}
+
+export function derivedRows(exchangeId: number, result: NormalizeResult): DerivedRows {
+  const responses: unknown[][] = [];
+  const items: unknown[][] = [];
+  result.responses.forEach((r, idx) => {
+    const u = r.usage;
+    responses.push([
+      exchangeId, r.responseId, idx, r.api, r.model, r.status, r.streamed ? 1 : 0,
+      r.request.previousResponseId, r.request.conversationId,
+      u?.inputTokens ?? null, u?.cachedTokens ?? null, u?.outputTokens ?? null, u?.reasoningTokens ?? null,
+      r.timings.ttftUs, r.timings.durationUs, r.error ? JSON.stringify(r.error) : null, JSON.stringify(r),
+    ]);
+    for (const [role, list] of [['input', r.request.input], ['output', r.output]] as const) {
+      list.forEach((item, i) => items.push([exchangeId, r.responseId, role, i, item.id, item.type, item.callId, item.agent]));
+    }
+  });
+  return { exchangeId, responses, items, notes: result.notes };
+}
+
+/** Writes the derived rows of several exchanges in one transaction, replacing older ones. */
+export type DerivedWriter = (batch: DerivedRows[]) => void;
 
 export function derivedWriter(db: Db): DerivedWriter {
   const clear = [
@@ -24,39 +54,18 @@ export function derivedWriter(db: Db): DerivedWriter {
     'INSERT OR REPLACE INTO items (exchange_id, response_id, role, idx, item_id, type, call_id, agent) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const insertNote = db.prepare('INSERT INTO exchange_notes (exchange_id, note) VALUES (?, ?)');
-  return db.transaction((exchangeId: number, result: NormalizeResult) => {
-    for (const stmt of clear) stmt.run(exchangeId);
-    result.responses.forEach((r, idx) => {
-      insertResponse.run(
-        exchangeId,
-        r.responseId,
-        idx,
-        r.api,
-        r.model,
-        r.status,
-        r.streamed ? 1 : 0,
-        r.request.previousResponseId,
-        r.request.conversationId,
-        r.usage?.inputTokens ?? null,
-        r.usage?.cachedTokens ?? null,
-        r.usage?.outputTokens ?? null,
-        r.usage?.reasoningTokens ?? null,
-        r.timings.ttftUs,
-        r.timings.durationUs,
-        r.error ? JSON.stringify(r.error) : null,
-        JSON.stringify(r),
-      );
-      for (const [role, list] of [['input', r.request.input], ['output', r.output]] as const) {
-        list.forEach((item, idx) => {
-          insertItem.run(exchangeId, r.responseId, role, idx, item.id, item.type, item.callId, item.agent);
-        });
-      }
-    });
-    for (const note of result.notes) insertNote.run(exchangeId, note);
+  return db.transaction((batch: DerivedRows[]) => {
+    for (const rows of batch) {
+      for (const stmt of clear) stmt.run(rows.exchangeId);
+      for (const r of rows.responses) insertResponse.run(...r);
+      for (const i of rows.items) insertItem.run(...i);
+      for (const n of rows.notes) insertNote.run(rows.exchangeId, n);
+    }
   });
 }
 
-export async function deriveExchange(db: Db, write: DerivedWriter, id: number): Promise<NormalizeResult | null> {
+/** Normalizes one stored exchange. Reads only, so it can run on any connection or thread. */
+export async function computeDerived(db: Db, id: number): Promise<NormalizeResult | null> {
   const raw = await loadRawExchange(db, id);
   if (!raw) return null;
   let result: NormalizeResult;
@@ -68,46 +77,7 @@ export async function deriveExchange(db: Db, write: DerivedWriter, id: number): 
     result = { responses: [], notes: [`could not normalize: ${(err as Error).message}`] };
   }
   for (const note of [raw.request.decodeError, raw.response.decodeError]) if (note) result.notes.push(note);
-  write(id, result);
   return result;
-}
-
-/** A FIFO of exchanges to derive, worked one at a time so it never starves the relay. */
-export class DeriveQueue {
-  private queue: number[] = [];
-  private running: Promise<void> | null = null;
-  private readonly write: DerivedWriter;
-
-  constructor(
-    private readonly db: Db,
-    private readonly onDerived?: (id: number, result: NormalizeResult) => void,
-    private readonly onError?: (id: number, err: unknown) => void,
-  ) {
-    this.write = derivedWriter(db);
-  }
-
-  push(ids: number[]): void {
-    this.queue.push(...ids);
-    this.running ??= this.drain().finally(() => (this.running = null));
-  }
-
-  /** Resolves when everything queued so far is derived. */
-  async idle(): Promise<void> {
-    while (this.running) await this.running;
-  }
-
-  private async drain(): Promise<void> {
-    while (this.queue.length) {
-      const id = this.queue.shift()!;
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      try {
-        const result = await deriveExchange(this.db, this.write, id);
-        if (result) this.onDerived?.(id, result);
-      } catch (err) {
-        this.onError?.(id, err);
-      }
-    }
-  }
 }
 
 /** Rebuilds every derived row from raw. Returns how many exchanges were derived. */
@@ -117,7 +87,8 @@ export async function reindex(db: Db, onProgress?: (done: number, total: number)
   const ids = exchangeIds(db);
   let done = 0;
   for (const id of ids) {
-    await deriveExchange(db, write, id);
+    const result = await computeDerived(db, id);
+    if (result) write([derivedRows(id, result)]);
     onProgress?.(++done, ids.length);
   }
   return ids.length;
