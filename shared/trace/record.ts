@@ -22,6 +22,13 @@ export function newRecord(
 ): ResponseRecord {
   return {
     exchangeId: raw.id,
+    exchange: {
+      startedAt: raw.startedAt,
+      transport: raw.transport,
+      label: raw.label,
+      agent: raw.agent,
+      connectionId: raw.connectionId,
+    },
     api,
     responseId,
     model,

@@ -80,9 +80,20 @@ export interface StreamEventSummary {
   sequenceNumber: number | null;
 }
 
+/** Where a response travelled: what threading needs besides the API's own fields. */
+export interface ExchangeContext {
+  /** Wall-clock start of the exchange, epoch ms; record timings are offsets from it. */
+  startedAt: number;
+  transport: Transport;
+  label: string | null;
+  agent: string | null;
+  connectionId: string;
+}
+
 /** One model response, however it travelled. */
 export interface ResponseRecord {
   exchangeId: number;
+  exchange: ExchangeContext;
   api: ApiKind;
   /** The API's response id, or a derived `exchange:<id>` when the body carried none. */
   responseId: string;
