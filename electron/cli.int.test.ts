@@ -57,9 +57,15 @@ describe('loupe CLI', () => {
 
     const client = new OpenAI({ apiKey: 'sk-cli-test-0000000000000000000000', baseURL: ready.proxy, maxRetries: 0 });
     const response = await client.responses.create({ model: 'gpt-5', input: 'from the CLI test' });
-    const ui = await fetch(ready.ui);
-    expect(ui.status).toBe(200);
-    expect(await ui.text()).toContain('/v1/responses');
+    // The recording lands within a writer tick; poll the UI until it shows the exchange.
+    const deadline = Date.now() + 5_000;
+    let page = '';
+    while (!page.includes('/v1/responses') && Date.now() < deadline) {
+      const ui = await fetch(ready.ui);
+      expect(ui.status).toBe(200);
+      page = await ui.text();
+    }
+    expect(page).toContain('/v1/responses');
     expect((await fetch(ready.ui.replace(/token=.*/, 'token=wrong'))).status).toBe(401);
 
     const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));

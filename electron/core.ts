@@ -1,11 +1,15 @@
-// The capture core: one recording file, its recorder and derivation queue, and the proxy
+// The capture core: one recording file, its recorder and store writer, and the proxy
 // feeding them. `loupe serve`, `loupe record`, the tests and (later) the desktop app all
 // start Loupe through here, so they behave the same.
+//
+// Threads: the relay and the recorder's batching run on the main thread; the store writer
+// (SQLite writes, derivation, checkpoints) runs in a worker when built (see
+// store/store-writer.ts). `db` here is the main thread's connection, for reads.
 import { EventEmitter } from 'node:events';
 import { startProxy, type RunningProxy } from './capture/proxy-server.js';
 import { openDb, type Db } from './store/db.js';
-import { createDeriveQueue } from './store/derive-queue.js';
 import { Recorder, type RecorderHealth } from './store/recorder.js';
+import { createStoreWriter, DEFAULT_WORKER_SCRIPT, type StoreWriter } from './store/store-writer.js';
 
 export interface CoreOptions {
   dbPath: string;
@@ -14,6 +18,8 @@ export interface CoreOptions {
   upstreamTimeoutMs?: number;
   maxBodyBytes?: number;
   env?: Record<string, string | undefined>;
+  /** The store writer's worker script, or false to write on the main thread. */
+  storeWorker?: string | false;
   /** Where problems are reported; stderr by default. Never receives secrets. */
   log?: (line: string) => void;
 }
@@ -31,6 +37,7 @@ export interface Core {
   db: Db;
   dbPath: string;
   recorder: Recorder;
+  writer: StoreWriter;
   events: EventEmitter<CoreEvents>;
   /** Resolves when every exchange ended so far is on disk and derived. */
   settled(): Promise<void>;
@@ -41,19 +48,33 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const db = openDb(options.dbPath);
   const events = new EventEmitter<CoreEvents>();
-  const derive = createDeriveQueue(db, options.dbPath, {
-    onDerived: (id) => events.emit('exchange.derived', id),
-    onError: (id, err) => log(`loupe: could not derive exchange ${id}: ${(err as Error).message}`),
-  });
-  const recorder = new Recorder(db, {
-    maxBodyBytes: options.maxBodyBytes,
-    onEnded: (ids) => {
-      for (const id of ids) events.emit('exchange.recorded', id);
-      derive.push(ids);
+  const firstId = (db.prepare('SELECT COALESCE(MAX(id), 0) + 1 AS id FROM exchanges').get() as { id: number }).id;
+  let recorder: Recorder | null = null;
+  const writer = createStoreWriter(
+    db,
+    options.dbPath,
+    {
+      onWritten: (ids) => {
+        for (const id of ids) events.emit('exchange.recorded', id);
+      },
+      onDerived: (ids) => {
+        for (const id of ids) events.emit('exchange.derived', id);
+      },
+      onWriteFailed: (err, lost) => {
+        recorder?.noteWriteFailure(err, lost);
+        log(`loupe: RECORDING FAILED, ${lost} exchange(s) not saved (traffic still flows): ${err.message}`);
+        if (recorder) events.emit('recording.failed', recorder.health);
+      },
+      onDeriveFailed: (id, err) => log(`loupe: could not derive exchange ${id}: ${err.message}`),
     },
-    onError: (err, lost) => {
-      log(`loupe: RECORDING FAILED, ${lost} exchange(s) not saved (traffic still flows): ${(err as Error).message}`);
-      events.emit('recording.failed', recorder.health);
+    options.storeWorker ?? DEFAULT_WORKER_SCRIPT,
+  );
+  recorder = new Recorder(writer, {
+    firstId,
+    maxBodyBytes: options.maxBodyBytes,
+    onDrop: (reason) => {
+      log(`loupe: RECORDING BEHIND: ${reason}`);
+      if (recorder) events.emit('recording.failed', recorder.health);
     },
   });
   let proxy: RunningProxy;
@@ -67,14 +88,14 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       onRecordError: (err) => log(`loupe: recording failed for one exchange (traffic still flows): ${(err as Error).message}`),
     });
   } catch (err) {
-    await derive.close();
+    await writer.close();
     db.close();
     throw err;
   }
 
   const settled = async () => {
     recorder.flush();
-    await derive.idle();
+    await writer.idle();
   };
 
   return {
@@ -82,13 +103,14 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     db,
     dbPath: options.dbPath,
     recorder,
+    writer,
     events,
     settled,
     async close() {
       await proxy.close();
-      await settled();
-      await derive.close();
-      db.pragma('wal_checkpoint(TRUNCATE)');
+      recorder.close();
+      await writer.close();
+      if (!writer.threaded) db.pragma('wal_checkpoint(TRUNCATE)');
       db.close();
     },
   };

@@ -137,3 +137,38 @@ describe('proxy with the openai SDK', () => {
     expect(derived.n).toBe(100);
   });
 });
+
+// The app and CLI write through a worker thread (electron/store/store-worker.ts), which only
+// exists compiled; `npm test` builds dist/ first, so the same checks run against it here.
+const compiledWorker = new URL('../../dist/electron/store/store-worker.js', import.meta.url);
+
+describe.skipIf(!fs.existsSync(compiledWorker))('proxy with the threaded store writer', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ storeWorker: compiledWorker.pathname });
+  });
+  afterAll(() => h.close());
+
+  it('records and derives through the worker, streamed and not', async () => {
+    expect(h.core.writer.threaded).toBe(true);
+    const plain = await h.client.responses.create({ model: 'gpt-5', input: 'x' }, sim({ toolCalls: 1 }));
+    const stream = await h.client.responses.create({ model: 'gpt-5', input: 'y', stream: true }, sim({ events: 9 }));
+    let streamedId = '';
+    for await (const e of stream) if (e.type === 'response.completed') streamedId = e.response.id;
+    await h.settle();
+    const rows = h.core.db.prepare('SELECT response_id, status, streamed FROM responses ORDER BY exchange_id').all();
+    expect(rows).toEqual([
+      { response_id: plain.id, status: 'completed', streamed: 0 },
+      { response_id: streamedId, status: 'completed', streamed: 1 },
+    ]);
+    expect(exchanges(h).map((r) => r.state)).toEqual(['complete', 'complete']);
+  });
+
+  it('keeps the key out of the file and its WAL', async () => {
+    await h.client.responses.create({ model: 'gpt-5', input: 'z' });
+    await h.settle();
+    for (const suffix of ['', '-wal']) {
+      if (fs.existsSync(h.dbPath + suffix)) expect(fs.readFileSync(h.dbPath + suffix).includes(Buffer.from(TEST_KEY))).toBe(false);
+    }
+  });
+});

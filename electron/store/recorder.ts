@@ -1,11 +1,14 @@
-// The recorder: the store's CaptureSink. Taps only append to in-memory batches; a timer
-// writes each batch in one transaction, so SQLite never runs on the forwarding path of a
-// chunk and a busy proxy does one commit per tick, not one per event.
+// The recorder: the store's CaptureSink. Taps only append buffer references to in-memory
+// segments; a timer hands everything pending to the store writer as one batch per tick
+// (one row per stream, not per event), so no SQLite work ever runs on a chunk's
+// forwarding path, and with the threaded writer none runs on the relay's thread at all.
 //
 // Invariants:
-// - raw tables are insert-only; an exchange's end is written in the same or a later
-//   transaction than its last chunk, so "ended" implies "all bytes stored";
-// - pending memory is bounded: a batch is written early once it passes maxPendingBytes;
+// - an exchange's end is in the same or a later batch than its last chunk, so "ended"
+//   implies "all bytes handed over";
+// - memory is bounded: a batch leaves early once it passes maxPendingBytes, and if the
+//   writer falls behind by more than maxUnwrittenBytes, further bytes are relayed but
+//   not recorded (the exchange is marked truncated and the loss reported);
 // - a failed write loses that batch, is counted and reported, and recording goes on.
 import type {
   CaptureSink,
@@ -15,22 +18,27 @@ import type {
   ExchangeTap,
   ResponseHead,
 } from '../../shared/capture/exchange.js';
-import type { Db } from './db.js';
+import type { RawBatch, RawSegment } from './raw-batch.js';
+import type { StoreWriter } from './store-writer.js';
 
 export interface RecorderOptions {
+  /** The first id to hand out (one past the largest id already in the file). */
+  firstId: number;
   flushMs?: number;
   maxPendingBytes?: number;
   /** Bytes stored per body stream; the rest is relayed but not kept, and the exchange is marked truncated. */
   maxBodyBytes?: number;
-  onError?: (err: unknown, lostExchanges: number) => void;
-  /** Exchanges whose end is now on disk, in order. */
-  onEnded?: (ids: number[]) => void;
+  maxUnwrittenBytes?: number;
+  /** Called once per episode of falling behind, with a human-readable reason. */
+  onDrop?: (reason: string) => void;
 }
 
 export interface RecorderHealth {
   exchanges: number;
   failedWrites: number;
   lostExchanges: number;
+  /** Bytes relayed but not recorded because the writer fell too far behind. */
+  droppedBytes: number;
   lastError: string | null;
 }
 
@@ -49,6 +57,8 @@ interface Open {
 
 export const DEFAULT_MAX_BODY_BYTES = 1 << 30;
 
+export const DEFAULT_MAX_UNWRITTEN_BYTES = 256 << 20;
+
 export class Recorder implements CaptureSink {
   private nextId: number;
   private starts: ExchangeStart[] = [];
@@ -61,19 +71,19 @@ export class Recorder implements CaptureSink {
   private readonly flushMs: number;
   private readonly maxPendingBytes: number;
   private readonly maxBodyBytes: number;
-  private readonly write: () => void;
-  readonly health: RecorderHealth = { exchanges: 0, failedWrites: 0, lostExchanges: 0, lastError: null };
+  private readonly maxUnwrittenBytes: number;
+  private dropping = false;
+  readonly health: RecorderHealth = { exchanges: 0, failedWrites: 0, lostExchanges: 0, droppedBytes: 0, lastError: null };
 
   constructor(
-    private readonly db: Db,
-    private readonly options: RecorderOptions = {},
+    private readonly writer: StoreWriter,
+    private readonly options: RecorderOptions,
   ) {
+    this.nextId = options.firstId;
     this.flushMs = options.flushMs ?? 20;
     this.maxPendingBytes = options.maxPendingBytes ?? 8 << 20;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    const max = db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM exchanges').get() as { id: number };
-    this.nextId = max.id + 1;
-    this.write = this.prepareWrite();
+    this.maxUnwrittenBytes = options.maxUnwrittenBytes ?? DEFAULT_MAX_UNWRITTEN_BYTES;
   }
 
   begin(start: Omit<ExchangeStart, 'id'>): ExchangeTap {
@@ -106,6 +116,16 @@ export class Recorder implements CaptureSink {
       state.truncated = true;
       return;
     }
+    if (this.pendingBytes + this.writer.inFlightBytes() > this.maxUnwrittenBytes) {
+      state.truncated = true;
+      this.health.droppedBytes += data.length;
+      if (!this.dropping) {
+        this.dropping = true;
+        this.options.onDrop?.(`the store writer is ${this.maxUnwrittenBytes >> 20} MiB behind; relaying without recording until it catches up`);
+      }
+      return;
+    }
+    this.dropping = false;
     state.stored[stream] += data.length;
     const key = `${id}:${stream}`;
     let seg = this.segments.get(key);
@@ -127,79 +147,45 @@ export class Recorder implements CaptureSink {
     this.timer.unref();
   }
 
-  /** Writes everything pending in one transaction. Safe to call at any time. */
+  /** Hands everything pending to the writer as one batch. Safe to call at any time. */
   flush(): void {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = null;
     }
     if (!this.starts.length && !this.heads.length && !this.ends.length && !this.segments.size) return;
-    const endedIds = this.ends.map(([id]) => id);
-    try {
-      this.write();
-    } catch (err) {
-      const lost = new Set([...this.starts.map((s) => s.id), ...endedIds, ...[...this.segments.values()].map((s) => s.id)]);
-      this.health.failedWrites++;
-      this.health.lostExchanges += lost.size;
-      this.health.lastError = (err as Error).message;
-      this.options.onError?.(err, lost.size);
-    } finally {
-      this.starts = [];
-      this.heads = [];
-      this.ends = [];
-      this.segments.clear();
-      this.pendingBytes = 0;
-      for (const id of endedIds) this.open.delete(id);
+    const batch: RawBatch = { starts: this.starts, heads: this.heads, segments: [], ends: this.ends };
+    for (const seg of this.segments.values()) batch.segments.push(this.seal(seg));
+    for (const [id] of this.ends) this.open.delete(id);
+    this.starts = [];
+    this.heads = [];
+    this.ends = [];
+    this.segments.clear();
+    this.pendingBytes = 0;
+    this.writer.write(batch);
+  }
+
+  /** Copies a segment's chunks into one buffer the writer may own (and move to a thread). */
+  private seal(seg: Segment): RawSegment {
+    const state = this.open.get(seg.id);
+    const seq = state ? state.seq[seg.stream]++ : 0;
+    const data = new Uint8Array(seg.parts.reduce((n, p) => n + p.byteLength, 0));
+    let offset = 0;
+    for (const p of seg.parts) {
+      data.set(p, offset);
+      offset += p.byteLength;
     }
-    if (endedIds.length) this.options.onEnded?.(endedIds);
+    return { id: seg.id, stream: seg.stream, seq, data, marks: new Float64Array(seg.marks) };
   }
 
-  private prepareWrite(): () => void {
-    const insertExchange = this.db.prepare(
-      `INSERT INTO exchanges (id, started_at, transport, method, path, upstream, label, agent, connection_id, request_headers)
-       VALUES (@id, @startedAt, @transport, @method, @path, @upstream, @label, @agent, @connectionId, @headers)`,
-    );
-    const insertHead = this.db.prepare(
-      'INSERT INTO response_heads (exchange_id, status, status_text, headers, t_us) VALUES (?, ?, ?, ?, ?)',
-    );
-    const insertChunk = this.db.prepare(
-      'INSERT INTO chunks (exchange_id, stream, seq, data, marks) VALUES (?, ?, ?, ?, ?)',
-    );
-    const insertEnd = this.db.prepare(
-      `INSERT INTO exchange_ends (exchange_id, state, error, t_us, request_bytes, response_bytes, truncated)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    );
-    return this.db.transaction(() => {
-      for (const s of this.starts) {
-        insertExchange.run({
-          id: s.id,
-          startedAt: s.startedAt,
-          transport: s.transport,
-          method: s.method,
-          path: s.path,
-          upstream: s.upstream,
-          label: s.label,
-          agent: s.agent,
-          connectionId: s.connectionId,
-          headers: JSON.stringify(s.requestHeaders),
-        });
-      }
-      for (const [id, h] of this.heads) {
-        insertHead.run(id, h.status, h.statusText, JSON.stringify(h.headers), h.tUs);
-      }
-      for (const seg of this.segments.values()) {
-        const state = this.open.get(seg.id);
-        const seq = state ? state.seq[seg.stream]++ : 0;
-        const data = seg.parts.length === 1 ? seg.parts[0]! : Buffer.concat(seg.parts);
-        insertChunk.run(seg.id, seg.stream, seq, data, Buffer.from(new Float64Array(seg.marks).buffer));
-      }
-      for (const [id, e] of this.ends) {
-        insertEnd.run(id, e.state, e.error, e.tUs, e.requestBytes, e.responseBytes, e.truncated ? 1 : 0);
-      }
-    });
+  /** Counts a failed write; the writer reports it, the recorder keeps the books. */
+  noteWriteFailure(err: Error, lostExchanges: number): void {
+    this.health.failedWrites++;
+    this.health.lostExchanges += lostExchanges;
+    this.health.lastError = err.message;
   }
 
-  /** Flushes and stops the timer. The database stays open; its owner closes it. */
+  /** Flushes and stops the timer; the writer stays open, its owner closes it. */
   close(): void {
     this.flush();
   }

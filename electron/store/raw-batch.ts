@@ -1,0 +1,58 @@
+// What the recorder hands to the store writer each tick: plain data, so it can cross to a
+// worker thread by structured clone. Chunk bytes are copied into one buffer per stream.
+import type { ChunkStream, ExchangeEnd, ExchangeStart, ResponseHead } from '../../shared/capture/exchange.js';
+import type { Db } from './db.js';
+
+export interface RawSegment {
+  id: number;
+  stream: ChunkStream;
+  seq: number;
+  data: Uint8Array;
+  /** [length, t_us, opcode] per original chunk. */
+  marks: Float64Array;
+}
+
+export interface RawBatch {
+  starts: ExchangeStart[];
+  heads: Array<[number, ResponseHead]>;
+  segments: RawSegment[];
+  ends: Array<[number, ExchangeEnd]>;
+}
+
+export function batchBytes(batch: RawBatch): number {
+  let n = 0;
+  for (const s of batch.segments) n += s.data.byteLength;
+  return n;
+}
+
+/** Ids of every exchange a batch touches, for counting what a failed write lost. */
+export function batchExchangeIds(batch: RawBatch): Set<number> {
+  return new Set([...batch.starts.map((s) => s.id), ...batch.heads.map(([id]) => id), ...batch.segments.map((s) => s.id), ...batch.ends.map(([id]) => id)]);
+}
+
+/** Returns a function that writes one batch in one transaction. */
+export function rawBatchWriter(db: Db): (batch: RawBatch) => void {
+  const insertExchange = db.prepare(
+    `INSERT INTO exchanges (id, started_at, transport, method, path, upstream, label, agent, connection_id, request_headers)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertHead = db.prepare('INSERT INTO response_heads (exchange_id, status, status_text, headers, t_us) VALUES (?, ?, ?, ?, ?)');
+  const insertChunk = db.prepare('INSERT INTO chunks (exchange_id, stream, seq, data, marks) VALUES (?, ?, ?, ?, ?)');
+  const insertEnd = db.prepare(
+    `INSERT INTO exchange_ends (exchange_id, state, error, t_us, request_bytes, response_bytes, truncated)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const toBuffer = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+  return db.transaction((batch: RawBatch) => {
+    for (const s of batch.starts) {
+      insertExchange.run(s.id, s.startedAt, s.transport, s.method, s.path, s.upstream, s.label, s.agent, s.connectionId, JSON.stringify(s.requestHeaders));
+    }
+    for (const [id, h] of batch.heads) insertHead.run(id, h.status, h.statusText, JSON.stringify(h.headers), h.tUs);
+    for (const seg of batch.segments) {
+      insertChunk.run(seg.id, seg.stream, seg.seq, toBuffer(seg.data), toBuffer(new Uint8Array(seg.marks.buffer, seg.marks.byteOffset, seg.marks.byteLength)));
+    }
+    for (const [id, e] of batch.ends) {
+      insertEnd.run(id, e.state, e.error, e.tUs, e.requestBytes, e.responseBytes, e.truncated ? 1 : 0);
+    }
+  });
+}

@@ -1,0 +1,56 @@
+// Worker thread entry of the store writer (see store-writer.ts): the only connection that
+// writes the recording. Messages are handled strictly in order.
+import os from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { DeriveQueue } from './derive-queue.js';
+import { batchExchangeIds, rawBatchWriter, type RawBatch } from './raw-batch.js';
+import type { WorkerMessage } from './store-writer.js';
+
+type Inbound = { type: 'batch'; seq: number; batch: RawBatch } | { type: 'idle'; token: number } | { type: 'close' };
+
+// Writing is less urgent than relaying. On Linux a thread's nice value is its own, so this
+// lowers only this worker: when both cores are busy the relay runs first.
+try {
+  os.setPriority(5);
+} catch {
+  // Not permitted here: the writer competes as an equal.
+}
+
+const db = new Database((workerData as { dbPath: string }).dbPath, { fileMustExist: true });
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = NORMAL');
+db.pragma('busy_timeout = 5000');
+const writeRaw = rawBatchWriter(db);
+const post = (msg: WorkerMessage) => parentPort!.postMessage(msg);
+const derive = new DeriveQueue(db, {
+  onDerived: (ids) => post({ type: 'derived', ids }),
+  onError: (id, err) => post({ type: 'derive-failed', id, error: (err as Error).message }),
+});
+
+let chain = Promise.resolve();
+parentPort!.on('message', (msg: Inbound) => {
+  // Batches are written as they come; idle and close wait for derivation queued before them.
+  if (msg.type === 'batch') {
+    try {
+      writeRaw(msg.batch);
+      const ended = msg.batch.ends.map(([id]) => id);
+      post({ type: 'written', seq: msg.seq, ended });
+      if (ended.length) derive.push(ended);
+    } catch (err) {
+      post({ type: 'write-failed', seq: msg.seq, error: (err as Error).message, lost: batchExchangeIds(msg.batch).size });
+    }
+    return;
+  }
+  chain = chain.then(async () => {
+    await derive.idle();
+    if (msg.type === 'idle') {
+      post({ type: 'idle', token: msg.token });
+    } else {
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      db.close();
+      post({ type: 'closed' });
+      process.exit(0);
+    }
+  });
+});

@@ -1,0 +1,192 @@
+// The store writer persists the recorder's batches and derives finished exchanges. It owns
+// every write to the recording file, so SQLite locks never make the relay wait.
+//
+// It runs in a worker thread whenever the compiled worker script exists (dist/, i.e. the
+// CLI and the app): SQLite commits, WAL checkpoints (which fsync) and normalizing then
+// happen off the relay's event loop, on the second core. Under Vitest only TypeScript
+// sources exist, so the same code runs inline on the main thread; a test passes the
+// compiled script explicitly to cover the threaded path too.
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Db } from './db.js';
+import { DeriveQueue } from './derive-queue.js';
+import { batchBytes, batchExchangeIds, rawBatchWriter, type RawBatch } from './raw-batch.js';
+
+export interface StoreWriterEvents {
+  /** These exchanges' ends are on disk. */
+  onWritten(endedIds: number[]): void;
+  onDerived(ids: number[]): void;
+  /** A batch could not be written: its exchanges are incomplete on disk. */
+  onWriteFailed(err: Error, lostExchanges: number): void;
+  onDeriveFailed(id: number, err: Error): void;
+}
+
+export interface StoreWriter {
+  readonly threaded: boolean;
+  /** Takes ownership of the batch. */
+  write(batch: RawBatch): void;
+  /** Bytes handed over but not yet on disk. */
+  inFlightBytes(): number;
+  /** Resolves when everything handed over so far is written and derived. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_WORKER_SCRIPT = fileURLToPath(new URL('./store-worker.js', import.meta.url));
+
+export function createStoreWriter(db: Db, dbPath: string, events: StoreWriterEvents, workerScript: string | false = DEFAULT_WORKER_SCRIPT): StoreWriter {
+  if (workerScript && dbPath !== ':memory:' && fs.existsSync(workerScript)) return new WorkerStoreWriter(dbPath, events, workerScript);
+  return new InlineStoreWriter(db, events);
+}
+
+class InlineStoreWriter implements StoreWriter {
+  readonly threaded = false;
+  private readonly writeRaw: (batch: RawBatch) => void;
+  private readonly derive: DeriveQueue;
+
+  constructor(
+    db: Db,
+    private readonly events: StoreWriterEvents,
+  ) {
+    this.writeRaw = rawBatchWriter(db);
+    this.derive = new DeriveQueue(db, {
+      onDerived: (ids) => events.onDerived(ids),
+      onError: (id, err) => events.onDeriveFailed(id, err as Error),
+    });
+  }
+
+  write(batch: RawBatch): void {
+    try {
+      this.writeRaw(batch);
+    } catch (err) {
+      this.events.onWriteFailed(err as Error, batchExchangeIds(batch).size);
+      return;
+    }
+    const ended = batch.ends.map(([id]) => id);
+    if (ended.length) {
+      this.events.onWritten(ended);
+      this.derive.push(ended);
+    }
+  }
+
+  inFlightBytes(): number {
+    return 0;
+  }
+
+  idle(): Promise<void> {
+    return this.derive.idle();
+  }
+
+  close(): Promise<void> {
+    return this.idle();
+  }
+}
+
+export type WorkerMessage =
+  | { type: 'written'; seq: number; ended: number[] }
+  | { type: 'write-failed'; seq: number; error: string; lost: number }
+  | { type: 'derived'; ids: number[] }
+  | { type: 'derive-failed'; id: number; error: string }
+  | { type: 'idle'; token: number }
+  | { type: 'closed' };
+
+class WorkerStoreWriter implements StoreWriter {
+  readonly threaded = true;
+  private readonly worker: Worker;
+  private nextSeq = 0;
+  private nextToken = 0;
+  private readonly sizes = new Map<number, number>();
+  private inFlight = 0;
+  private readonly idleWaiters = new Map<number, () => void>();
+  private closed: Promise<void> | null = null;
+  private failure: Error | null = null;
+
+  constructor(
+    dbPath: string,
+    private readonly events: StoreWriterEvents,
+    script: string,
+  ) {
+    this.worker = new Worker(script, { workerData: { dbPath } });
+    this.worker.on('message', (msg: WorkerMessage) => this.onMessage(msg));
+    this.worker.on('error', (err) => {
+      // The writer is gone: everything in flight is lost, and so is everything after.
+      this.failure = err;
+      this.events.onWriteFailed(err, this.sizes.size);
+      this.sizes.clear();
+      this.inFlight = 0;
+      for (const wake of this.idleWaiters.values()) wake();
+      this.idleWaiters.clear();
+    });
+  }
+
+  write(batch: RawBatch): void {
+    if (this.failure) {
+      this.events.onWriteFailed(this.failure, batchExchangeIds(batch).size);
+      return;
+    }
+    const seq = this.nextSeq++;
+    const bytes = batchBytes(batch);
+    this.sizes.set(seq, bytes);
+    this.inFlight += bytes;
+    this.worker.postMessage({ type: 'batch', seq, batch });
+  }
+
+  private settle(seq: number): void {
+    this.inFlight -= this.sizes.get(seq) ?? 0;
+    this.sizes.delete(seq);
+  }
+
+  private onMessage(msg: WorkerMessage): void {
+    switch (msg.type) {
+      case 'written':
+        this.settle(msg.seq);
+        if (msg.ended.length) this.events.onWritten(msg.ended);
+        break;
+      case 'write-failed':
+        this.settle(msg.seq);
+        this.events.onWriteFailed(new Error(msg.error), msg.lost);
+        break;
+      case 'derived':
+        this.events.onDerived(msg.ids);
+        break;
+      case 'derive-failed':
+        this.events.onDeriveFailed(msg.id, new Error(msg.error));
+        break;
+      case 'idle':
+        this.idleWaiters.get(msg.token)?.();
+        this.idleWaiters.delete(msg.token);
+        break;
+      case 'closed':
+        break;
+    }
+  }
+
+  inFlightBytes(): number {
+    return this.inFlight;
+  }
+
+  idle(): Promise<void> {
+    if (this.failure) return Promise.resolve();
+    const token = this.nextToken++;
+    // Messages are handled in order, so the worker answers after every earlier batch.
+    return new Promise((resolve) => {
+      this.idleWaiters.set(token, resolve);
+      this.worker.postMessage({ type: 'idle', token });
+    });
+  }
+
+  close(): Promise<void> {
+    this.closed ??= (async () => {
+      if (!this.failure) {
+        await this.idle();
+        await new Promise<void>((resolve) => {
+          this.worker.once('exit', () => resolve());
+          this.worker.postMessage({ type: 'close' });
+        });
+      }
+      await this.worker.terminate();
+    })();
+    return this.closed;
+  }
+}
