@@ -6,6 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { CaptureSink } from '../../shared/capture/exchange.js';
 import { parseUpstream } from '../../shared/capture/upstream-url.js';
 import { forwardHttp } from './forward-http.js';
+import { forwardWebSocket } from './forward-ws.js';
 import { createUpstreamPool } from './upstream-agent.js';
 
 export const DEFAULT_PROXY_PORT = 7455;
@@ -61,9 +62,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  server.on('upgrade', (_req, socket: Socket) => {
-    socket.end('HTTP/1.1 501 Not Implemented\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nLoupe: WebSocket relay is not available in this build.\n');
-  });
+  server.on('upgrade', (req: http.IncomingMessage, socket: Socket, head: Buffer) => forwardWebSocket(ctx, req, socket, head));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>

@@ -17,6 +17,7 @@ import { simReply, type SimReply } from '../../shared/sim/reply.js';
 import { ClientGoneError, hashBody, readBody } from './body.js';
 import { ReplyLifetime } from './lifetime.js';
 import { sendReply } from './send.js';
+import { createWsResponses } from './ws-responses.js';
 
 export interface SimRequestRecord {
   method: string;
@@ -131,6 +132,16 @@ export async function startSimUpstream(options: SimUpstreamOptions = {}): Promis
       if (res.headersSent) res.destroy();
       else res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify(simInternalError(err)));
     });
+  });
+  const upgrade = createWsResponses({
+    ids,
+    optionsFor: (req) => resolveSimOptions(defaults, parseSimHeader(headerValue(req.headers, 'x-sim'))),
+    onEvent: () => counts.events++,
+  });
+  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    counts.requests++;
+    lastRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: { ...req.headers }, body: Buffer.alloc(0) };
+    upgrade(req, socket, head);
   });
   // Longer than typical client pools keep idle sockets, so benchmarks do not race a server-side close.
   server.keepAliveTimeout = 30_000;

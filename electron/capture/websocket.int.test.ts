@@ -1,0 +1,114 @@
+// WebSocket mode through the proxy with the SDK's own ResponsesWS client: several turns on
+// one connection, continuations, a mid-turn close from the upstream and from the client.
+import OpenAI from 'openai';
+import { ResponsesWS } from 'openai/resources/responses/ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedChunks } from '../store/raw-read.js';
+import { eventually, startHarness, TEST_KEY, type Harness } from '../../test/support/harness.js';
+
+type ServerEvent = { type: string; response?: { id: string } };
+
+function connect(h: Harness, sim: Record<string, unknown> = {}, baseURL = h.core.proxy.baseUrl) {
+  const client = new OpenAI({ apiKey: TEST_KEY, baseURL, maxRetries: 0, defaultHeaders: { 'x-sim': JSON.stringify(sim), 'x-loupe-agent': 'coder' } });
+  const ws = new ResponsesWS(client);
+  const events: ServerEvent[] = [];
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason })));
+  ws.on('event', (e) => events.push(e as ServerEvent));
+  ws.on('error', () => {});
+  const completed = (n: number) => eventually(() => (events.filter((e) => e.type === 'response.completed').length >= n ? true : undefined));
+  return { ws, events, closed, completed };
+}
+
+/** The newest WebSocket exchange, once it has ended, if it is newer than `after`. */
+async function endedWsExchange(h: Harness, after: number) {
+  return eventually(() => {
+    const row = wsExchange(h);
+    return row && row.id > after && row.state ? row : undefined;
+  });
+}
+
+function wsExchange(h: Harness) {
+  return h.core.db
+    .prepare(
+      `SELECT e.id, e.transport, e.path, e.agent, e.request_headers, h.status, x.state, x.error
+       FROM exchanges e LEFT JOIN response_heads h ON h.exchange_id = e.id LEFT JOIN exchange_ends x ON x.exchange_id = e.id
+       WHERE e.transport = 'websocket' ORDER BY e.id DESC LIMIT 1`,
+    )
+    .get() as { id: number; transport: string; path: string; agent: string; request_headers: string; status: number; state: string | null; error: string | null } | undefined;
+}
+
+const lastWsId = (h: Harness) => wsExchange(h)?.id ?? 0;
+
+describe('WebSocket mode through the proxy', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+
+  it('relays several turns on one connection and records every frame in order', async () => {
+    const before = lastWsId(h);
+    const { ws, events, closed, completed } = connect(h, { events: 4 });
+    ws.send({ type: 'response.create', model: 'gpt-5', input: 'first turn' });
+    await completed(1);
+    const firstId = events.find((e) => e.type === 'response.completed')!.response!.id;
+    ws.send({ type: 'response.create', model: 'gpt-5', input: 'second turn', previous_response_id: firstId });
+    await completed(2);
+    ws.close({ code: 1000, reason: 'done' });
+    expect(await closed).toMatchObject({ code: 1000 });
+    // The upgrade reached the upstream with the key but without Loupe's own headers.
+    const seen = h.sim.stats().lastRequest!;
+    expect(seen.path).toBe('/v1/responses');
+    expect(seen.headers.authorization).toBe(`Bearer ${TEST_KEY}`);
+    expect(Object.keys(seen.headers).some((k) => k.startsWith('x-loupe'))).toBe(false);
+
+    const row = await endedWsExchange(h, before);
+    expect(row).toMatchObject({ transport: 'websocket', path: '/v1/responses', agent: 'coder', status: 101, state: 'complete' });
+    expect(row.request_headers).not.toContain(TEST_KEY);
+    const sent = storedChunks(h.core.db, row.id, 'client').filter((c) => c.opcode === 1).map((c) => JSON.parse(c.data.toString()).type);
+    expect(sent).toEqual(['response.create', 'response.create']);
+    const received = storedChunks(h.core.db, row.id, 'server').filter((c) => c.opcode === 1).map((c) => JSON.parse(c.data.toString()).type);
+    expect(received).toEqual(events.map((e) => e.type));
+    const close = storedChunks(h.core.db, row.id, 'client').find((c) => c.opcode === 8)!;
+    expect(close.data.readUInt16BE(0)).toBe(1000);
+  });
+
+  it('passes an upstream close mid-turn through with its code and records it', async () => {
+    const before = lastWsId(h);
+    const { ws, events, closed } = connect(h, { events: 10, resetAfterEvents: 3, gapMs: 2 });
+    ws.send({ type: 'response.create', model: 'gpt-5', input: 'will be cut' });
+    expect((await closed).code).toBe(1011);
+    expect(events).toHaveLength(3);
+    const row = await endedWsExchange(h, before);
+    expect(row.state).toBe('complete');
+    expect(row.error).toMatch(/closed by the upstream with code 1011/);
+    const close = storedChunks(h.core.db, row.id, 'server').find((c) => c.opcode === 8)!;
+    expect(close.data.readUInt16BE(0)).toBe(1011);
+  });
+
+  it('closes the upstream when the client closes mid-turn', async () => {
+    const before = lastWsId(h);
+    const { ws, events, closed } = connect(h, { events: 200, gapMs: 5 });
+    ws.send({ type: 'response.create', model: 'gpt-5', input: 'long' });
+    await eventually(() => (events.length >= 3 ? true : undefined));
+    ws.close({ code: 4000, reason: 'user cancelled' });
+    await closed;
+    const row = await endedWsExchange(h, before);
+    expect(row.error).toMatch(/closed by the client with code 4000/);
+    // The upstream saw the close: its side of the record ends with the echoed close frame.
+    const serverClose = storedChunks(h.core.db, row.id, 'server').find((c) => c.opcode === 8);
+    expect(serverClose?.data.readUInt16BE(0)).toBe(4000);
+  });
+
+  it('answers 502 on the upgrade when the upstream is unreachable', async () => {
+    const dead = await startHarness({ upstream: 'http://127.0.0.1:9' });
+    try {
+      const { ws, closed } = connect(dead);
+      ws.send({ type: 'response.create', model: 'gpt-5', input: 'x' });
+      await closed;
+      expect(await endedWsExchange(dead, 0)).toMatchObject({ status: 502, state: 'upstream_unreachable' });
+    } finally {
+      await dead.close();
+    }
+  });
+});
