@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { rawExchange, sseChunks } from '../trace/raw-exchange-builder.js';
+import { completed, response, textStream } from '../trace/wire-samples.js';
+import { harDocument } from './har.js';
+
+describe('harDocument', () => {
+  it('writes HAR 1.2 entries with absolute URLs, headers, bodies and timings', () => {
+    const json = rawExchange({ id: 1, request: { model: 'gpt-5', input: 'hi' }, response: response({ status: 'completed' }), endUs: 2_500 });
+    const sse = rawExchange({ id: 2, path: '/v1/responses?x=1', request: { model: 'gpt-5', stream: true }, response: sseChunks(textStream(completed)), state: 'client_aborted' });
+    const har = harDocument([{ raw: json, upstream: 'https://api.openai.com' }, { raw: sse, upstream: 'http://127.0.0.1:9/base/' }], '0.1.0');
+    expect(har.log.version).toBe('1.2');
+    const [a, b] = har.log.entries;
+    expect(a!.request).toMatchObject({ method: 'POST', url: 'https://api.openai.com/v1/responses', postData: { mimeType: 'application/json' } });
+    expect(JSON.parse(a!.request.postData!.text)).toEqual({ model: 'gpt-5', input: 'hi' });
+    expect(JSON.parse(a!.response.content.text).status).toBe('completed');
+    expect(a!.time).toBe(2.5);
+    expect(b!.request.url).toBe('http://127.0.0.1:9/base/v1/responses?x=1');
+    expect(b!.request.queryString).toEqual([{ name: 'x', value: '1' }]);
+    expect(b!.response.content.mimeType).toBe('text/event-stream');
+    expect(b!.response.content.text).toContain('event: response.completed');
+    expect(b!._loupeState).toBe('client_aborted');
+  });
+});
