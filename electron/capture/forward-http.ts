@@ -101,7 +101,17 @@ export function forwardHttp(ctx: ForwardContext, req: http.IncomingMessage, res:
 
   upstream.on('response', (up) => {
     const headers = pairHeaders(up.rawHeaders);
-    res.writeHead(up.statusCode ?? 502, up.statusMessage ?? '', flattenHeaders(clientResponseHeaders(headers)));
+    try {
+      res.writeHead(up.statusCode ?? 502, up.statusMessage ?? '', flattenHeaders(clientResponseHeaders(headers)));
+    } catch (err) {
+      // Node refuses to send some headers an upstream can send (e.g. invalid characters).
+      // The client gets a clear 502 instead of a crashed proxy, and so does the record.
+      up.destroy();
+      const failure: ProxyError = { status: 502, code: 'upstream_unreachable', message: `Loupe proxy: the upstream sent a response head that cannot be relayed (${(err as Error).message})` };
+      sendProxyError(res, failure, tap, now);
+      finish('proxy_error', failure.message);
+      return;
+    }
     // Send the head now: a streamed response's first event may be seconds away.
     res.flushHeaders();
     tap.responseHead({

@@ -36,10 +36,12 @@ export function rawBatchWriter(db: Db): (batch: RawBatch) => void {
     `INSERT INTO exchanges (id, started_at, transport, method, path, upstream, label, agent, connection_id, request_headers)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const insertHead = db.prepare('INSERT INTO response_heads (exchange_id, status, status_text, headers, t_us) VALUES (?, ?, ?, ?, ?)');
+  // A head or end is written once per exchange; should a second ever come, the first stands
+  // and the rest of the batch is still written.
+  const insertHead = db.prepare('INSERT OR IGNORE INTO response_heads (exchange_id, status, status_text, headers, t_us) VALUES (?, ?, ?, ?, ?)');
   const insertChunk = db.prepare('INSERT INTO chunks (exchange_id, stream, seq, data, marks) VALUES (?, ?, ?, ?, ?)');
   const insertEnd = db.prepare(
-    `INSERT INTO exchange_ends (exchange_id, state, error, t_us, request_bytes, response_bytes, truncated)
+    `INSERT OR IGNORE INTO exchange_ends (exchange_id, state, error, t_us, request_bytes, response_bytes, truncated)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
   const toBuffer = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
