@@ -20,6 +20,8 @@ export interface CoreOptions {
   env?: Record<string, string | undefined>;
   /** The store writer's worker script, or false to write on the main thread. */
   storeWorker?: string | false;
+  /** better-sqlite3's binary for Electron in development (see ADR 4). */
+  nativeBinding?: string;
   /** Where problems are reported; stderr by default. Never receives secrets. */
   log?: (line: string) => void;
 }
@@ -46,7 +48,7 @@ export interface Core {
 
 export async function startCore(options: CoreOptions): Promise<Core> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const db = openDb(options.dbPath);
+  const db = openDb(options.dbPath, { nativeBinding: options.nativeBinding });
   const events = new EventEmitter<CoreEvents>();
   const firstId = (db.prepare('SELECT COALESCE(MAX(id), 0) + 1 AS id FROM exchanges').get() as { id: number }).id;
   let recorder: Recorder | null = null;
@@ -68,6 +70,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       onDeriveFailed: (id, err) => log(`loupe: could not derive exchange ${id}: ${err.message}`),
     },
     options.storeWorker ?? DEFAULT_WORKER_SCRIPT,
+    options.nativeBinding,
   );
   recorder = new Recorder(writer, {
     firstId,

@@ -11,6 +11,8 @@ export type Db = Database.Database;
 
 export interface OpenOptions {
   readonly?: boolean;
+  /** better-sqlite3's binary for a non-Node ABI (Electron in development; see ADR 4). */
+  nativeBinding?: string;
 }
 
 export function openDb(file: string, options: OpenOptions = {}): Db {
@@ -21,7 +23,7 @@ export function openDb(file: string, options: OpenOptions = {}): Db {
   }
   let db: Db;
   try {
-    db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+    db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false, nativeBinding: options.nativeBinding });
   } catch (err) {
     throw new Error(`cannot open ${file}: ${(err as Error).message}`);
   }

@@ -17,7 +17,8 @@ try {
   // Not permitted here: the writer competes as an equal.
 }
 
-const db = new Database((workerData as { dbPath: string }).dbPath, { fileMustExist: true });
+const { dbPath, nativeBinding } = workerData as { dbPath: string; nativeBinding?: string };
+const db = new Database(dbPath, { fileMustExist: true, nativeBinding });
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = 5000');

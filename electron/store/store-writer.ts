@@ -35,8 +35,14 @@ export interface StoreWriter {
 
 export const DEFAULT_WORKER_SCRIPT = fileURLToPath(new URL('./store-worker.js', import.meta.url));
 
-export function createStoreWriter(db: Db, dbPath: string, events: StoreWriterEvents, workerScript: string | false = DEFAULT_WORKER_SCRIPT): StoreWriter {
-  if (workerScript && dbPath !== ':memory:' && fs.existsSync(workerScript)) return new WorkerStoreWriter(dbPath, events, workerScript);
+export function createStoreWriter(
+  db: Db,
+  dbPath: string,
+  events: StoreWriterEvents,
+  workerScript: string | false = DEFAULT_WORKER_SCRIPT,
+  nativeBinding?: string,
+): StoreWriter {
+  if (workerScript && dbPath !== ':memory:' && fs.existsSync(workerScript)) return new WorkerStoreWriter(dbPath, events, workerScript, nativeBinding);
   return new InlineStoreWriter(db, events);
 }
 
@@ -106,8 +112,9 @@ class WorkerStoreWriter implements StoreWriter {
     dbPath: string,
     private readonly events: StoreWriterEvents,
     script: string,
+    nativeBinding: string | undefined,
   ) {
-    this.worker = new Worker(script, { workerData: { dbPath } });
+    this.worker = new Worker(script, { workerData: { dbPath, nativeBinding } });
     this.worker.on('message', (msg: WorkerMessage) => this.onMessage(msg));
     this.worker.on('error', (err) => {
       // The writer is gone: everything in flight is lost, and so is everything after.
