@@ -1,6 +1,7 @@
 // Prints benchmark results as the README shows them: figures, ratios and pass/fail
-// against the targets of issue 2.
+// against the targets of issues 2 (capture) and 3 (trace model).
 import type { CaptureBenchReport } from './capture-bench.js';
+import type { TraceBenchReport } from './trace-bench.js';
 
 const ms = (n: number) => `${n.toFixed(2)} ms`;
 const verdict = (ok: boolean) => (ok ? 'meets target' : 'MISSES target');
@@ -28,5 +29,17 @@ export function printCapture(r: CaptureBenchReport): void {
   out.push('', `memory after ${r.memory.streams} streamed responses through Loupe: RSS ${r.memory.rssMb.toFixed(0)} MB (peak ${r.memory.peakRssMb.toFixed(0)} MB)  target <= 200 MB: ${verdict(r.memory.rssMb <= 200 && r.memory.peakRssMb <= 200)}`);
   const st = r.store;
   out.push(`store: ${st.exchangesStored} complete exchanges, ${st.eventsStored} events stored of ${st.eventsReceivedViaLoupe} relayed, ${st.lost} lost: ${verdict(st.eventsStored === st.eventsReceivedViaLoupe && st.lost === 0)}`);
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+export function printTrace(r: TraceBenchReport): void {
+  const t = r.ms;
+  const out: string[] = [
+    '',
+    `Trace model: ${r.exchanges} exchanges, ${r.events.toLocaleString('en-US')} stream events, ${r.items.toLocaleString('en-US')} items -> ${r.nodes} nodes, ${r.edges} edges (median of ${r.rounds} rounds)`,
+    `  normalize ${ms(t.normalize)}  thread ${ms(t.thread)}  graph ${ms(t.graph)}  layout ${ms(t.layout)}  (timeline, not in the pipeline: ${ms(t.timeline)})`,
+    `  pipeline ${ms(t.total)}  target < 1000 ms: ${verdict(t.total < 1000)}`,
+    `  layout of ${r.nodes} items ${ms(t.layout)}  target < 50 ms: ${verdict(t.layout < 50)}`,
+  ];
   process.stdout.write(`${out.join('\n')}\n`);
 }

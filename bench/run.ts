@@ -1,16 +1,42 @@
 // `npm run bench`: every benchmark, side by side with its baselines in one run, printed as
 // ratios and written to bench/results/latest.json. `--quick` runs a smaller scale for a
-// smoke check; the README's figures come from the full run.
+// smoke check; the README's figures come from the full run. `--only capture|trace` runs
+// one case.
 import fs from 'node:fs';
-import { captureBench } from './capture-bench.js';
-import { printCapture } from './report.js';
+import os from 'node:os';
+import { captureBench, type CaptureBenchReport } from './capture-bench.js';
+import { printCapture, printTrace } from './report.js';
+import { traceBench, type TraceBenchReport } from './trace-bench.js';
 
-const quick = process.argv.includes('--quick');
+const CASES = ['capture', 'trace'] as const;
+type Case = (typeof CASES)[number];
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
 const scale = quick ? 0.2 : 1;
+const onlyAt = args.indexOf('--only');
+const only = onlyAt === -1 ? null : args[onlyAt + 1];
+if (only !== null && !(CASES as readonly (string | undefined)[]).includes(only)) {
+  process.stderr.write(`bench: --only takes one of ${CASES.join(', ')}\n`);
+  process.exit(2);
+}
+const runs = (c: Case) => only === null || only === c;
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
-const capture = await captureBench(scale, log);
-const report = { date: new Date().toISOString(), scale, node: process.version, cpus: (await import('node:os')).cpus().length, capture };
-printCapture(capture);
+const report: { date: string; scale: number; node: string; cpus: number; capture?: CaptureBenchReport; trace?: TraceBenchReport } = {
+  date: new Date().toISOString(),
+  scale,
+  node: process.version,
+  cpus: os.cpus().length,
+};
+if (runs('capture')) {
+  report.capture = await captureBench(scale, log);
+  printCapture(report.capture);
+}
+if (runs('trace')) {
+  // The trace case keeps its full size under --quick: its targets are stated for 5,000 items.
+  report.trace = await traceBench(log, quick ? 3 : 7);
+  printTrace(report.trace);
+}
 fs.mkdirSync('bench/results', { recursive: true });
 fs.writeFileSync('bench/results/latest.json', `${JSON.stringify(report, null, 2)}\n`);

@@ -1,5 +1,7 @@
 // The `loupe export --format json` document, a contract tests outside the project rely
 // on (DESIGN.md): runs, their responses with output items in order, and each run's graph.
+import { buildRunGraph } from '../trace/graph.js';
+import type { EdgeKind, RunGraph } from '../trace/graph-types.js';
 import type { Run } from '../trace/thread.js';
 
 export interface ExportItem {
@@ -21,7 +23,7 @@ export interface ExportNode {
 export interface ExportEdge {
   from: string;
   to: string;
-  kind: 'next' | 'call' | 'program' | 'spawn' | 'message' | 'continue' | 'compaction';
+  kind: EdgeKind;
 }
 
 export interface ExportRun {
@@ -37,9 +39,17 @@ export interface ExportDocument {
 
 export type GraphBuilder = (run: Run) => ExportRun['graph'];
 
-const EMPTY_GRAPH: GraphBuilder = () => ({ nodes: [], edges: [] });
+/** The run's graph in the export's shape: item nodes only, so every edge joins two listed nodes. */
+export function exportGraph(graph: RunGraph): ExportRun['graph'] {
+  return {
+    nodes: graph.nodes.map((n) => ({ id: n.id, kind: n.kind, type: n.type, call_id: n.callId, agent: n.agent, response_id: n.responseId })),
+    edges: graph.edges.map((e) => ({ from: e.from, to: e.to, kind: e.kind })),
+  };
+}
 
-export function exportRun(run: Run, graph: GraphBuilder = EMPTY_GRAPH): ExportRun {
+const RUN_GRAPH: GraphBuilder = (run) => exportGraph(buildRunGraph(run));
+
+export function exportRun(run: Run, graph: GraphBuilder = RUN_GRAPH): ExportRun {
   return {
     id: run.id,
     label: run.label,

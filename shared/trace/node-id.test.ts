@@ -11,6 +11,8 @@ describe('itemNodeId', () => {
   it('keys id-less tool outputs by call_id, so resent outputs are one node', () => {
     const out = item({ type: 'function_call_output', callId: 'call_1', raw: { output: 'x' } });
     expect(itemNodeId(out, 'resp_2', 'input', 3)).toBe(itemNodeId(out, 'resp_3', 'input', 7));
+    const approval = item({ type: 'mcp_approval_response', callId: 'mcpr_1', raw: { approve: true } });
+    expect(itemNodeId(approval, 'resp_2', 'input', 0)).toBe('mcp_approval_response:mcpr_1');
   });
   it('keys id-less input items by content and position, whatever the key order', () => {
     const a = item({ raw: { role: 'user', content: 'hi' } });

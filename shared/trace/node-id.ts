@@ -1,7 +1,8 @@
 // Stable node ids: the same item gets the same id every time a run is derived, and an
 // item echoed back in a later request's input is the same node as the output it repeats.
 // - an item with an API id keeps it;
-// - a tool output without an id is keyed by its type and call_id (one output per call);
+// - a tool output without an id is keyed by its type and call_id (one output per call;
+//   an MCP approval response, one per approval request, likewise);
 // - anything else (user messages, which never carry ids) is keyed by a hash of its
 //   content and its position in the input, so a stateless client resending its history
 //   maps each resent item onto the node it already has.
@@ -11,7 +12,7 @@ export type ItemRole = 'input' | 'output';
 
 export function itemNodeId(item: TraceItem, responseId: string, role: ItemRole, index: number): string {
   if (item.id) return item.id;
-  if (item.callId && item.type.endsWith('_output')) return `${item.type}:${item.callId}`;
+  if (item.callId && (item.type.endsWith('_output') || item.type === 'mcp_approval_response')) return `${item.type}:${item.callId}`;
   if (role === 'input') return `in:${index}:${hash(canonicalJson(item.raw))}`;
   return `out:${responseId}:${index}`;
 }

@@ -38,5 +38,6 @@ export function normalizeResponsesJson(
   record.output = toTraceItems(snapshot.output ?? [], raw.agent);
   record.usage = snapshot.usage;
   record.error = snapshot.error;
+  if (snapshot.promptCacheDiagnostics !== null) record.promptCacheDiagnostics = snapshot.promptCacheDiagnostics;
   return record;
 }

@@ -40,6 +40,7 @@ export function normalizeResponsesSse(
     record.output = o.output;
     record.usage = o.usage;
     record.error = o.error;
+    if (o.promptCacheDiagnostics !== null) record.promptCacheDiagnostics = o.promptCacheDiagnostics;
     const isLast = i === segments.length - 1;
     record.status = o.finalStatus ?? (isLast ? unfinishedStatus(raw, o.lastStatus, notes) : 'aborted');
     record.timings = {

@@ -4,6 +4,7 @@
 import { normalizeChat } from './normalize-chat.js';
 import { normalizeConversations } from './normalize-conversations.js';
 import { normalizeResponses } from './normalize-responses.js';
+import { normalizeWebSocket } from './normalize-websocket.js';
 import { routeOf } from './route.js';
 import type { NormalizeResult, RawExchange, ResponseRecord } from './types.js';
 
@@ -19,10 +20,7 @@ export function normalizeExchange(raw: RawExchange): NormalizeResult {
 }
 
 function dispatch(raw: RawExchange, notes: string[]): ResponseRecord[] {
-  if (raw.transport === 'websocket') {
-    notes.push('WebSocket exchanges are not normalized by normalizeExchange');
-    return [];
-  }
+  if (raw.transport === 'websocket') return normalizeWebSocket(raw, notes);
   const route = routeOf(raw.method, raw.path);
   switch (route.kind) {
     case 'responses.create':

@@ -22,6 +22,9 @@ export interface ExchangeSpec {
   endUs?: number | null;
   responseTruncated?: boolean;
   responseDecodeError?: string | null;
+  /** Epoch ms; threading tests move exchanges apart in time. */
+  startedAt?: number;
+  connectionId?: string;
 }
 
 export function rawExchange(spec: ExchangeSpec): RawExchange {
@@ -33,13 +36,13 @@ export function rawExchange(spec: ExchangeSpec): RawExchange {
   const responseHeaders: HeaderList | null = status === null ? null : contentType === null ? [] : [['content-type', contentType]];
   return {
     id: spec.id ?? 1,
-    startedAt: 1_760_000_000_000,
+    startedAt: spec.startedAt ?? 1_760_000_000_000,
     transport: spec.transport ?? 'http',
     method: spec.method ?? 'POST',
     path: spec.path ?? '/v1/responses',
     label: spec.label ?? null,
     agent: spec.agent ?? null,
-    connectionId: 'conn-1',
+    connectionId: spec.connectionId ?? 'conn-1',
     requestHeaders: [['content-type', 'application/json']],
     request: { chunks: bodyChunks(spec.request, 0), decodeError: null, truncated: false },
     status,
@@ -79,4 +82,31 @@ function bodyChunks(body: Json | string | undefined, tUs: number): Array<{ tUs: 
   if (body === undefined) return [];
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   return text === '' ? [] : [{ tUs, text }];
+}
+
+export interface WsFrameSpec {
+  from: 'client' | 'server';
+  tUs: number;
+  /** Objects are JSON-encoded; strings are sent as they are. */
+  data: Json | string;
+}
+
+/** A recorded WebSocket connection to /v1/responses: frames in both directions, in order. */
+export function wsExchange(spec: Omit<ExchangeSpec, 'response' | 'request' | 'transport'> & { frames: WsFrameSpec[] }): RawExchange {
+  const frames = spec.frames.map((f) => ({ from: f.from, tUs: f.tUs, opcode: 1, text: typeof f.data === 'string' ? f.data : JSON.stringify(f.data) }));
+  const lastUs = frames[frames.length - 1]?.tUs ?? 500;
+  return {
+    ...rawExchange({ ...spec, transport: 'websocket', method: 'GET', status: spec.status === undefined ? 101 : spec.status, contentType: null }),
+    frames,
+    endUs: spec.endUs === undefined ? ((spec.state ?? 'complete') === 'open' ? null : lastUs + 100) : spec.endUs,
+  };
+}
+
+/** Server events of one response as WebSocket frames, `stepUs` apart, optionally on a lane. */
+export function wsServerFrames(events: Json[], startUs: number, stepUs = 1_000, streamId?: string): WsFrameSpec[] {
+  return events.map((e, i) => ({
+    from: 'server' as const,
+    tUs: startUs + i * stepUs,
+    data: streamId !== undefined && typeof e === 'object' && e !== null && !Array.isArray(e) ? { ...e, stream_id: streamId } : e,
+  }));
 }

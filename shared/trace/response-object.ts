@@ -24,6 +24,7 @@ export interface ResponseSnapshot {
   output: Json[] | null;
   usage: Usage | null;
   error: ResponseRecord['error'];
+  promptCacheDiagnostics: JsonObject | null;
 }
 
 export function readResponse(o: JsonObject): ResponseSnapshot {
@@ -36,6 +37,7 @@ export function readResponse(o: JsonObject): ResponseSnapshot {
     output: Array.isArray(o.output) ? o.output : null,
     usage: responsesUsage(o.usage),
     error: responseError(o, status),
+    promptCacheDiagnostics: obj(o.prompt_cache_diagnostics),
   };
 }
 

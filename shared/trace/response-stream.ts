@@ -31,6 +31,7 @@ export interface StreamOutcome {
   events: StreamEventSummary[];
   usage: ResponseRecord['usage'];
   error: ResponseRecord['error'];
+  promptCacheDiagnostics: JsonObject | null;
   ttftUs: number | null;
   endUs: number | null;
 }
@@ -61,7 +62,8 @@ export class ResponseStreamAccumulator {
 
   /** `data` is null when the event's payload was not valid JSON; its name still counts. */
   push(type: string, data: JsonObject | null, tUs: number): void {
-    this.events.push({ type, tUs, sequenceNumber: num(data?.sequence_number) });
+    const summary = summarize(type, data, tUs);
+    this.events.push(summary);
     if (type === 'response.created') this.created = true;
     if (this.ttftUs === null && (type.endsWith('.delta') || type === 'response.output_item.added')) this.ttftUs = tUs;
 
@@ -82,6 +84,7 @@ export class ResponseStreamAccumulator {
     if (data === null) return;
     const index = this.indexOf(type, data);
     if (index === null) return;
+    summary.outputIndex = index;
     if (type === 'response.output_item.added' && isObject(data.item)) {
       this.added.set(index, data.item);
     } else if (type === 'response.output_item.done' && isObject(data.item)) {
@@ -116,6 +119,7 @@ export class ResponseStreamAccumulator {
       events: this.events,
       usage: snapshot?.usage ?? null,
       error: this.streamError ?? snapshot?.error ?? null,
+      promptCacheDiagnostics: snapshot?.promptCacheDiagnostics ?? null,
       ttftUs: this.ttftUs,
       endUs: this.finalUs ?? lastEvent?.tUs ?? null,
     };
@@ -150,7 +154,18 @@ function mergeSnapshot(prev: ResponseSnapshot | null, next: ResponseSnapshot): R
     output: next.output ?? prev.output,
     usage: next.usage ?? prev.usage,
     error: next.error ?? prev.error,
+    promptCacheDiagnostics: next.promptCacheDiagnostics ?? prev.promptCacheDiagnostics,
   };
+}
+
+/** The summary kept per event; slot and delta length only where the event has them. */
+function summarize(type: string, data: JsonObject | null, tUs: number): StreamEventSummary {
+  const summary: StreamEventSummary = { type, tUs, sequenceNumber: num(data?.sequence_number) };
+  const slot = num(data?.output_index);
+  if (slot !== null) summary.outputIndex = slot;
+  const delta = data?.delta;
+  if (typeof delta === 'string' && type.endsWith('.delta')) summary.chars = delta.length;
+  return summary;
 }
 
 /** The typed shape is `{code, message, param}`; older servers nest it as `{error: {...}}`. */

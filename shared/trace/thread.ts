@@ -1,45 +1,127 @@
-// Threading: which responses form one agent run. Signals, strongest first:
-// 1. an explicit label (`/s/<label>` or `x-loupe-session`);
+// Threading: which responses form one agent run, and which response each one continues.
+// Signals, strongest first (issue 3):
+// 1. an explicit label (`/s/<label>` or `x-loupe-session`): one run per label;
 // 2. `previous_response_id` naming a response already seen;
-// 3. the same `conversation` id.
-// Anything else starts a run of its own. (Stateless input chaining, chat history prefixes,
-// WebSocket lanes and idle gaps come with the full trace model.)
+// 3. the same `conversation` id;
+// 4. the same WebSocket connection, and the same `stream_id` lane within it;
+// 5. stateless chaining: the input repeats item ids or call ids a response output;
+// 6. a chat history that extends an earlier request's messages (or messages + answer);
+// 7. otherwise the run active within the idle gap, else a new run.
+// The continued response is a run's tree edge: two responses continuing the same one
+// (a `stream_id` fork, a retried or branched request) are branches.
+import { recordEndUs, recordStartUs } from './record-time.js';
+import { ThreadIndex } from './thread-index.js';
 import type { ResponseRecord } from './types.js';
 
-export interface ThreadInput {
-  record: ResponseRecord;
-  label: string | null;
+export type ThreadSignal =
+  | 'label'
+  | 'previous_response_id'
+  | 'conversation'
+  | 'websocket'
+  | 'input_chain'
+  | 'chat_prefix'
+  | 'same_response'
+  | 'idle_gap'
+  | 'root';
+
+/** How `responses[i]` of a run attaches to the tree: `parent` indexes the same run's `responses`. */
+export interface RunLink {
+  parent: number | null;
+  parentId: string | null;
+  signal: ThreadSignal;
 }
 
 export interface Run {
+  /** `label:<label>`, or `run:<first response id>`: the same on every re-derivation. */
   id: string;
   label: string | null;
+  /** In time order (request sent). */
   responses: ResponseRecord[];
+  /** One per response, same order. */
+  links: RunLink[];
 }
 
-export function threadRuns(inputs: ThreadInput[]): Run[] {
-  const runs: Run[] = [];
-  const byLabel = new Map<string, Run>();
-  const byResponse = new Map<string, Run>();
-  const byConversation = new Map<string, Run>();
+export interface ThreadOptions {
+  /** Unlinked responses further apart than this start a new run. Default 5 minutes. */
+  idleGapMs?: number;
+}
 
-  for (const { record, label } of inputs) {
-    const prev = record.request.previousResponseId;
-    const conversation = record.request.conversationId;
-    let run =
-      (label !== null ? byLabel.get(label) : undefined) ??
-      (prev ? byResponse.get(prev) : undefined) ??
-      (conversation ? byConversation.get(conversation) : undefined) ??
-      // A retrieve or resumed stream of a response already seen belongs to its run.
-      byResponse.get(record.responseId);
-    if (!run) {
-      run = { id: label !== null ? `label:${label}` : `run:${record.responseId}`, label, responses: [] };
+const DEFAULT_IDLE_GAP_MS = 5 * 60_000;
+
+export function threadRuns(records: readonly ResponseRecord[], options: ThreadOptions = {}): Run[] {
+  const idleGapUs = (options.idleGapMs ?? DEFAULT_IDLE_GAP_MS) * 1000;
+  const ordered = records
+    .map((record, i) => ({ record, i, start: recordStartUs(record) }))
+    .sort((a, b) => a.start - b.start || a.i - b.i);
+
+  const index = new ThreadIndex();
+  const runs: Run[] = [];
+  const runOf: Run[] = [];
+  const positionOf: number[] = [];
+  const byLabel = new Map<string, Run>();
+  const lastEnd = new Map<Run, number>();
+  // The unlabelled run most recently active: where a response with no signal lands.
+  let latest: Run | null = null;
+
+  ordered.forEach(({ record, start }, n) => {
+    const label = record.exchange.label;
+    let parent = findParent(index, record);
+    let run: Run | undefined;
+    if (label !== null) {
+      run = byLabel.get(label);
+      if (parent !== null && runOf[parent.n] !== run) parent = null; // the label wins over lineage
+    } else if (parent !== null) {
+      run = runOf[parent.n];
+    } else if (latest !== null && start - (lastEnd.get(latest) ?? 0) <= idleGapUs) {
+      run = latest;
+    }
+    let parentPos = parent === null || parent.joinOnly === true ? null : (positionOf[parent.n] ?? null);
+    let signal: ThreadSignal = parent?.signal ?? 'root';
+    if (run !== undefined && parentPos === null && run.responses.length > 0 && parent?.joinOnly !== true) {
+      // No lineage signal: it follows the run's latest response.
+      parentPos = run.responses.length - 1;
+      signal = label !== null ? 'label' : 'idle_gap';
+    }
+    if (run === undefined) {
+      run = { id: label !== null ? `label:${label}` : `run:${record.responseId}`, label, responses: [], links: [] };
       runs.push(run);
       if (label !== null) byLabel.set(label, run);
     }
+    const parentRecord = parentPos === null ? undefined : run.responses[parentPos];
+    run.links.push({ parent: parentPos, parentId: parentRecord?.responseId ?? null, signal: parentPos === null ? 'root' : signal });
     run.responses.push(record);
-    byResponse.set(record.responseId, run);
-    if (conversation) byConversation.set(conversation, run);
-  }
+    runOf[n] = run;
+    positionOf[n] = run.responses.length - 1;
+    index.add(record, n);
+    lastEnd.set(run, Math.max(lastEnd.get(run) ?? 0, recordEndUs(record), start));
+    if (run.label === null && (latest === null || (lastEnd.get(run) ?? 0) >= (lastEnd.get(latest) ?? 0))) latest = run;
+  });
   return runs;
+}
+
+/**
+ * The strongest signal naming an earlier response, as its position in time order.
+ * `joinOnly` marks a run without lineage: a new WebSocket lane with no
+ * previous_response_id shares the connection's run but continues nothing (a second root).
+ */
+function findParent(index: ThreadIndex, r: ResponseRecord): { n: number; signal: ThreadSignal; joinOnly?: boolean } | null {
+  const prev = r.request.previousResponseId;
+  const byPrev = prev === null ? undefined : index.response(prev);
+  if (byPrev !== undefined) return { n: byPrev, signal: 'previous_response_id' };
+  const conversation = r.request.conversationId;
+  const byConversation = conversation === null ? undefined : index.conversation(conversation);
+  if (byConversation !== undefined) return { n: byConversation, signal: 'conversation' };
+  const lane = index.websocketLane(r);
+  if (lane !== undefined) return { n: lane, signal: 'websocket' };
+  // Stateless chaining and chat prefixes are two views of one resend: the later match is the
+  // response the client answered (a chat turn's answer has no id, its tool calls do).
+  const chain = index.inputChain(r);
+  const prefix = index.chatPrefix(r);
+  if (prefix !== undefined && (chain === undefined || prefix > chain)) return { n: prefix, signal: 'chat_prefix' };
+  if (chain !== undefined) return { n: chain, signal: 'input_chain' };
+  // A retrieve, poll or resumed stream of a response already seen.
+  const same = index.response(r.responseId);
+  if (same !== undefined) return { n: same, signal: 'same_response' };
+  const connection = index.websocketConnection(r);
+  return connection === undefined ? null : { n: connection, signal: 'websocket', joinOnly: true };
 }

@@ -72,12 +72,18 @@ export interface Usage {
   outputTokens: number;
   reasoningTokens: number;
   totalTokens: number;
+  /** `input_tokens_details.cache_write_tokens` where the API reports it. */
+  cacheWriteTokens?: number;
 }
 
 export interface StreamEventSummary {
   type: string;
   tUs: number;
   sequenceNumber: number | null;
+  /** The output slot an item event names; lets the timeline tie steps to nodes. */
+  outputIndex?: number;
+  /** Length of a `*.delta` event's text, so replay can show partial text without storing it twice. */
+  chars?: number;
 }
 
 /** Where a response travelled: what threading needs besides the API's own fields. */
@@ -110,7 +116,18 @@ export interface ResponseRecord {
   events: StreamEventSummary[];
   usage: Usage | null;
   error: { code: string | null; message: string } | null;
-  timings: { ttftUs: number | null; durationUs: number | null };
+  /**
+   * `startUs` is when this response's request was sent, as an offset from the exchange
+   * start; absent means 0 (an HTTP request starts its exchange, a WebSocket connection
+   * carries many requests). `ttftUs` and `durationUs` count from the request (`startUs`).
+   * Event times (`events[].tUs`) stay offsets from the exchange start.
+   */
+  timings: { ttftUs: number | null; durationUs: number | null; startUs?: number };
+  /**
+   * The API's own prompt-cache verdict (`prompt_cache_diagnostics` on the Response:
+   * `cache_hit`, `cache_miss` with `reason` and `cache_missed_tokens`, …), where sent.
+   */
+  promptCacheDiagnostics?: JsonObject;
 }
 
 /** What normalizing one exchange yields: zero or more responses plus notes on anything odd. */

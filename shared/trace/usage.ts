@@ -7,13 +7,16 @@ import type { Json, Usage } from './types.js';
 export function responsesUsage(value: Json | undefined): Usage | null {
   const u = obj(value);
   if (u === null) return null;
-  return build(
+  const usage = build(
     num(u.input_tokens),
     num(obj(u.input_tokens_details)?.cached_tokens),
     num(u.output_tokens),
     num(obj(u.output_tokens_details)?.reasoning_tokens),
     num(u.total_tokens),
   );
+  const written = num(obj(u.input_tokens_details)?.cache_write_tokens);
+  if (usage !== null && written !== null) usage.cacheWriteTokens = written;
+  return usage;
 }
 
 /** Chat Completions `usage`. */

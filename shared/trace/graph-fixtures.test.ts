@@ -1,0 +1,77 @@
+// Every recording in ../shared/fixtures goes through normalize, thread and graph with
+// nothing lost: each output item of each recorded response is a node (under its own id
+// where it has one), and each call and output pair in a recording is joined by a `call`
+// edge. Skipped, not passed, when the fixtures folder is absent.
+import { describe, expect, it } from 'vitest';
+import { decodedResponseBody, fixturesRoot, loadRecordings, type RecordedExchange, type Recording } from '../../test/support/fixtures.js';
+import { headerValue } from '../../test/support/wire-body.js';
+import { buildRunGraph } from './graph.js';
+import { isCall, isCallOutput } from './graph-kinds.js';
+import { layoutRun } from './layout.js';
+import { normalizeExchange } from './normalize.js';
+import { rawExchange } from './raw-exchange-builder.js';
+import { threadRuns } from './thread.js';
+import { buildTimeline } from './timeline.js';
+import { stateAt } from './timeline-state.js';
+import type { RawExchange, TraceItem } from './types.js';
+
+const root = fixturesRoot();
+
+function toRaw(x: RecordedExchange, i: number): RawExchange {
+  const raw = rawExchange({
+    id: i + 1,
+    method: x.method,
+    path: x.path,
+    request: x.requestBody === null ? undefined : x.requestBody.toString('utf8'),
+    status: x.status,
+    contentType: headerValue(x.responseHeaders, 'content-type') ?? null,
+    response: decodedResponseBody(x).toString('utf8'),
+  });
+  return { ...raw, requestHeaders: x.requestHeaders };
+}
+
+describe.skipIf(!root)('real recordings through the whole trace model', () => {
+  const recordings: Recording[] = root === null ? [] : loadRecordings().filter((r) => r.exchanges.length > 0);
+
+  it('finds the recordings', () => expect(recordings.length).toBeGreaterThan(250));
+
+  it.each(recordings.map((r) => [r.file, r] as const))('%s', (_, recording) => {
+    const records = recording.exchanges.flatMap((x, i) => normalizeExchange(toRaw(x, i)).responses);
+    const runs = threadRuns(records);
+    expect(runs.reduce((n, r) => n + r.responses.length, 0)).toBe(records.length);
+    let outputs = 0;
+    for (const run of runs) {
+      const graph = buildRunGraph(run);
+      const nodes = new Set(graph.nodes.map((n) => n.id));
+      const callEdges = new Set(graph.edges.filter((e) => e.kind === 'call').map((e) => `${e.from}\u0000${e.to}`));
+      const calls = new Map<string, string>();
+      const answers: Array<[TraceItem, string]> = [];
+      run.responses.forEach((record, i) => {
+        const mapped = graph.responses[i]!;
+        record.output.forEach((item, k) => {
+          const id = mapped.output[k]!;
+          expect(nodes.has(id), `${record.responseId} output ${k}`).toBe(true);
+          if (item.id !== null) expect(id).toBe(item.id);
+          outputs++;
+        });
+        for (const [items, ids] of [[record.request.input, mapped.input], [record.output, mapped.output]] as const) {
+          items.forEach((item, k) => {
+            if (item.callId === null) return;
+            if (isCall(item) && !calls.has(item.callId)) calls.set(item.callId, ids[k]!);
+            if (isCallOutput(item)) answers.push([item, ids[k]!]);
+          });
+        }
+      });
+      for (const [item, id] of answers) {
+        const call = calls.get(item.callId ?? '');
+        if (call !== undefined) expect(callEdges.has(`${call}\u0000${id}`), `call ${item.callId} joined to its ${item.type}`).toBe(true);
+      }
+      // The rest of the pipeline holds on real data too.
+      const layout = layoutRun(graph);
+      expect(Object.keys(layout.nodes)).toHaveLength(graph.nodes.length);
+      const timeline = buildTimeline(run, graph);
+      expect(stateAt(timeline, timeline.steps.length - 1).visible).toHaveLength(graph.nodes.length);
+    }
+    expect(outputs).toBe(records.reduce((n, r) => n + r.output.length, 0));
+  });
+});

@@ -1,0 +1,65 @@
+// Group nodes around item nodes: one per response (model, status, tokens, duration),
+// one per agent lane, one per compaction window. Groups hold member ids only; layout
+// turns them into bounding boxes.
+import { fmt } from './graph-labels.js';
+import type { CompactionGroup, GraphGroup, GraphNode, ResponseGroup, ResponseNodes } from './graph-types.js';
+import type { Run } from './thread.js';
+import type { ResponseRecord } from './types.js';
+
+export function groupsOf(run: Run, nodes: GraphNode[], responses: ResponseNodes[], compactions: Map<string, string[]>): GraphGroup[] {
+  const groups: GraphGroup[] = [];
+  const seen = new Map<string, number>();
+  run.responses.forEach((record, i) => {
+    // A response retrieved or polled again is recorded twice; each record keeps its own group.
+    const n = seen.get(record.responseId) ?? 0;
+    seen.set(record.responseId, n + 1);
+    groups.push(responseGroup(record, i, run.links[i]?.parent ?? null, responses[i]?.created ?? [], n));
+  });
+  const byLane = new Map<string, string[]>();
+  for (const node of nodes) {
+    const list = byLane.get(node.lane);
+    if (list === undefined) byLane.set(node.lane, [node.id]);
+    else list.push(node.id);
+  }
+  for (const [lane, members] of byLane) {
+    const hash = lane.indexOf('#');
+    const agent = hash === -1 ? lane : lane.slice(0, hash);
+    const label = hash === -1 ? lane : `${agent} · stream ${lane.slice(hash + 1)}`;
+    groups.push({ kind: 'agent', id: `agent:${lane}`, label, agent, lane, members });
+  }
+  const labelOf = new Map(nodes.map((n) => [n.id, n.label]));
+  for (const [compaction, members] of compactions) {
+    const group: CompactionGroup = { kind: 'compaction', id: `compaction:${compaction}`, label: labelOf.get(compaction) ?? 'compaction', compaction, members };
+    groups.push(group);
+  }
+  return groups;
+}
+
+function responseGroup(record: ResponseRecord, i: number, parent: number | null, members: string[], repeat: number): ResponseGroup {
+  return {
+    kind: 'response',
+    id: repeat === 0 ? `response:${record.responseId}` : `response:${record.responseId}#${repeat}`,
+    label: responseLabel(record),
+    members,
+    responseId: record.responseId,
+    response: i,
+    parent,
+    model: record.model,
+    status: record.status,
+    usage: record.usage,
+    durationUs: record.timings.durationUs,
+  };
+}
+
+/** `gpt-5 · completed · 1,234 tokens · 2.3 s`: what a collapsed response box shows. */
+export function responseLabel(r: ResponseRecord): string {
+  const parts = [r.model ?? 'unknown model', r.status];
+  if (r.usage !== null) parts.push(`${fmt(r.usage.totalTokens)} tokens`);
+  if (r.timings.durationUs !== null) parts.push(seconds(r.timings.durationUs));
+  return parts.join(' · ');
+}
+
+function seconds(us: number): string {
+  const s = us / 1e6;
+  return s < 10 ? `${s.toFixed(2)} s` : `${s.toFixed(1)} s`;
+}
