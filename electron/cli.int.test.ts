@@ -57,15 +57,23 @@ describe('loupe CLI', () => {
 
     const client = new OpenAI({ apiKey: 'sk-cli-test-0000000000000000000000', baseURL: ready.proxy, maxRetries: 0 });
     const response = await client.responses.create({ model: 'gpt-5', input: 'from the CLI test' });
-    // The recording lands within a writer tick; poll the UI until it shows the exchange.
+    // The recording lands within a writer tick; poll the UI's API until it lists the run.
+    expect((await fetch(ready.ui)).status).toBe(200);
+    const ui = new URL(ready.ui);
+    const listRuns = async () => {
+      const res = await fetch(`${ui.origin}/api/runs.list`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-loupe-token': ui.searchParams.get('token')! },
+        body: '{}',
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { result: { runs: Array<{ responses: number }> } }).result.runs;
+    };
     const deadline = Date.now() + 5_000;
-    let page = '';
-    while (!page.includes('/v1/responses') && Date.now() < deadline) {
-      const ui = await fetch(ready.ui);
-      expect(ui.status).toBe(200);
-      page = await ui.text();
-    }
-    expect(page).toContain('/v1/responses');
+    let runs = await listRuns();
+    while (runs.length === 0 && Date.now() < deadline) runs = await listRuns();
+    expect(runs).toHaveLength(1);
+    expect(runs[0]!.responses).toBe(1);
     expect((await fetch(ready.ui.replace(/token=.*/, 'token=wrong'))).status).toBe(401);
 
     const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -113,6 +121,21 @@ describe('loupe CLI', () => {
     expect(result.status).toBe(0);
     expect(result.stderr).toMatch(/rebuilt 2 responses from 2 exchanges/);
     expect(loupe(['export', db]).stdout).toBe(before);
+  });
+
+  it('exports HAR and OTLP too', () => {
+    const db = path.join(dir, 'record.loupe');
+    const har = JSON.parse(loupe(['export', db, '--format', 'har']).stdout);
+    expect(har.log.version).toBe('1.2');
+    expect(har.log.entries).toHaveLength(2);
+    expect(har.log.entries[0].request.url).toBe(`${sim.url}/v1/responses`);
+    expect(JSON.stringify(har)).not.toContain('sk-record-test-000000000000000000');
+    const otlp = JSON.parse(loupe(['export', db, '--format', 'otlp']).stdout);
+    const spans = otlp.resourceSpans[0].scopeSpans[0].spans as Array<{ traceId: string; parentSpanId?: string; name: string; attributes: Array<{ key: string }> }>;
+    expect(spans).toHaveLength(3);
+    expect(new Set(spans.map((s) => s.traceId)).size).toBe(1);
+    expect(spans.filter((s) => s.parentSpanId)).toHaveLength(2);
+    expect(spans[1]!.attributes.map((a) => a.key)).toContain('gen_ai.response.id');
   });
 
   it('reports bad arguments and bad files in one line with a non-zero exit', () => {

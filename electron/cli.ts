@@ -1,12 +1,13 @@
 // `loupe`: the headless entry point. Commands and flags are a contract (DESIGN.md).
 // Errors are one line on stderr and a non-zero exit: 2 for usage, 1 for anything else.
 import { parseArgs, UsageError } from './cli/args.js';
+import { demoHelp } from './cli/demo-help.js';
 import { exportCommand } from './cli/export.js';
 import { record } from './cli/record.js';
 import { reindexCommand } from './cli/reindex.js';
 import { serve } from './cli/serve.js';
 
-const VALUE_FLAGS = new Set(['port', 'ui-port', 'upstream', 'db', 'format', 'upstream-timeout', 'label']);
+const VALUE_FLAGS = new Set(['port', 'ui-port', 'upstream', 'db', 'format', 'upstream-timeout', 'label', 'scenario', 'speed']);
 const BOOL_FLAGS = new Set(['help', 'h', 'version']);
 
 const HELP = `loupe: record and inspect OpenAI Responses API traffic
@@ -15,8 +16,12 @@ const HELP = `loupe: record and inspect OpenAI Responses API traffic
                 proxy + headless UI; prints {"proxy": URL, "ui": URL} when ready
   loupe record  [--db FILE] [--upstream URL] [--port P] [--label L] -- CMD ARGS
                 run CMD with OPENAI_BASE_URL pointed at a fresh proxy; exits with CMD's status
-  loupe export  FILE [--format json|jsonl]
+  loupe export  FILE [--format json|jsonl|har|otlp]
   loupe reindex FILE   rebuild derived tables from the raw exchanges
+  loupe demo    [--scenario NAME|all] [--speed X] [--db FILE] [--port P] [--ui-port Q]
+                no API key needed: a built-in simulator plays scripted agent runs through
+                the proxy; prints {"proxy": URL, "ui": URL}; --speed 10 plays 10x faster
+${demoHelp()}
 
   --port 0 picks a free port. The default upstream is https://api.openai.com; the default
   recording is library.loupe in the user data folder (override with --db or LOUPE_DB).
@@ -42,6 +47,9 @@ export async function main(argv: string[]): Promise<number> {
       return exportCommand(args);
     case 'reindex':
       return reindexCommand(args);
+    case 'demo':
+      // Loaded on demand: the demo's clients (@openai/agents among them) are heavy.
+      return (await import('./cli/demo.js')).demoCommand(args);
     default:
       throw new UsageError(`unknown command "${args.command}"; try loupe --help`);
   }

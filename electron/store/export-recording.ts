@@ -1,0 +1,42 @@
+// Every export format of a recording, in one place for the CLI and the desktop app's
+// File > Export menu. Output is produced in pieces so a large recording streams out
+// instead of being built as one string.
+import pkg from '../../package.json' with { type: 'json' };
+import { exportDocument, exportRun } from '../../shared/export/export-json.js';
+import { harDocument } from '../../shared/export/har.js';
+import { otlpDocument } from '../../shared/export/otlp.js';
+import type { Db } from './db.js';
+import { exchangeIds, loadRawExchange } from './raw-read.js';
+import { loadRuns } from './runs-read.js';
+
+export const EXPORT_FORMATS = ['json', 'jsonl', 'har', 'otlp'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export function isExportFormat(value: string): value is ExportFormat {
+  return (EXPORT_FORMATS as readonly string[]).includes(value);
+}
+
+/** Writes the recording in `format` through `write`, piece by piece. */
+export async function exportRecording(db: Db, format: ExportFormat, write: (text: string) => void): Promise<void> {
+  switch (format) {
+    case 'json':
+      write(`${JSON.stringify(exportDocument(loadRuns(db)))}\n`);
+      return;
+    case 'jsonl':
+      for (const run of loadRuns(db)) write(`${JSON.stringify(exportRun(run))}\n`);
+      return;
+    case 'otlp':
+      write(`${JSON.stringify(otlpDocument(loadRuns(db), pkg.version))}\n`);
+      return;
+    case 'har': {
+      const upstreamOf = db.prepare('SELECT upstream FROM exchanges WHERE id = ?');
+      const inputs = [];
+      for (const id of exchangeIds(db)) {
+        const raw = await loadRawExchange(db, id);
+        if (raw) inputs.push({ raw, upstream: (upstreamOf.get(id) as { upstream: string }).upstream });
+      }
+      write(`${JSON.stringify(harDocument(inputs, pkg.version))}\n`);
+      return;
+    }
+  }
+}
