@@ -34,7 +34,6 @@ describe('POST /v1/responses', () => {
       model: 'gpt-4.1',
       input: 'Say hi',
       instructions: 'Be brief.',
-      previous_response_id: 'resp_previous',
       metadata: { run: 'r1' },
     });
     expect(res.id).toBe(simId('resp', 1));
@@ -44,7 +43,7 @@ describe('POST /v1/responses', () => {
       status: 'completed',
       model: 'gpt-4.1',
       instructions: 'Be brief.',
-      previous_response_id: 'resp_previous',
+      previous_response_id: null,
       metadata: { run: 'r1' },
       tools: [],
       error: null,

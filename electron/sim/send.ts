@@ -2,8 +2,8 @@
 // compression, a socket reset after N events, and honest backpressure (a slow reader
 // slows the sim; nothing is buffered without bound).
 import type { ServerResponse } from 'node:http';
-import type { SimOptions } from '../../shared/sim/options.js';
-import type { SimReply } from '../../shared/sim/reply.js';
+import { scaled, type SimOptions } from '../../shared/sim/options.js';
+import type { SimReply, TimedFrame } from '../../shared/sim/reply.js';
 import { openBodySink, type BodySink } from './body-sink.js';
 import type { ReplyLifetime } from './lifetime.js';
 
@@ -51,8 +51,12 @@ async function resetAfterFlush(res: ServerResponse, sink: BodySink, ctx: SendCon
   res.destroy();
 }
 
-async function sendJson(res: ServerResponse, reply: { status: number; body: string }, ctx: SendContext): Promise<void> {
-  if (!(await ctx.life.sleep(ctx.opts.ttftMs))) return;
+async function sendJson(res: ServerResponse, reply: { status: number; body: string; delayMs?: number }, ctx: SendContext): Promise<void> {
+  if (!(await ctx.life.sleep(reply.delayMs ?? scaled(ctx.opts.ttftMs, ctx.opts)))) return;
+  if (reply.status === 204) {
+    res.writeHead(204, { 'x-request-id': ctx.requestId, 'openai-version': '2020-10-01' }).end();
+    return;
+  }
   const body = Buffer.from(reply.body);
   const head = headers(ctx, 'application/json');
   // Identity bodies get a length (as the API sends them); compressed ones are chunked.
@@ -74,13 +78,14 @@ async function sendJson(res: ServerResponse, reply: { status: number; body: stri
  */
 const BATCH_CHARS = 16 * 1024;
 
-async function sendStream(res: ServerResponse, frames: Iterable<string>, ctx: SendContext): Promise<void> {
+async function sendStream(res: ServerResponse, frames: Iterable<string | TimedFrame>, paced: boolean, ctx: SendContext): Promise<void> {
   const { opts, life } = ctx;
+  const gapMs = scaled(opts.gapMs, opts);
   res.writeHead(200, { ...headers(ctx, 'text/event-stream; charset=utf-8'), 'cache-control': 'no-cache' });
   res.flushHeaders();
   const sink = openBodySink(res, opts.encoding);
   if (opts.resetAfterEvents === 0) return resetAfterFlush(res, sink, ctx);
-  if (!(await life.sleep(opts.ttftMs))) return;
+  if (!paced && !(await life.sleep(scaled(opts.ttftMs, opts)))) return;
   let batch = '';
   // Compressed streams are flushed with every write, so each event (or batch) leaves at once.
   const writeBatch = (): boolean => {
@@ -91,13 +96,18 @@ async function sendStream(res: ServerResponse, frames: Iterable<string>, ctx: Se
   };
   let sent = 0;
   for (const frame of frames) {
-    if (sent > 0 && opts.gapMs > 0 && !(await life.sleep(opts.gapMs))) return;
+    // A timed frame (scripted pace, background timeline) waits its own delay; the batch
+    // so far leaves first, so the client sees everything that was due before the wait.
+    const delay = typeof frame === 'string' ? (sent > 0 ? gapMs : 0) : frame.delayMs;
+    if (delay > 0 && batch.length > 0 && !writeBatch() && !(await life.waitFor(sink.writable, 'drain'))) return;
+    if (delay > 0 && !(await life.sleep(delay))) return;
     if (life.closed) return;
-    batch += frame;
+    if (typeof frame !== 'string' && frame.live && !frame.live()) break;
+    batch += typeof frame === 'string' ? frame : frame.text;
     sent++;
     ctx.onEvent();
     const resetNow = opts.resetAfterEvents !== null && sent >= opts.resetAfterEvents;
-    if (opts.gapMs === 0 && !resetNow && batch.length < BATCH_CHARS) continue;
+    if ((gapMs === 0 || typeof frame !== 'string') && !resetNow && batch.length < BATCH_CHARS) continue;
     const room = writeBatch();
     if (resetNow) return resetAfterFlush(res, sink, ctx);
     if (!room && !(await life.waitFor(sink.writable, 'drain'))) return;
@@ -107,5 +117,5 @@ async function sendStream(res: ServerResponse, frames: Iterable<string>, ctx: Se
 }
 
 export function sendReply(res: ServerResponse, reply: SimReply, ctx: SendContext): Promise<void> {
-  return reply.kind === 'json' ? sendJson(res, reply, ctx) : sendStream(res, reply.frames, ctx);
+  return reply.kind === 'json' ? sendJson(res, reply, ctx) : sendStream(res, reply.frames, reply.paced === true, ctx);
 }

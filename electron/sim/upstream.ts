@@ -14,6 +14,7 @@ import {
   type SimOptions,
 } from '../../shared/sim/options.js';
 import { simReply, type SimReply } from '../../shared/sim/reply.js';
+import { SimResponseStore, type StoreLimits } from '../../shared/sim/store.js';
 import { ClientGoneError, hashBody, readBody } from './body.js';
 import { ReplyLifetime } from './lifetime.js';
 import { sendReply } from './send.js';
@@ -55,6 +56,8 @@ export interface SimUpstream {
 export interface SimUpstreamOptions {
   port?: number;
   defaults?: Partial<SimOptions>;
+  /** Bounds of the remembered responses (previous_response_id, background jobs). */
+  storeLimits?: StoreLimits;
 }
 
 function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
@@ -62,9 +65,20 @@ function headerValue(headers: IncomingHttpHeaders, name: string): string | undef
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** The headers the pure sim reads, lower-cased; repeated OpenAI-Beta values are joined. */
+export function simHeaders(headers: IncomingHttpHeaders): Record<string, string | undefined> {
+  const beta = headers['openai-beta'];
+  return {
+    'x-sim-scenario': headerValue(headers, 'x-sim-scenario'),
+    'openai-beta': Array.isArray(beta) ? beta.join(',') : beta,
+  };
+}
+
 export async function startSimUpstream(options: SimUpstreamOptions = {}): Promise<SimUpstream> {
   const defaults = checkSimOptions(options.defaults ?? {});
   const ids = new SimIds();
+  const store = new SimResponseStore(options.storeLimits);
+  const clock = () => performance.now();
   const sockets = new Set<Socket>();
   const counts = { requests: 0, activeReplies: 0, clientAborts: 0, resets: 0, events: 0 };
   const resetOnPurpose = new WeakSet<ServerResponse>();
@@ -97,13 +111,20 @@ export async function startSimUpstream(options: SimUpstreamOptions = {}): Promis
       body = raw.toString('utf8');
     }
     if (!(await life.sleep(opts.hangMs))) return;
+    const q = target.indexOf('?');
+    const path = q < 0 ? target : target.slice(0, q);
+    const query = q < 0 ? undefined : target.slice(q + 1);
     reply ??= simReply({
       method,
-      path: target.split('?')[0] ?? target,
+      path,
+      query,
       body,
       opts,
       ids,
       nowSeconds: Math.floor(Date.now() / 1000),
+      store,
+      headers: simHeaders(req.headers),
+      clock,
     });
     await sendReply(res, reply, {
       opts,
@@ -135,7 +156,8 @@ export async function startSimUpstream(options: SimUpstreamOptions = {}): Promis
   });
   const upgrade = createWsResponses({
     ids,
-    optionsFor: (req) => resolveSimOptions(defaults, parseSimHeader(headerValue(req.headers, 'x-sim'))),
+    store,
+    defaults,
     onEvent: () => counts.events++,
   });
   server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {

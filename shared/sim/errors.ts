@@ -68,8 +68,8 @@ export function invalidUrlError(method: string, path: string): WireError {
 }
 
 /** A bad `x-sim` header is the test author's mistake; say so plainly. */
-export function simHeaderError(message: string): WireError {
-  return wireError(message, 'invalid_request_error', 'invalid_sim_header', 'x-sim');
+export function simHeaderError(message: string, header = 'x-sim'): WireError {
+  return wireError(message, 'invalid_request_error', 'invalid_sim_header', header);
 }
 
 /** The sim itself failed: a bug to fix, named so it is not mistaken for a simulated fault. */
@@ -81,4 +81,29 @@ export function simInternalError(err: unknown): WireError {
 export function serverError(): WireError {
   const message = 'The server had an error while processing your request. Sorry about that!';
   return wireError(message, 'server_error', 'server_error');
+}
+
+/** A request the real API would refuse: thrown by the pure builders, sent as `status` + body. */
+export class SimHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: WireError,
+  ) {
+    super(body.error.message);
+  }
+}
+
+export function previousResponseNotFound(id: string): SimHttpError {
+  return new SimHttpError(
+    400,
+    wireError(`Previous response with id '${id}' not found.`, 'invalid_request_error', 'previous_response_not_found', 'previous_response_id'),
+  );
+}
+
+export function responseNotFound(id: string): SimHttpError {
+  return new SimHttpError(404, wireError(`Response with id '${id}' not found.`, 'invalid_request_error'));
+}
+
+export function invalidRequest(message: string, param: string | null = null, code: string | null = null): SimHttpError {
+  return new SimHttpError(400, wireError(message, 'invalid_request_error', code, param));
 }

@@ -3,7 +3,23 @@
 // embedded at the end, which keeps every id unique; the rest is filler from a PRNG
 // seeded by (kind, n) so ids do not look like a column of zeros.
 
-export type SimIdKind = 'resp' | 'msg' | 'fc' | 'rs' | 'call' | 'chatcmpl' | 'req';
+export type SimIdKind =
+  | 'resp'
+  | 'msg'
+  | 'fc'
+  | 'rs'
+  | 'call'
+  | 'chatcmpl'
+  | 'req'
+  // Kinds whose prefix no public recording shows; chosen to read like their siblings.
+  | 'cmp'
+  | 'prog'
+  | 'po'
+  | 'ws'
+  | 'mac'
+  | 'mco'
+  | 'am'
+  | 'steer';
 
 const HEX = '0123456789abcdef';
 const ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -17,6 +33,14 @@ const SHAPES: Record<SimIdKind, { prefix: string; alphabet: string; length: numb
   call: { prefix: 'call_', alphabet: ALNUM, length: 24 },
   chatcmpl: { prefix: 'chatcmpl-', alphabet: ALNUM, length: 29 },
   req: { prefix: 'req_', alphabet: HEX, length: 32 },
+  cmp: { prefix: 'cmp_', alphabet: HEX, length: 48 },
+  prog: { prefix: 'prog_', alphabet: HEX, length: 48 },
+  po: { prefix: 'po_', alphabet: HEX, length: 48 },
+  ws: { prefix: 'ws_', alphabet: HEX, length: 48 },
+  mac: { prefix: 'mac_', alphabet: HEX, length: 48 },
+  mco: { prefix: 'mco_', alphabet: HEX, length: 48 },
+  am: { prefix: 'am_', alphabet: HEX, length: 48 },
+  steer: { prefix: 'steer_', alphabet: ALNUM, length: 24 },
 };
 
 /** Digits of the counter suffix: 8 hex digits or 6 base-62 digits, both > 4e9 ids. */

@@ -36,6 +36,14 @@ export interface SimOptions {
   echoBody: boolean;
   /** Grow the message text so the whole body is about this many bytes (needs events > 0). */
   bodyBytes: number | null;
+  /** Background mode: how long a `background: true` response stays `queued` before it starts. */
+  queueMs: number;
+  /**
+   * Divides every scripted delay (scenario TTFT, token rate, subagent work, background
+   * queueing) and ttftMs/gapMs: 10 plays a demo ten times faster. hangMs is not scaled,
+   * because it exists to trip client timeouts.
+   */
+  speed: number;
 }
 
 export const SIM_DEFAULTS: Readonly<SimOptions> = Object.freeze({
@@ -53,14 +61,25 @@ export const SIM_DEFAULTS: Readonly<SimOptions> = Object.freeze({
   hangMs: 0,
   echoBody: false,
   bodyBytes: null,
+  queueMs: 0,
+  speed: 1,
 });
 
-export class SimOptionsError extends Error {}
+export class SimOptionsError extends Error {
+  /** The header the mistake is in. */
+  constructor(
+    message: string,
+    readonly header = 'x-sim',
+  ) {
+    super(message);
+  }
+}
 
 type Check = (v: unknown) => boolean;
 const count: Check = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 const countOrNull: Check = (v) => v === null || count(v);
 const bool: Check = (v) => typeof v === 'boolean';
+const positive: Check = (v) => typeof v === 'number' && Number.isFinite(v) && v > 0;
 const oneOf =
   (...allowed: unknown[]): Check =>
   (v) =>
@@ -81,6 +100,8 @@ const CHECKS: Record<keyof SimOptions, Check> = {
   hangMs: count,
   echoBody: bool,
   bodyBytes: countOrNull,
+  queueMs: count,
+  speed: positive,
 };
 
 /** Validates a partial options object (from a header or from startSimUpstream's defaults). */
@@ -106,6 +127,12 @@ export function parseSimHeader(header: string | undefined): Partial<SimOptions> 
     throw new SimOptionsError('x-sim header is not valid JSON');
   }
   return checkSimOptions(parsed);
+}
+
+/** A delay in ms at the options' speed; sub-millisecond waits are not worth a timer. */
+export function scaled(ms: number, opts: Pick<SimOptions, 'speed'>): number {
+  const out = ms / opts.speed;
+  return out < 1 ? 0 : Math.round(out);
 }
 
 export function resolveSimOptions(

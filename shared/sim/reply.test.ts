@@ -17,7 +17,7 @@ function frames(path: string, opts: Partial<SimOptions>, reqBody = body): string
     nowSeconds: 1_700_000_000,
   });
   if (reply.kind !== 'sse') throw new Error(`expected SSE, got ${reply.status}: ${reply.body}`);
-  return [...reply.frames];
+  return [...reply.frames].map((f) => (typeof f === 'string' ? f : f.text));
 }
 
 describe('simReply', () => {

@@ -1,70 +1,37 @@
-// Response objects and output items for the Responses API, built from a plan.
-// Request fields the Response type carries (instructions, tools, previous_response_id,
-// reasoning, text, …) are echoed back the way the real API does, with its defaults.
+// Response objects for the Responses API, built from a plan. Request fields the Response
+// type carries (instructions, tools, previous_response_id, reasoning, text, …) are echoed
+// back the way the real API does, with its defaults.
 import type {
   ResponseCreateParamsBase,
   ResponseError,
-  ResponseFunctionToolCall,
-  ResponseOutputItem,
-  ResponseOutputMessage,
-  ResponseReasoningItem,
   ResponseStatus,
   ResponseUsage,
 } from 'openai/resources/responses/responses';
-import { planUsage, type SimCall, type SimPlan } from './plan.js';
-import type { WireResponse } from './wire.js';
-
-type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
+import { wireItem } from './items.js';
+import type { SimPlan } from './plan.js';
+import { responsePlanUsage, toResponsePlan, type IncompleteReason, type ResponsePlan } from './response-plan.js';
+import type { WireOutputItem, WireResponse } from './wire.js';
 
 /** The message error used for `terminal: 'failed'` and in-stream `error` events. */
 export const SIM_SERVER_ERROR_MESSAGE =
   'An error occurred while processing your request. You can retry your request, or contact us ' +
   'through our help center at help.openai.com if the error persists.';
 
-export function reasoningItem(plan: SimPlan, id: string): ResponseReasoningItem {
-  const item: ResponseReasoningItem = { id, type: 'reasoning', summary: [] };
-  // Opaque like the real thing; only present when the request's `include` asked for it.
-  if (plan.encryptedReasoning) item.encrypted_content = 'gAAAAA' + id.slice(3) + '==';
-  return item;
-}
-
-export function messageItem(id: string, text: string | null, status: ItemStatus): ResponseOutputMessage {
-  return {
-    id,
-    type: 'message',
-    status,
-    content: text === null ? [] : [{ type: 'output_text', annotations: [], logprobs: [], text }],
-    role: 'assistant',
-  };
-}
-
-export function callItem(call: SimCall, args: string, status: ItemStatus): ResponseFunctionToolCall {
-  return {
-    id: call.itemId ?? undefined,
-    type: 'function_call',
-    status,
-    arguments: args,
-    call_id: call.callId,
-    name: call.name,
-  };
-}
-
-/** The finished output in order: reasoning, message, calls. `incomplete` marks the last item. */
-export function finalOutput(plan: SimPlan, incomplete: boolean): ResponseOutputItem[] {
-  const output: ResponseOutputItem[] = [];
-  if (plan.reasoningId) output.push(reasoningItem(plan, plan.reasoningId));
-  if (plan.message?.id) output.push(messageItem(plan.message.id, plan.message.chunks.join(''), 'completed'));
-  for (const call of plan.calls) output.push(callItem(call, call.arguments, 'completed'));
+/** The finished output in order. `incomplete` marks the last item that has a status. */
+export function finalOutput(plan: ResponsePlan, incomplete: boolean): WireOutputItem[] {
+  const output = plan.items.map((item) => wireItem(item, 'done'));
   const last = output[output.length - 1];
-  if (incomplete && last && last.type !== 'reasoning' && 'status' in last) last.status = 'incomplete';
+  if (incomplete && last && last.type !== 'reasoning' && 'status' in last) {
+    (last as { status: string }).status = 'incomplete';
+  }
   return output;
 }
 
-export function responseUsage(plan: SimPlan): ResponseUsage {
-  const usage = planUsage(plan);
+export function responseUsage(plan: ResponsePlan): ResponseUsage {
+  const usage = responsePlanUsage(plan);
   return {
     input_tokens: usage.input,
-    input_tokens_details: { cache_write_tokens: 0, cached_tokens: 0 },
+    input_tokens_details: { cache_write_tokens: 0, cached_tokens: usage.cached },
     output_tokens: usage.output,
     output_tokens_details: { reasoning_tokens: usage.reasoning },
     total_tokens: usage.input + usage.output,
@@ -73,16 +40,23 @@ export function responseUsage(plan: SimPlan): ResponseUsage {
 
 export interface ResponseState {
   status: ResponseStatus;
-  output: ResponseOutputItem[];
+  output: WireOutputItem[];
   /** Present once the response is finished; the API sends no usage while in progress. */
   usage?: ResponseUsage;
   error?: ResponseError;
   /** Set on completion, unix seconds. */
   completedAt?: number;
+  /** Why an `incomplete` response stopped; max_output_tokens unless said otherwise. */
+  incompleteReason?: IncompleteReason;
 }
 
 /** A Response object for the plan in the given state, echoing the request's settings. */
-export function buildResponse(plan: SimPlan, params: ResponseCreateParamsBase, state: ResponseState): WireResponse {
+export function buildResponse(
+  planIn: SimPlan | ResponsePlan,
+  params: ResponseCreateParamsBase,
+  state: ResponseState,
+): WireResponse {
+  const plan = toResponsePlan(planIn);
   const response: WireResponse = {
     id: plan.id,
     object: 'response',
@@ -92,7 +66,7 @@ export function buildResponse(plan: SimPlan, params: ResponseCreateParamsBase, s
     completed_at: state.completedAt ?? null,
     access_programs: null,
     error: state.error ?? null,
-    incomplete_details: state.status === 'incomplete' ? { reason: 'max_output_tokens' } : null,
+    incomplete_details: state.status === 'incomplete' ? { reason: state.incompleteReason ?? 'max_output_tokens' } : null,
     instructions: params.instructions ?? null,
     max_output_tokens: params.max_output_tokens ?? null,
     max_tool_calls: params.max_tool_calls ?? null,
@@ -124,7 +98,12 @@ export function buildResponse(plan: SimPlan, params: ResponseCreateParamsBase, s
 }
 
 /** The non-streamed reply: the response as it stands when finished. */
-export function finishedResponse(plan: SimPlan, params: ResponseCreateParamsBase, nowSeconds: number): WireResponse {
+export function finishedResponse(
+  planIn: SimPlan | ResponsePlan,
+  params: ResponseCreateParamsBase,
+  nowSeconds: number,
+): WireResponse {
+  const plan = toResponsePlan(planIn);
   const failed = plan.terminal === 'failed';
   return buildResponse(plan, params, {
     status: failed ? 'failed' : plan.terminal === 'incomplete' ? 'incomplete' : 'completed',
