@@ -38,18 +38,26 @@ for (const [name, cmd, args] of [
   if (!step(name, cmd, args)) failed++;
 }
 
-const out = `${results}/vitest.json`;
-fs.rmSync(out, { force: true });
-const ok = step('unit and integration tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${out}`]);
-const counts = vitestCounts(out);
-if (counts) {
-  passed += counts.passed;
-  failed += counts.failed + (counts.failed === 0 ? counts.suitesFailed : 0);
-  skipped += counts.skipped;
-  if (!ok && counts.failed === 0 && counts.suitesFailed === 0) failed++;
-} else {
-  failed++;
+/** One vitest run with a JSON report; its counts join the summary. */
+function suite(name, extraArgs, file) {
+  const out = `${results}/${file}`;
+  fs.rmSync(out, { force: true });
+  const ok = step(name, 'npx', ['vitest', 'run', ...extraArgs, '--reporter=default', '--reporter=json', `--outputFile=${out}`]);
+  const counts = vitestCounts(out);
+  if (counts) {
+    passed += counts.passed;
+    failed += counts.failed + (counts.failed === 0 ? counts.suitesFailed : 0);
+    skipped += counts.skipped;
+    if (!ok && counts.failed === 0 && counts.suitesFailed === 0) failed++;
+  } else {
+    failed++;
+  }
 }
+
+suite('unit, component and integration tests', [], 'vitest.json');
+// Browser tests drive the built `loupe serve` in Debian's Chromium (.ci/run installs it);
+// without /usr/bin/chromium they report themselves as skipped.
+suite('browser end-to-end tests', ['-c', 'vitest.e2e.config.ts'], 'e2e.json');
 
 process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
 process.exit(failed === 0 ? 0 : 1);

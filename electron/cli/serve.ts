@@ -2,7 +2,8 @@
 // everything flushed. The one JSON ready line on stdout is a contract (DESIGN.md); all
 // human-facing messages go to stderr so scripts can read stdout safely.
 import { startCore } from '../core.js';
-import { startStatusServer } from '../headless/status-server.js';
+import { startHeadlessServer } from '../headless/server.js';
+import { createService } from '../service/service.js';
 import { portFlag, secondsFlag, stringFlag, type ParsedArgs } from './args.js';
 import { defaultLibraryPath } from './default-db.js';
 import { DEFAULT_PROXY_PORT } from '../capture/proxy-server.js';
@@ -15,7 +16,15 @@ export async function serve(args: ParsedArgs): Promise<number> {
     upstream: stringFlag(args, 'upstream'),
     upstreamTimeoutMs: secondsFlag(args, 'upstream-timeout'),
   });
-  const ui = await startStatusServer(core.db, core.proxy.baseUrl, portFlag(args, 'ui-port') ?? 0);
+  const service = createService({ core });
+  let ui;
+  try {
+    ui = await startHeadlessServer({ api: service, port: portFlag(args, 'ui-port') ?? 0 });
+  } catch (err) {
+    await service.close();
+    await core.close();
+    throw err;
+  }
   process.stdout.write(`${JSON.stringify({ proxy: core.proxy.baseUrl, ui: ui.url })}\n`);
   process.stderr.write(
     `loupe: recording to ${dbPath}\nloupe: forwarding to ${core.proxy.upstream}${core.proxy.via ? ` via ${core.proxy.via}` : ''}\n` +
@@ -27,6 +36,7 @@ export async function serve(args: ParsedArgs): Promise<number> {
   });
   process.stderr.write('loupe: shutting down, flushing the recording…\n');
   await ui.close();
+  await service.close();
   await core.close();
   return 0;
 }

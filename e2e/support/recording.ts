@@ -1,0 +1,24 @@
+// A recording prepared from the trace model's scenario exchanges, for views the simulator
+// cannot produce (multi-agent lanes, programs, compaction). Derived rows only: the UI reads
+// runs from them; the raw tables stay empty.
+import { openDb } from '../../electron/store/db.js';
+import { derivedRows, derivedWriter } from '../../electron/store/derive.js';
+import { normalizeExchange } from '../../shared/trace/normalize.js';
+import type { RawExchange } from '../../shared/trace/types.js';
+
+export function writeScenarios(dbPath: string, scenarios: Array<{ label: string; exchanges: RawExchange[] }>): void {
+  const db = openDb(dbPath);
+  try {
+    let next = 1;
+    const rows = scenarios.flatMap(({ label, exchanges }) =>
+      exchanges.map((raw) => {
+        const id = next++;
+        const result = normalizeExchange({ ...raw, id, label });
+        return derivedRows(id, result);
+      }),
+    );
+    derivedWriter(db)(rows);
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,73 @@
+// What the File menu does to recordings, with no Electron in it (tests run it under Node):
+// a consistent copy of a recording that may be written to as we copy, and the exports.
+//
+// The copy uses SQLite's online backup API through a read-only connection of our own:
+// the backup restarts its page walk whenever a writer commits, so the result is one
+// consistent snapshot while the proxy keeps recording. It is written beside the target
+// and renamed into place, so a failed copy never leaves half a file under the chosen name.
+import fs from 'node:fs';
+import path from 'node:path';
+import { exportDocument, exportRun } from '../../shared/export/export-json.js';
+import { harDocument, type HarInput } from '../../shared/export/har.js';
+import { otlpDocument } from '../../shared/export/otlp.js';
+import { openDb, type Db } from '../store/db.js';
+import { exchangeIds, loadRawExchange } from '../store/raw-read.js';
+import { loadRuns } from '../store/runs-read.js';
+
+export const EXPORT_FORMATS = {
+  json: { label: 'Loupe JSON', extension: 'json' },
+  jsonl: { label: 'JSON Lines (one run per line)', extension: 'jsonl' },
+  har: { label: 'HAR 1.2 (browser devtools, Charles)', extension: 'har' },
+  otlp: { label: 'OpenTelemetry (OTLP/JSON)', extension: 'otlp.json' },
+} as const;
+export type ExportFormat = keyof typeof EXPORT_FORMATS;
+
+export interface FileOptions {
+  nativeBinding?: string;
+}
+
+export async function saveCopy(source: string, dest: string, options: FileOptions = {}): Promise<void> {
+  if (path.resolve(source) === path.resolve(dest)) throw new Error('choose another file: that is the recording itself');
+  const partial = `${dest}.partial`;
+  fs.rmSync(partial, { force: true });
+  const db = openDb(source, { readonly: true, nativeBinding: options.nativeBinding });
+  try {
+    await db.backup(partial);
+  } catch (err) {
+    fs.rmSync(partial, { force: true });
+    throw new Error(`could not copy ${source}: ${(err as Error).message}`);
+  } finally {
+    db.close();
+  }
+  for (const stale of [`${dest}-wal`, `${dest}-shm`]) fs.rmSync(stale, { force: true });
+  fs.renameSync(partial, dest);
+}
+
+/** The recording in one of the CLI's formats (`loupe export --format`), as the text to write. */
+export async function exportRecording(file: string, format: ExportFormat, version: string, options: FileOptions = {}): Promise<string> {
+  const db = openDb(file, { readonly: true, nativeBinding: options.nativeBinding });
+  try {
+    switch (format) {
+      case 'json':
+        return `${JSON.stringify(exportDocument(loadRuns(db)))}\n`;
+      case 'jsonl':
+        return loadRuns(db).map((run) => `${JSON.stringify(exportRun(run))}\n`).join('');
+      case 'har':
+        return `${JSON.stringify(harDocument(await harInputs(db), version))}\n`;
+      case 'otlp':
+        return `${JSON.stringify(otlpDocument(loadRuns(db), version))}\n`;
+    }
+  } finally {
+    db.close();
+  }
+}
+
+async function harInputs(db: Db): Promise<HarInput[]> {
+  const upstreamOf = db.prepare('SELECT upstream FROM exchanges WHERE id = ?').pluck();
+  const out: HarInput[] = [];
+  for (const id of exchangeIds(db)) {
+    const raw = await loadRawExchange(db, id);
+    if (raw) out.push({ raw, upstream: upstreamOf.get(id) as string });
+  }
+  return out;
+}

@@ -1,0 +1,98 @@
+// In-flight exchanges have no derived rows yet (derivation runs when an exchange ends),
+// yet the UI shows them as they stream. This poller finds exchanges without an end whose
+// stored bytes grew, normalizes what is there with the pure normalizer, and hands the
+// records to the index as provisional. The recorder commits every few milliseconds, so a
+// short poll sees the stream at close to its real pace without touching the capture path.
+import { normalizeExchange } from '../../shared/trace/normalize.js';
+import type { Db } from '../store/db.js';
+import { loadRawExchange } from '../store/raw-read.js';
+import type { RunIndex } from './run-index.js';
+
+export const LIVE_POLL_MS = 150;
+
+export class LiveExchanges {
+  private readonly progress = new Map<number, string>();
+  private readonly openIds;
+  private readonly progressOf;
+  private floor: number;
+  private busy = false;
+  private timer: NodeJS.Timeout | null = null;
+
+  /** Exchanges below `firstId` were left open by an earlier process and are not live. */
+  constructor(
+    private readonly db: Db,
+    private readonly index: RunIndex,
+    firstId: number,
+    private readonly onChange: (exchangeIds: number[]) => void,
+    private readonly intervalMs = LIVE_POLL_MS,
+  ) {
+    this.floor = firstId;
+    this.openIds = db
+      .prepare(
+        `SELECT e.id FROM exchanges e WHERE e.id >= ?
+         AND NOT EXISTS (SELECT 1 FROM exchange_ends x WHERE x.exchange_id = e.id) ORDER BY e.id`,
+      )
+      .pluck();
+    this.progressOf = db.prepare(
+      `SELECT (SELECT COUNT(*) FROM response_heads h WHERE h.exchange_id = @id) AS head,
+              (SELECT COUNT(*) || ':' || COALESCE(SUM(length(data)), 0) FROM chunks c WHERE c.exchange_id = @id) AS bytes`,
+    );
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.tick(), this.intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** One poll; exported for tests, which drive it without timers. */
+  async tick(): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      const ids = this.openIds.all(this.floor) as number[];
+      const changed: number[] = [];
+      for (const id of ids) {
+        const p = this.progressOf.get({ id }) as { head: number; bytes: string };
+        const key = `${p.head}/${p.bytes}`;
+        if (this.progress.get(id) === key) continue;
+        this.progress.set(id, key);
+        if (await this.normalize(id, true)) changed.push(id);
+      }
+      // Everything below the oldest open exchange has ended; never look at it again.
+      const maxId = (this.db.prepare('SELECT COALESCE(MAX(id), 0) FROM exchanges').pluck().get() as number) + 1;
+      this.floor = ids.length ? ids[0]! : Math.max(this.floor, maxId);
+      if (changed.length) this.onChange(changed);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /**
+   * The exchange ended and its raw record is complete: show the final state at once, before
+   * derivation (which replaces it) has run. Only exchanges already shown in flight.
+   */
+  async ended(id: number): Promise<boolean> {
+    this.progress.delete(id);
+    if (!this.index.hasProvisional(id)) return false;
+    return this.normalize(id, false);
+  }
+
+  private async normalize(id: number, open: boolean): Promise<boolean> {
+    const raw = await loadRawExchange(this.db, id);
+    if (!raw) return false;
+    let records;
+    try {
+      records = normalizeExchange(raw).responses;
+    } catch {
+      return false; // derivation will record why; the in-flight view just waits for it
+    }
+    this.index.setProvisional(id, records, open && raw.state === 'open');
+    return true;
+  }
+}

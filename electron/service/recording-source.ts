@@ -1,0 +1,111 @@
+// One open recording as the service sees it: its connection, its run index and, for the
+// recording the proxy is writing, the live poller and the core's events. Switching
+// recordings (recordings.open) replaces the whole source, so nothing of the old file leaks.
+import path from 'node:path';
+import { openDb, type Db } from '../store/db.js';
+import { LiveExchanges, LIVE_POLL_MS } from './live-exchanges.js';
+import { RunIndex, type IndexChange } from './run-index.js';
+import type { ServiceCore } from './service-core.js';
+
+/** Changes are gathered for this long before one rebuild, so a burst costs one rethread. */
+export const COALESCE_MS = 40;
+
+export interface SourceListener {
+  changed(change: IndexChange, exchanges: Array<{ exchangeId: number; runId: string | null }>): void;
+  recorded(exchangeId: number): void;
+}
+
+export class RecordingSource {
+  readonly index: RunIndex;
+  private readonly poller: LiveExchanges | null;
+  private readonly pending = new Set<number>();
+  private timer: NodeJS.Timeout | null = null;
+  private readonly detach: Array<() => void> = [];
+  private closed = false;
+
+  private constructor(
+    readonly db: Db,
+    readonly path: string,
+    readonly live: boolean,
+    private readonly ownsDb: boolean,
+    private readonly listener: SourceListener,
+    core: ServiceCore | null,
+    pollMs: number,
+  ) {
+    this.index = new RunIndex(db);
+    if (!core) {
+      this.poller = null;
+      return;
+    }
+    // Exchanges at or below the current maximum either ended or were left open by a crash.
+    const firstId = (db.prepare('SELECT COALESCE(MAX(id), 0) + 1 FROM exchanges').pluck().get() as number);
+    this.poller = new LiveExchanges(db, this.index, firstId, (ids) => this.touch(ids), pollMs);
+    this.poller.start();
+    const onRecorded = (id: number) => {
+      listener.recorded(id);
+      void this.poller!.ended(id).then((changed) => changed && this.touch([id]));
+    };
+    const onDerived = (id: number) => {
+      if (this.closed) return;
+      this.index.refreshDerived(id);
+      this.touch([id]);
+    };
+    core.events.on('exchange.recorded', onRecorded);
+    core.events.on('exchange.derived', onDerived);
+    this.detach.push(
+      () => core.events.off('exchange.recorded', onRecorded),
+      () => core.events.off('exchange.derived', onDerived),
+    );
+  }
+
+  static live(core: ServiceCore, listener: SourceListener, pollMs = LIVE_POLL_MS): RecordingSource {
+    return new RecordingSource(core.db, path.resolve(core.dbPath), true, false, listener, core, pollMs);
+  }
+
+  /** A recording opened to look at: read-only, no live updates. */
+  static file(file: string, listener: SourceListener): RecordingSource {
+    const db = openDb(file, { readonly: true });
+    try {
+      return new RecordingSource(db, path.resolve(file), false, true, listener, null, 0);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  }
+
+  private touch(ids: number[]): void {
+    if (this.closed) return;
+    for (const id of ids) this.pending.add(id);
+    if (this.timer) return;
+    this.timer = setTimeout(() => this.flush(), COALESCE_MS);
+    this.timer.unref();
+  }
+
+  /** Applies pending changes now; the service calls it before answering, so reads are never stale. */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.closed) return;
+    const ids = [...this.pending];
+    this.pending.clear();
+    const change = this.index.rebuild();
+    if (!ids.length && !change.updated.length && !change.removed.length) return;
+    this.listener.changed(
+      change,
+      ids.map((exchangeId) => ({ exchangeId, runId: this.index.runIdOf(exchangeId) })),
+    );
+  }
+
+  /** One poll of in-flight exchanges, for tests that cannot wait on timers. */
+  async pollLive(): Promise<void> {
+    await this.poller?.tick();
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.poller?.stop();
+    for (const off of this.detach) off();
+    if (this.ownsDb) this.db.close();
+  }
+}

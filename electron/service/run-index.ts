@@ -1,0 +1,152 @@
+// The service's view of a recording as runs. It keeps every response record in memory
+// (stream events dropped; runs.get reads full records back from the store) and rethreads
+// on each batch of changes, so run ids and membership are always exactly what
+// `loupe export` would print for the same file.
+//
+// Invariants after every rebuild(): each record belongs to exactly one run; a summary's
+// revision changes iff its content changed; runs that vanished (merged into another when
+// an in-flight response learned its id) are reported with the run that now holds them.
+import type { RunSummary } from '../../shared/api/types.js';
+import type { ResponseRecord } from '../../shared/trace/types.js';
+import type { Db } from '../store/db.js';
+import { runSearchText, summarizeRun } from './run-summary.js';
+import { threadRecords, type Run } from './trace-adapter.js';
+
+export interface IndexChange {
+  updated: RunSummary[];
+  removed: Array<{ runId: string; replacedBy: string | null }>;
+}
+
+export class RunIndex {
+  private readonly derived = new Map<number, ResponseRecord[]>();
+  private readonly provisional = new Map<number, ResponseRecord[]>();
+  private readonly open = new Set<number>();
+  private readonly dirty = new Set<number>();
+  private runs = new Map<string, Run>();
+  private readonly runOfExchange = new Map<number, string>();
+  private readonly summaries = new Map<string, RunSummary>();
+  private readonly texts = new Map<string, string>();
+  private revision = 0;
+  private readonly byExchange;
+  private readonly fullRecord;
+
+  constructor(private readonly db: Db) {
+    this.byExchange = db.prepare('SELECT record FROM responses WHERE exchange_id = ? ORDER BY idx');
+    this.fullRecord = db.prepare('SELECT record FROM responses WHERE exchange_id = ? AND response_id = ?').pluck();
+    const rows = db.prepare('SELECT exchange_id AS id, record FROM responses ORDER BY exchange_id, idx').all() as Array<{ id: number; record: string }>;
+    for (const row of rows) {
+      const list = this.derived.get(row.id) ?? [];
+      list.push(slim(JSON.parse(row.record) as ResponseRecord));
+      this.derived.set(row.id, list);
+      this.dirty.add(row.id);
+    }
+    this.rebuild();
+  }
+
+  /** The exchange's derived rows were (re)written: they replace any in-flight view of it. */
+  refreshDerived(exchangeId: number): void {
+    const rows = this.byExchange.all(exchangeId) as Array<{ record: string }>;
+    if (rows.length) this.derived.set(exchangeId, rows.map((r) => slim(JSON.parse(r.record) as ResponseRecord)));
+    else this.derived.delete(exchangeId);
+    this.provisional.delete(exchangeId);
+    this.open.delete(exchangeId);
+    this.dirty.add(exchangeId);
+  }
+
+  /** An in-flight (or just ended, not yet derived) exchange as normalized so far. */
+  setProvisional(exchangeId: number, records: ResponseRecord[], open: boolean): void {
+    if (this.derived.has(exchangeId) && !open) return;
+    this.provisional.set(exchangeId, records);
+    if (open) this.open.add(exchangeId);
+    else this.open.delete(exchangeId);
+    this.dirty.add(exchangeId);
+  }
+
+  hasProvisional(exchangeId: number): boolean {
+    return this.provisional.has(exchangeId);
+  }
+
+  isOpen(exchangeId: number): boolean {
+    return this.open.has(exchangeId);
+  }
+
+  runIdOf(exchangeId: number): string | null {
+    return this.runOfExchange.get(exchangeId) ?? null;
+  }
+
+  rebuild(): IndexChange {
+    if (!this.dirty.size) return { updated: [], removed: [] };
+    const ids = [...new Set([...this.derived.keys(), ...this.provisional.keys()])].sort((a, b) => a - b);
+    const records: ResponseRecord[] = [];
+    for (const id of ids) records.push(...(this.provisional.get(id) ?? this.derived.get(id) ?? []));
+    const before = this.runs;
+    const firstExchange = new Map<string, number>();
+    for (const [runId, run] of before) firstExchange.set(runId, run.responses[0]?.exchangeId ?? -1);
+    this.runs = new Map(threadRecords(records).map((run) => [run.id, run]));
+    this.runOfExchange.clear();
+    const change: IndexChange = { updated: [], removed: [] };
+    for (const run of this.runs.values()) {
+      let changed = !before.has(run.id) || before.get(run.id)!.responses.length !== run.responses.length;
+      for (const r of run.responses) {
+        this.runOfExchange.set(r.exchangeId, run.id);
+        if (this.dirty.has(r.exchangeId)) changed = true;
+      }
+      if (!changed) continue;
+      this.texts.delete(run.id);
+      const previous = this.summaries.get(run.id);
+      const next = summarizeRun(run, (id) => this.open.has(id), previous?.revision ?? 0);
+      if (previous && sameSummary(previous, next)) continue;
+      next.revision = ++this.revision;
+      this.summaries.set(run.id, next);
+      change.updated.push(next);
+    }
+    for (const runId of before.keys()) {
+      if (this.runs.has(runId)) continue;
+      this.summaries.delete(runId);
+      this.texts.delete(runId);
+      change.removed.push({ runId, replacedBy: this.runOfExchange.get(firstExchange.get(runId) ?? -1) ?? null });
+    }
+    this.dirty.clear();
+    return change;
+  }
+
+  allSummaries(): RunSummary[] {
+    return [...this.summaries.values()];
+  }
+
+  summary(runId: string): RunSummary | undefined {
+    return this.summaries.get(runId);
+  }
+
+  run(runId: string): Run | undefined {
+    return this.runs.get(runId);
+  }
+
+  /** Lower-cased searchable text of a run, computed on first use after each change. */
+  text(runId: string): string {
+    let text = this.texts.get(runId);
+    if (text === undefined) {
+      const run = this.runs.get(runId);
+      text = run ? runSearchText(run) : '';
+      this.texts.set(runId, text);
+    }
+    return text;
+  }
+
+  /** The complete record (with stream events): in flight from memory, else from the store. */
+  fullRecordOf(slimRecord: ResponseRecord): ResponseRecord {
+    const live = this.provisional.get(slimRecord.exchangeId)?.find((r) => r.responseId === slimRecord.responseId);
+    if (live) return live;
+    const json = this.fullRecord.get(slimRecord.exchangeId, slimRecord.responseId) as string | undefined;
+    return json ? (JSON.parse(json) as ResponseRecord) : slimRecord;
+  }
+}
+
+/** Stream events are only needed for replay, which reads full records; the index keeps the rest. */
+function slim(record: ResponseRecord): ResponseRecord {
+  return record.events.length ? { ...record, events: [] } : record;
+}
+
+function sameSummary(a: RunSummary, b: RunSummary): boolean {
+  return JSON.stringify({ ...a, revision: 0 }) === JSON.stringify({ ...b, revision: 0 });
+}

@@ -1,0 +1,174 @@
+// The one implementation of the API contract (shared/api). Adapters (headless HTTP and
+// WebSocket now, Electron IPC later) call `invoke` and subscribe with `on`; they hold no
+// per-channel code. Everything here runs on the main thread over the read connection.
+import { EventEmitter } from 'node:events';
+import path from 'node:path';
+import pkg from '../../package.json' with { type: 'json' };
+import {
+  invokeHandler,
+  isChannel,
+  type ApiEvents,
+  type ApiHandlers,
+  type ChannelName,
+  type EventName,
+  type LoupeApi,
+  type RequestOf,
+  type ResponseOf,
+} from '../../shared/api/contract.js';
+import { ApiError } from '../../shared/api/errors.js';
+import { compareRuns, matchesFilters, matchesQuery, normalizeQuery } from '../../shared/api/run-filter.js';
+import type { RecordingHealth, RunDetail, RunsListResponse, RunStatus } from '../../shared/api/types.js';
+import { readExchange } from './exchange-read.js';
+import { priceTable } from './trace-adapter.js';
+import { RecordingSource, type SourceListener } from './recording-source.js';
+import type { ServiceCore } from './service-core.js';
+import { optionalCount, optionalString, optionalStrings, requestObject, requiredCount, requiredString } from './validate.js';
+
+export const DEFAULT_MAX_ITEMS = 20_000;
+
+export interface ServiceOptions {
+  /** The running core: its recording is shown live. */
+  core?: ServiceCore;
+  /** Without a core: a recording to show read-only. */
+  dbPath?: string;
+  livePollMs?: number;
+}
+
+export interface LoupeService extends LoupeApi {
+  readonly handlers: ApiHandlers;
+  /** Applies changes gathered so far and polls in-flight exchanges once (tests). */
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+type Emitter = EventEmitter<{ [E in EventName]: [ApiEvents[E]] }>;
+
+const NO_HEALTH: RecordingHealth = { exchanges: 0, failedWrites: 0, lostExchanges: 0, lastError: null };
+
+export function createService(options: ServiceOptions): LoupeService {
+  const core = options.core ?? null;
+  const events: Emitter = new EventEmitter();
+  events.setMaxListeners(0);
+  const listener: SourceListener = {
+    changed(change, exchanges) {
+      for (const run of change.updated) events.emit('run.updated', { run });
+      for (const removed of change.removed) events.emit('run.removed', removed);
+      for (const e of exchanges) events.emit('exchange.updated', e);
+    },
+    recorded(exchangeId) {
+      events.emit('exchange.recorded', { exchangeId });
+    },
+  };
+  const open = (file: string | undefined): RecordingSource => {
+    if (core && (file === undefined || path.resolve(file) === path.resolve(core.dbPath))) {
+      return RecordingSource.live(core, listener, options.livePollMs);
+    }
+    if (file === undefined) throw new Error('createService needs a core or a dbPath');
+    return RecordingSource.file(file, listener);
+  };
+  let source = open(options.dbPath);
+  const onFailed = (health: RecordingHealth) => events.emit('recording.failed', { ...health });
+  core?.events.on('recording.failed', onFailed);
+
+  const handlers: ApiHandlers = {
+    async 'app.info'() {
+      return {
+        version: pkg.version,
+        proxyUrl: core?.proxy.baseUrl ?? null,
+        recording: { path: source.path, live: source.live },
+        health: core ? { ...core.recorder.health } : NO_HEALTH,
+      };
+    },
+
+    async 'runs.list'(request): Promise<RunsListResponse> {
+      const req = requestObject(request);
+      const query = normalizeQuery(optionalString(req, 'query'));
+      const filter = { status: optionalStrings(req, 'status') as RunStatus[] | undefined, models: optionalStrings(req, 'models') };
+      source.flush();
+      const all = source.index.allSummaries();
+      const runs = all.filter((run) => matchesFilters(run, filter) && (!query || matchesQuery(source.index.text(run.id), query)));
+      runs.sort(compareRuns);
+      const models = [...new Set(all.flatMap((r) => r.models))].sort();
+      return { runs, total: all.length, models };
+    },
+
+    async 'runs.get'(request): Promise<RunDetail> {
+      const req = requestObject(request);
+      const runId = requiredString(req, 'runId');
+      const maxItems = optionalCount(req, 'maxItems') ?? DEFAULT_MAX_ITEMS;
+      source.flush();
+      const run = source.index.run(runId);
+      const summary = source.index.summary(runId);
+      if (!run || !summary) throw new ApiError('not_found', `no run "${runId}" in this recording`);
+      // Keep the newest responses whole; the oldest go first when the run is too large.
+      let first = run.responses.length;
+      let items = 0;
+      while (first > 0 && items + run.responses[first - 1]!.output.length <= maxItems) items += run.responses[--first]!.output.length;
+      if (first === run.responses.length && first > 0) first--; // always show the newest response
+      const kept = run.responses.slice(first);
+      const omittedItems = run.responses.slice(0, first).reduce((n, r) => n + r.output.length, 0);
+      const notes = noteRows(source, [...new Set(kept.map((r) => r.exchangeId))]);
+      return {
+        summary,
+        responses: kept.map((r) => source.index.fullRecordOf(r)),
+        // Parents before the kept window point at responses that were left out.
+        links: run.links.slice(first).map((l) => (l.parent !== null && l.parent >= first ? { ...l, parent: l.parent - first } : { ...l, parent: null })),
+        omitted: first > 0 ? { responses: first, items: omittedItems } : null,
+        notes,
+        prices: priceTable(),
+      };
+    },
+
+    async 'exchanges.get'(request) {
+      const req = requestObject(request);
+      const id = requiredCount(req, 'exchangeId');
+      const detail = await readExchange(source.db, id);
+      if (!detail) throw new ApiError('not_found', `no exchange ${id} in this recording`);
+      return detail;
+    },
+
+    async 'recordings.open'(request) {
+      const req = requestObject(request);
+      const file = requiredString(req, 'path');
+      let next: RecordingSource;
+      try {
+        next = open(file);
+      } catch (err) {
+        throw new ApiError('bad_request', (err as Error).message);
+      }
+      source.close();
+      source = next;
+      const info = { path: source.path, live: source.live };
+      events.emit('recording.opened', info);
+      return info;
+    },
+  };
+
+  return {
+    handlers,
+    invoke<C extends ChannelName>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>> {
+      if (!isChannel(channel)) return Promise.reject(new ApiError('unknown_channel', `no channel "${String(channel)}"`));
+      return invokeHandler(handlers, channel, request);
+    },
+    on(event, cb) {
+      events.on(event, cb as never);
+      return () => void events.off(event, cb as never);
+    },
+    async sync() {
+      await source.pollLive();
+      source.flush();
+    },
+    async close() {
+      core?.events.off('recording.failed', onFailed);
+      source.close();
+      events.removeAllListeners();
+    },
+  };
+}
+
+function noteRows(source: RecordingSource, exchangeIds: number[]): RunDetail['notes'] {
+  const stmt = source.db.prepare('SELECT note FROM exchange_notes WHERE exchange_id = ?').pluck();
+  const out: RunDetail['notes'] = [];
+  for (const exchangeId of exchangeIds) for (const note of stmt.all(exchangeId) as string[]) out.push({ exchangeId, note });
+  return out;
+}

@@ -1,0 +1,23 @@
+// What the renderer talks to. The desktop preload exposes `window.loupe` with exactly the
+// LoupeApi shape (invoke over an allowlist, on returning an unsubscribe); in a browser the
+// HTTP/WebSocket client below implements the same, plus a connection status that can be lost.
+import type { LoupeApi } from '../../shared/api/contract.js';
+
+export type ConnectionStatus = 'connecting' | 'open' | 'lost';
+
+export interface ApiClient extends LoupeApi {
+  /** Calls back now with the current status and on every change; returns an unsubscribe. */
+  onConnection(listener: (status: ConnectionStatus) => void): () => void;
+}
+
+/** Wraps the desktop bridge: IPC cannot lose its connection, so the status is always open. */
+export function bridgeClient(bridge: LoupeApi): ApiClient {
+  return {
+    invoke: (channel, request) => bridge.invoke(channel, request),
+    on: (event, listener) => bridge.on(event, listener),
+    onConnection(listener) {
+      listener('open');
+      return () => {};
+    },
+  };
+}

@@ -1,0 +1,76 @@
+// The centre of the window for a selected run: its header and numbers, the graph or the
+// waterfall, a notice when the run was too large to show whole, and the replay bar.
+import { RunGraph } from '../graph/RunGraph.js';
+import { formatCompact, formatCost, formatCount, formatDuration } from '../lib/format.js';
+import { ReplayBar } from '../replay/ReplayBar.js';
+import { StatusBadge } from '../runs/status.js';
+import { useRunStore } from '../state/run-store.js';
+import { useRunsStore } from '../state/runs-store.js';
+import { useUiStore, type CenterTab } from '../state/ui-store.js';
+import { Waterfall } from '../waterfall/Waterfall.js';
+
+const TABS: Array<[CenterTab, string]> = [
+  ['graph', 'Graph'],
+  ['waterfall', 'Waterfall & numbers'],
+];
+
+export function RunPane() {
+  const runId = useRunStore((s) => s.runId);
+  const summary = useRunsStore((s) => (runId ? s.byId[runId] : undefined)) ?? useRunStore.getState().detail?.summary;
+  const omitted = useRunStore((s) => s.detail?.omitted ?? null);
+  const loading = useRunStore((s) => s.loading && !s.view);
+  const error = useRunStore((s) => s.error);
+  const items = useRunStore((s) => s.view?.graph.nodes.length ?? 0);
+  const tab = useUiStore((s) => s.tab);
+  const setTab = useUiStore((s) => s.setTab);
+  return (
+    <div className="flex h-full min-w-0 flex-1 flex-col" data-testid="run-pane" data-run={runId ?? ''}>
+      <header className="flex items-center gap-3 border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
+        <div className="min-w-0">
+          <div className="flex items-center gap-2">
+            <h1 className="truncate text-[15px] font-semibold">{summary?.label ?? summary?.preview ?? runId}</h1>
+            {summary && <StatusBadge status={summary.status} />}
+            {summary?.live && <span className="text-[11px] font-medium text-blue-600 dark:text-blue-400">● live</span>}
+          </div>
+          {summary && (
+            <div className="truncate text-[11.5px] tabular-nums text-zinc-500 dark:text-zinc-400">
+              {summary.models.join(', ')} · {summary.responses} responses · {items} items · {summary.toolCalls} tool calls ·{' '}
+              {formatCount(summary.tokens.total)} tokens ({formatCompact(summary.tokens.cached)} cached) · {formatCost(summary.cost)} ·{' '}
+              {formatDuration(summary.endedAt - summary.startedAt)}
+            </div>
+          )}
+        </div>
+        <nav className="ml-auto flex rounded-md border border-zinc-300 p-0.5 dark:border-zinc-700" role="tablist">
+          {TABS.map(([id, name]) => (
+            <button
+              key={id}
+              type="button"
+              role="tab"
+              data-tab={id}
+              aria-selected={tab === id}
+              onClick={() => setTab(id)}
+              className={`whitespace-nowrap rounded px-2.5 py-1 text-[12px] ${tab === id ? 'bg-zinc-900 text-white dark:bg-zinc-100 dark:text-zinc-900' : 'text-zinc-600 dark:text-zinc-300'}`}
+            >
+              {name}
+            </button>
+          ))}
+        </nav>
+      </header>
+      {omitted && (
+        <div className="border-b border-amber-300 bg-amber-50 px-4 py-1.5 text-[12.5px] text-amber-900 dark:border-amber-800 dark:bg-amber-950/60 dark:text-amber-200" role="status" data-testid="run-too-large">
+          This run is too large to show whole: the oldest {formatCount(omitted.responses)} responses ({formatCount(omitted.items)} items) are left out and
+          the newest are shown. <code>loupe export</code> writes the whole run.
+        </div>
+      )}
+      {error && (
+        <div className="border-b border-red-300 bg-red-50 px-4 py-1.5 text-[12.5px] text-red-800 dark:border-red-900 dark:bg-red-950/60 dark:text-red-200" role="alert">
+          Could not load this run: {error}
+        </div>
+      )}
+      <div className="relative min-h-0 flex-1">
+        {loading ? <p className="p-6 text-sm text-zinc-500">Loading run…</p> : tab === 'graph' ? <RunGraph /> : <Waterfall />}
+      </div>
+      <ReplayBar />
+    </div>
+  );
+}

@@ -1,0 +1,30 @@
+// An edge that exists from the replay step at which both its ends are visible (and is left
+// out when zoomed too far out to see it). It selects
+// only that boolean from the store, so a replay step re-renders just the edges it changes.
+import { BaseEdge, getBezierPath, getSmoothStepPath, type Edge, type EdgeProps } from '@xyflow/react';
+import { memo } from 'react';
+import { useRunStore } from '../state/run-store.js';
+import { useUiStore } from '../state/ui-store.js';
+import type { Appear } from './to-flow.js';
+
+type ReplayEdgeType = Edge<Appear & { kind: string }, 'replay'>;
+
+export const ReplayEdge = memo(function ReplayEdge(props: EdgeProps<ReplayEdgeType>) {
+  const appear = props.data?.appear ?? 0;
+  const visible = useRunStore((s) => s.replay.step >= appear);
+  // Zoomed far out the lines are sub-pixel noise; the blocks' order already shows the flow.
+  const far = useUiStore((s) => s.far);
+  if (!visible || far) return null;
+  const geometry = {
+    sourceX: props.sourceX,
+    sourceY: props.sourceY,
+    targetX: props.targetX,
+    targetY: props.targetY,
+    sourcePosition: props.sourcePosition,
+    targetPosition: props.targetPosition,
+  };
+  const [path] = props.data?.kind === 'next' ? getSmoothStepPath(geometry) : getBezierPath(geometry);
+  return <BaseEdge id={props.id} path={path} markerEnd={props.markerEnd} style={props.style} />;
+});
+
+export const edgeTypes = { replay: ReplayEdge };

@@ -1,0 +1,12 @@
+// Renderer entry: picks the API transport (desktop bridge or headless server) and mounts the app.
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createApiClient } from './api/create-client.js';
+import { App } from './app/App.js';
+import './styles.css';
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App api={createApiClient()} />
+  </StrictMode>,
+);

@@ -1,0 +1,56 @@
+// A run as the views need it, all from the trace model: buildRunGraph (nodes, edges,
+// groups), layoutRun (positions), buildTimeline (replay steps) and runMetrics (numbers
+// and findings). The pipeline of STYLE.md: records -> graph -> timeline -> view; only the
+// canvas (to-flow.ts) knows React Flow.
+import type { RunDetail } from '../../shared/api/types.js';
+import { buildRunGraph } from '../../shared/trace/graph.js';
+import type { GraphGroup, GraphNode, RunGraph } from '../../shared/trace/graph-types.js';
+import { layoutRun } from '../../shared/trace/layout.js';
+import { runMetrics, type RunMetrics } from '../../shared/trace/metrics-run.js';
+import type { Run } from '../../shared/trace/thread.js';
+import { buildTimeline } from '../../shared/trace/timeline.js';
+import { GAP_X, GAP_Y, GROUP_HEAD, GROUP_PAD, NODE_H, NODE_W, type Box } from './geometry.js';
+import { replayFromTimeline } from './replay-from-timeline.js';
+import type { ReplayModel } from './replay-model.js';
+
+export interface RunView {
+  runId: string;
+  run: Run;
+  graph: RunGraph;
+  nodeById: Record<string, GraphNode>;
+  groupById: Record<string, GraphGroup>;
+  layout: { nodes: Record<string, Box>; groups: Record<string, Box> };
+  replay: ReplayModel;
+  metrics: RunMetrics;
+}
+
+export function buildRunView(detail: RunDetail): RunView {
+  const run: Run = { id: detail.summary.id, label: detail.summary.label, responses: detail.responses, links: detail.links };
+  const graph = buildRunGraph(run);
+  const nodeById: Record<string, GraphNode> = {};
+  for (const n of graph.nodes) nodeById[n.id] = n;
+  const groupById: Record<string, GraphGroup> = {};
+  for (const g of graph.groups) groupById[g.id] = g;
+  // Lanes are only as wide as the widest fan of the run (up to 4), so a run of agents
+  // without parallel calls stays compact.
+  const widestFan = graph.nodes.reduce((w, n) => Math.max(w, (n.fan?.index ?? 0) + 1), 1);
+  const layout = layoutRun(graph, { nodeWidth: NODE_W, nodeHeight: NODE_H, gapX: GAP_X, gapY: GAP_Y, groupPadding: GROUP_PAD, columnsPerLane: Math.min(4, widestFan) });
+  // Group frames carry a title line above their members.
+  const groups: Record<string, Box> = {};
+  for (const [id, b] of Object.entries(layout.groups)) {
+    // Lanes and compaction windows enclose response frames, so they reach a little further.
+    const head = id.startsWith('agent:') ? GROUP_HEAD + 18 : GROUP_HEAD;
+    const pad = id.startsWith('agent:') ? 14 : id.startsWith('compaction:') ? 8 : 0;
+    groups[id] = { x: b.x - pad, y: b.y - head - pad, width: b.width + 2 * pad, height: b.height + head + 2 * pad };
+  }
+  return {
+    runId: run.id,
+    run,
+    graph,
+    nodeById,
+    groupById,
+    layout: { nodes: layout.nodes, groups },
+    replay: replayFromTimeline(buildTimeline(run, graph), nodeById),
+    metrics: runMetrics(run, graph, detail.prices),
+  };
+}

@@ -1,0 +1,50 @@
+// One row of the runs list. Selects its own summary by id so a push re-renders one row.
+import { memo } from 'react';
+import { formatCompact, formatCost, formatDuration, formatWhen } from '../lib/format.js';
+import { useRunStore } from '../state/run-store.js';
+import { useRunsStore } from '../state/runs-store.js';
+import { StatusBadge } from './status.js';
+
+export const ROW_HEIGHT = 72;
+
+export const RunRow = memo(function RunRow({ id, onSelect, now }: { id: string; onSelect: (id: string) => void; now: number }) {
+  const run = useRunsStore((s) => s.byId[id]);
+  const selected = useRunStore((s) => s.runId === id);
+  if (!run) return null;
+  const title = run.label ?? (run.preview || run.id);
+  return (
+    <button
+      type="button"
+      data-run-id={run.id}
+      data-live={run.live ? 'true' : 'false'}
+      aria-current={selected ? 'true' : undefined}
+      onClick={() => onSelect(run.id)}
+      style={{ height: ROW_HEIGHT }}
+      className={[
+        'flex w-full flex-col justify-center gap-1 border-b border-zinc-100 px-3 text-left dark:border-zinc-800/70',
+        selected ? 'bg-blue-50 dark:bg-blue-950/40' : 'hover:bg-zinc-50 dark:hover:bg-zinc-900',
+      ].join(' ')}
+    >
+      <div className="flex items-center gap-2">
+        {run.live && (
+          <span className="relative flex h-2 w-2 shrink-0" title="streaming now">
+            <span className="absolute inline-flex h-full w-full animate-ping rounded-full bg-blue-400 opacity-75" />
+            <span className="relative inline-flex h-2 w-2 rounded-full bg-blue-500" />
+          </span>
+        )}
+        <span className="min-w-0 flex-1 truncate text-[13px] font-medium">{title}</span>
+        <span className="shrink-0 text-[11px] text-zinc-500 dark:text-zinc-400">{formatWhen(run.startedAt, now)}</span>
+        <StatusBadge status={run.status} />
+      </div>
+      {run.label && run.preview && <div className="truncate text-[11.5px] text-zinc-500 dark:text-zinc-400">{run.preview}</div>}
+      <div className="flex items-center gap-2 truncate text-[11px] tabular-nums text-zinc-500 dark:text-zinc-400">
+        <span className="min-w-[3rem] truncate">{run.models.join(', ') || 'no model'}</span>
+        <span className="shrink-0" title="responses">{run.responses} resp</span>
+        <span className="shrink-0" title="tool calls">{run.toolCalls} tools</span>
+        <span title={`${run.tokens.total} tokens`}>{formatCompact(run.tokens.total)} tok</span>
+        <span title="cost">{formatCost(run.cost)}</span>
+        <span title="duration">{formatDuration(run.endedAt - run.startedAt)}</span>
+      </div>
+    </button>
+  );
+});

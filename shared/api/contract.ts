@@ -1,0 +1,92 @@
+// The one contract between the renderer and whatever serves it (the headless HTTP/WebSocket
+// server now, Electron IPC later). Channels are `noun.verb` and answer one request; events
+// are past tense and pushed. Adapters loop over CHANNELS and EVENTS generically: adding a
+// channel means adding it here and to the service, never to a transport.
+import type {
+  AppInfo,
+  ExchangeDetail,
+  RecordingHealth,
+  RecordingInfo,
+  RunDetail,
+  RunGetRequest,
+  RunsListRequest,
+  RunsListResponse,
+  RunSummary,
+} from './types.js';
+
+export interface ApiChannels {
+  /** Proxy URL, the open recording and the recorder's health: what the shell and empty state show. */
+  'app.info': { request: Record<string, never>; response: AppInfo };
+  /** Run summaries, newest first, filtered by the request (all when empty). */
+  'runs.list': { request: RunsListRequest; response: RunsListResponse };
+  /** One run's responses (full records) for the graph, inspector and replay. */
+  'runs.get': { request: RunGetRequest; response: RunDetail };
+  /** One raw exchange: headers, decoded bodies, chunk times, frames and notes. */
+  'exchanges.get': { request: { exchangeId: number }; response: ExchangeDetail };
+  /** Switch the view to another `.loupe` file (read-only unless it is the live recording). */
+  'recordings.open': { request: { path: string }; response: RecordingInfo };
+}
+
+export interface ApiEvents {
+  /** An exchange's raw record is complete on disk. */
+  'exchange.recorded': { exchangeId: number };
+  /** An exchange changed: new bytes while in flight, or its derived rows were written. */
+  'exchange.updated': { exchangeId: number; runId: string | null };
+  /** A run's summary changed (new run, new response, status, tokens, live flag). */
+  'run.updated': { run: RunSummary };
+  /** A run no longer exists on its own: its responses now belong to `replacedBy` (or to none). */
+  'run.removed': { runId: string; replacedBy: string | null };
+  /** Recording lost data or fell behind; traffic still flows. */
+  'recording.failed': RecordingHealth;
+  /** Another recording was opened: everything shown so far is stale. */
+  'recording.opened': RecordingInfo;
+}
+
+export type ChannelName = keyof ApiChannels;
+export type EventName = keyof ApiEvents;
+export type RequestOf<C extends ChannelName> = ApiChannels[C]['request'];
+export type ResponseOf<C extends ChannelName> = ApiChannels[C]['response'];
+export type EventPayload<E extends EventName> = ApiEvents[E];
+
+/** Both lists are checked against the interfaces above at compile time (see exhaustive below). */
+export const CHANNELS = ['app.info', 'runs.list', 'runs.get', 'exchanges.get', 'recordings.open'] as const;
+export const EVENTS = [
+  'exchange.recorded',
+  'exchange.updated',
+  'run.updated',
+  'run.removed',
+  'recording.failed',
+  'recording.opened',
+] as const;
+
+type Missing<All, Listed> = Exclude<All, Listed>;
+const exhaustive: [Missing<ChannelName, (typeof CHANNELS)[number]>, Missing<EventName, (typeof EVENTS)[number]>] extends [never, never]
+  ? true
+  : false = true;
+void exhaustive;
+
+export function isChannel(name: unknown): name is ChannelName {
+  return typeof name === 'string' && (CHANNELS as readonly string[]).includes(name);
+}
+
+export function isEvent(name: unknown): name is EventName {
+  return typeof name === 'string' && (EVENTS as readonly string[]).includes(name);
+}
+
+/**
+ * What the renderer talks to, whatever the transport. Shaped like the desktop preload's
+ * `window.loupe` (`invoke(channel, request)`, `on(event, cb)` returning an unsubscribe),
+ * so the Electron bridge can be passed in as is.
+ */
+export interface LoupeApi {
+  invoke<C extends ChannelName>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>>;
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+}
+
+/** The one implementation's shape: a handler per channel. Adapters dispatch through `invokeHandler`. */
+export type ApiHandlers = { [C in ChannelName]: (request: RequestOf<C>) => Promise<ResponseOf<C>> };
+
+export function invokeHandler<C extends ChannelName>(handlers: ApiHandlers, channel: C, request: RequestOf<C>): Promise<ResponseOf<C>> {
+  const handler = handlers[channel] as (request: RequestOf<C>) => Promise<ResponseOf<C>>;
+  return handler(request);
+}

@@ -1,0 +1,149 @@
+// Payloads of the API contract. Plain JSON-serialisable data only: these cross a process
+// boundary (IPC) or a socket (headless), so no classes, Maps or functions.
+import type { ExchangeState, HeaderList, Transport } from '../capture/exchange.js';
+import type { PriceTable } from '../trace/prices.js';
+import type { RunLink } from '../trace/thread.js';
+import type { ResponseRecord } from '../trace/types.js';
+
+export interface RecordingHealth {
+  exchanges: number;
+  failedWrites: number;
+  lostExchanges: number;
+  lastError: string | null;
+}
+
+export interface RecordingInfo {
+  path: string;
+  /** True for the recording the proxy is writing right now; false for a file opened to look at. */
+  live: boolean;
+}
+
+export interface AppInfo {
+  version: string;
+  /** The proxy's base URL (ends in /v1), or null when no proxy runs. */
+  proxyUrl: string | null;
+  recording: RecordingInfo;
+  health: RecordingHealth;
+}
+
+/** A run's status for the list: the worst (or still running) state of its responses. */
+export type RunStatus = 'in_progress' | 'completed' | 'failed' | 'incomplete' | 'aborted';
+export const RUN_STATUSES: readonly RunStatus[] = ['in_progress', 'completed', 'failed', 'incomplete', 'aborted'];
+
+export interface TokenCounts {
+  input: number;
+  cached: number;
+  output: number;
+  reasoning: number;
+  total: number;
+}
+
+export interface RunSummary {
+  id: string;
+  label: string | null;
+  models: string[];
+  agents: string[];
+  status: RunStatus;
+  /** Some exchange of the run is still in flight. */
+  live: boolean;
+  responses: number;
+  /** Output items across the run's responses. */
+  items: number;
+  toolCalls: number;
+  toolNames: string[];
+  itemTypes: string[];
+  tokens: TokenCounts;
+  /** USD, or null when no model of the run has a known price. */
+  cost: number | null;
+  /** Epoch ms of the first request and of the last byte seen. */
+  startedAt: number;
+  endedAt: number;
+  /** First user text of the run, shortened: what the row shows under the label. */
+  preview: string;
+  /** Increases whenever the summary changes; lets clients drop stale pushes. */
+  revision: number;
+}
+
+export interface RunsListRequest {
+  /** Matched case-insensitively against run text, tool names, item types, labels and models. */
+  query?: string;
+  status?: RunStatus[];
+  models?: string[];
+}
+
+export interface RunsListResponse {
+  runs: RunSummary[];
+  /** Runs in the recording before filtering. */
+  total: number;
+  /** Every model seen in the recording, for the filter menu. */
+  models: string[];
+}
+
+export interface RunGetRequest {
+  runId: string;
+  /** Show at most this many output items (the newest responses are kept). Default 20,000. */
+  maxItems?: number;
+}
+
+export interface RunDetail {
+  summary: RunSummary;
+  /** In the run's time order; in-flight responses are included as they stand. */
+  responses: ResponseRecord[];
+  /** How each response attaches to the run's tree (same order); parents index `responses`. */
+  links: RunLink[];
+  /** Set when the run was too large to send whole: what was left out (the oldest responses). */
+  omitted: { responses: number; items: number } | null;
+  /** Parse errors and oddities the normalizer noted, per exchange. */
+  notes: Array<{ exchangeId: number; note: string }>;
+  /** The price table the server uses (resources/prices.json), so the view's costs match the list's. */
+  prices: PriceTable;
+}
+
+export interface BodyView {
+  /** Decoded text (content-encoding removed), cut at `shownChars` for display. */
+  text: string;
+  totalChars: number;
+  /** Bytes as they crossed the wire (before decoding), as counted by the proxy. */
+  bytes: number;
+  cutForView: boolean;
+  /** Why the stored bytes could not be decoded, if they could not. */
+  decodeError: string | null;
+  /** The store kept only the first part of the body (size cap). */
+  truncated: boolean;
+  /** Arrival times of the first chunks, microseconds from the exchange start. */
+  chunks: Array<{ tUs: number; chars: number }>;
+  chunkCount: number;
+}
+
+export interface FrameView {
+  from: 'client' | 'server';
+  tUs: number;
+  opcode: number;
+  text: string;
+}
+
+export interface ExchangeDetail {
+  id: number;
+  startedAt: number;
+  transport: Transport;
+  method: string;
+  path: string;
+  upstream: string;
+  label: string | null;
+  agent: string | null;
+  connectionId: string;
+  /** Secrets were redacted to a hint before they reached the disk. */
+  requestHeaders: HeaderList;
+  status: number | null;
+  statusText: string | null;
+  responseHeaders: HeaderList | null;
+  responseHeadUs: number | null;
+  state: ExchangeState;
+  error: string | null;
+  endUs: number | null;
+  request: BodyView;
+  response: BodyView;
+  frames: FrameView[];
+  framesOmitted: number;
+  notes: string[];
+}

@@ -1,0 +1,174 @@
+// One contract test suite for every adapter of shared/api: the service called in-process,
+// the headless HTTP/WebSocket server, and (issue 5) Electron IPC. Each adapter passes a
+// `connect` that wraps a running service in its transport; the assertions never change.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ApiEvents, EventName, LoupeApi } from '../../shared/api/contract.js';
+import { ApiError } from '../../shared/api/errors.js';
+import { createService, type LoupeService } from '../../electron/service/service.js';
+import { runWeatherAgent } from './agent-script.js';
+import { eventually, startHarness, TEST_KEY, type Harness } from './harness.js';
+
+export interface Connected {
+  api: LoupeApi;
+  close(): Promise<void>;
+}
+
+export type Connect = (service: LoupeService) => Promise<Connected>;
+
+export function describeContract(adapter: string, connect: Connect): void {
+  describe(`API contract over ${adapter}`, () => {
+    let h: Harness;
+    let service: LoupeService;
+    let conn: Connected;
+    let api: LoupeApi;
+    const seen: Array<{ event: EventName; payload: unknown }> = [];
+    const offs: Array<() => void> = [];
+
+    beforeEach(async () => {
+      h = await startHarness();
+      service = createService({ core: h.core, livePollMs: 20 });
+      conn = await connect(service);
+      api = conn.api;
+      seen.length = 0;
+      for (const event of ['exchange.recorded', 'exchange.updated', 'run.updated', 'run.removed', 'recording.failed', 'recording.opened'] as const) {
+        offs.push(api.on(event, (payload) => seen.push({ event, payload })));
+      }
+      // Pushes need the socket: wait until one event type can be observed end to end.
+      await new Promise((r) => setTimeout(r, 50));
+    });
+
+    afterEach(async () => {
+      for (const off of offs.splice(0)) off();
+      await conn.close();
+      await service.close();
+      await h.close();
+    });
+
+    const pushed = <E extends EventName>(event: E, match: (p: ApiEvents[E]) => boolean = () => true) =>
+      eventually(() => seen.find((s) => s.event === event && match(s.payload as ApiEvents[E]))?.payload as ApiEvents[E] | undefined, 10_000);
+
+    it('app.info names the proxy and the live recording', async () => {
+      const info = await api.invoke('app.info', {});
+      expect(info.proxyUrl).toBe(h.core.proxy.baseUrl);
+      expect(info.recording).toEqual({ path: path.resolve(h.dbPath), live: true });
+      expect(info.health.failedWrites).toBe(0);
+      expect(info.version).toMatch(/^\d+\.\d+\.\d+/);
+    });
+
+    it('an empty recording lists no runs', async () => {
+      expect(await api.invoke('runs.list', {})).toEqual({ runs: [], total: 0, models: [] });
+    });
+
+    it('pushes a recorded agent run and serves its summary, records and raw exchanges', async () => {
+      const { responseIds, callIds } = await runWeatherAgent(h.client, { label: 'weather' });
+      const updated = await pushed('run.updated', (p) => p.run.responses === 2 && !p.run.live && p.run.status === 'completed');
+      expect(updated.run).toMatchObject({ id: 'label:weather', label: 'weather', models: ['gpt-5'], toolCalls: 2, toolNames: ['get_weather'] });
+      await pushed('exchange.recorded');
+
+      const list = await api.invoke('runs.list', {});
+      expect(list.total).toBe(1);
+      expect(list.models).toEqual(['gpt-5']);
+      const run = list.runs[0]!;
+      expect(run).toMatchObject({ id: 'label:weather', responses: 2, items: 4, status: 'completed', live: false });
+      expect(run.tokens.total).toBeGreaterThan(0);
+      expect(run.preview).toBe('What is the weather in Paris and in Tokyo?');
+      expect(run.endedAt).toBeGreaterThanOrEqual(run.startedAt);
+
+      const detail = await api.invoke('runs.get', { runId: run.id });
+      expect(detail.omitted).toBeNull();
+      expect(detail.responses.map((r) => r.responseId)).toEqual(responseIds);
+      expect(detail.responses[0]!.events.length).toBeGreaterThan(0);
+      expect(detail.responses[0]!.output.filter((i) => i.type === 'function_call').map((i) => i.callId)).toEqual(callIds);
+
+      const exchange = await api.invoke('exchanges.get', { exchangeId: detail.responses[0]!.exchangeId });
+      expect(exchange).toMatchObject({ method: 'POST', path: '/v1/responses', status: 200, state: 'complete', transport: 'http' });
+      expect(exchange.request.text).toContain('get_weather');
+      expect(exchange.response.text).toContain('response.completed');
+      expect(exchange.response.chunkCount).toBeGreaterThan(0);
+      const auth = exchange.requestHeaders.find(([name]) => name.toLowerCase() === 'authorization');
+      expect(auth?.[1]).not.toContain(TEST_KEY.slice(12, 40));
+      expect(JSON.stringify(exchange)).not.toContain(TEST_KEY);
+    });
+
+    it('shows an in-flight stream as live before it ends', async () => {
+      const stream = h.client.responses.create(
+        { model: 'gpt-5', input: 'slow one', stream: true },
+        { headers: { 'x-sim': JSON.stringify({ events: 40, gapMs: 25 }), 'x-loupe-session': 'slow' } },
+      );
+      const done = (async () => {
+        for await (const _ of await stream);
+      })();
+      const live = await pushed('run.updated', (p) => p.run.live);
+      expect(live.run.status).toBe('in_progress');
+      const inflight = await api.invoke('runs.get', { runId: live.run.id });
+      expect(inflight.responses[0]!.status).toBe('in_progress');
+      await done;
+      await pushed('run.updated', (p) => p.run.id === live.run.id && !p.run.live && p.run.status === 'completed');
+    });
+
+    it('filters by text, status and model', async () => {
+      await runWeatherAgent(h.client, { label: 'weather' });
+      await h.client.responses.create({ model: 'gpt-5-mini', input: 'tell me a joke about ducks' }, { headers: { 'x-loupe-session': 'joke' } });
+      await h.settle();
+      await eventually(async () => ((await api.invoke('runs.list', {})).total === 2 ? true : undefined));
+      const ids = async (req: object) => (await api.invoke('runs.list', req)).runs.map((r) => r.id);
+      expect(await ids({ query: 'get_weather' })).toEqual(['label:weather']);
+      expect(await ids({ query: 'DUCKS' })).toEqual(['label:joke']);
+      expect(await ids({ query: 'function_call_output' })).toEqual(['label:weather']);
+      expect(await ids({ query: 'nothing matches this' })).toEqual([]);
+      expect(await ids({ models: ['gpt-5-mini'] })).toEqual(['label:joke']);
+      expect(await ids({ status: ['failed'] })).toEqual([]);
+      expect((await ids({})).sort()).toEqual(['label:joke', 'label:weather']);
+    });
+
+    it('answers bad requests with {code, message}', async () => {
+      const fail = async (p: Promise<unknown>) => {
+        try {
+          await p;
+        } catch (err) {
+          return { code: (err as ApiError).code, message: (err as ApiError).message };
+        }
+        throw new Error('expected a failure');
+      };
+      expect(await fail(api.invoke('runs.get', { runId: 'run:nope' }))).toMatchObject({ code: 'not_found' });
+      expect(await fail(api.invoke('runs.get', {} as never))).toMatchObject({ code: 'bad_request', message: '"runId" is required' });
+      expect(await fail(api.invoke('exchanges.get', { exchangeId: 'x' } as never))).toMatchObject({ code: 'bad_request' });
+      expect(await fail(api.invoke('exchanges.get', { exchangeId: 999 }))).toMatchObject({ code: 'not_found' });
+      expect(await fail(api.invoke('nope.nope' as never, {} as never))).toMatchObject({ code: 'unknown_channel' });
+      expect(await fail(api.invoke('recordings.open', { path: path.join(h.dir, 'missing.loupe') }))).toMatchObject({ code: 'bad_request' });
+    });
+
+    it('opens another recording read-only and comes back to the live one', async () => {
+      await runWeatherAgent(h.client, { label: 'first' });
+      await h.settle();
+      const copy = path.join(h.dir, 'copy.loupe');
+      h.core.db.pragma('wal_checkpoint(FULL)');
+      await h.core.db.backup(copy);
+      await h.client.responses.create({ model: 'gpt-5', input: 'after the copy' }, { headers: { 'x-loupe-session': 'second' } });
+      await h.settle();
+      expect(fs.existsSync(copy)).toBe(true);
+
+      const opened = await api.invoke('recordings.open', { path: copy });
+      expect(opened).toEqual({ path: copy, live: false });
+      await pushed('recording.opened');
+      expect((await api.invoke('runs.list', {})).runs.map((r) => r.id)).toEqual(['label:first']);
+      expect((await api.invoke('app.info', {})).recording.live).toBe(false);
+
+      expect(await api.invoke('recordings.open', { path: h.dbPath })).toEqual({ path: path.resolve(h.dbPath), live: true });
+      expect((await api.invoke('runs.list', {})).runs.map((r) => r.id).sort()).toEqual(['label:first', 'label:second']);
+    });
+
+    it('keeps the newest responses of a run too large to send whole', async () => {
+      await runWeatherAgent(h.client, { label: 'big' });
+      await h.settle();
+      const detail = await eventually(async () => {
+        const d = await api.invoke('runs.get', { runId: 'label:big', maxItems: 1 }).catch(() => undefined);
+        return d;
+      });
+      expect(detail.responses).toHaveLength(1);
+      expect(detail.omitted).toEqual({ responses: 1, items: 3 });
+    });
+  });
+}
