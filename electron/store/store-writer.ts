@@ -136,7 +136,11 @@ class WorkerStoreWriter implements StoreWriter {
     const bytes = batchBytes(batch);
     this.sizes.set(seq, bytes);
     this.inFlight += bytes;
-    this.worker.postMessage({ type: 'batch', seq, batch });
+    // The recorder sealed each segment into buffers of its own, so they move to the worker
+    // instead of being copied a second time.
+    const transfer: ArrayBuffer[] = [];
+    for (const seg of batch.segments) transfer.push(seg.data.buffer as ArrayBuffer, seg.marks.buffer as ArrayBuffer);
+    this.worker.postMessage({ type: 'batch', seq, batch }, transfer);
   }
 
   private settle(seq: number): void {
