@@ -9,20 +9,13 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Readable, Writable } from 'node:stream';
-import { performance } from 'node:perf_hooks';
 import type { CaptureSink, ExchangeEnd, ExchangeState, ExchangeTap } from '../../shared/capture/exchange.js';
-import {
-  clientResponseHeaders,
-  flattenHeaders,
-  pairHeaders,
-  upstreamRequestHeaders,
-} from '../../shared/capture/hop-headers.js';
+import { clientResponseHeaders, flattenHeaders, pairHeaders, upstreamRequestHeaders } from '../../shared/capture/hop-headers.js';
 import { proxyErrorBody, upstreamFailure, type ProxyError } from '../../shared/capture/proxy-error.js';
-import { redactHeaders, redactPath } from '../../shared/capture/redact.js';
-import { parseRoute } from '../../shared/capture/route.js';
+import { redactHeaders } from '../../shared/capture/redact.js';
 import { upstreamPath, type UpstreamTarget } from '../../shared/capture/upstream-url.js';
 import type { UpstreamPool } from './upstream-agent.js';
-import { guardTap } from './guard-tap.js';
+import { beginExchange } from './begin-exchange.js';
 
 export interface ForwardContext {
   target: UpstreamTarget;
@@ -35,25 +28,7 @@ export interface ForwardContext {
 }
 
 export function forwardHttp(ctx: ForwardContext, req: http.IncomingMessage, res: http.ServerResponse): void {
-  const t0 = performance.now();
-  const now = () => Math.round((performance.now() - t0) * 1000);
-  const clientHeaders = pairHeaders(req.rawHeaders);
-  const route = parseRoute(req.url ?? '/', (name) => firstHeader(req, name));
-  const tap = guardTap(
-    ctx.sink,
-    {
-      startedAt: Date.now(),
-      transport: 'http',
-      method: req.method ?? 'GET',
-      path: redactPath(route.path),
-      upstream: ctx.target.display,
-      label: route.label,
-      agent: route.agent,
-      requestHeaders: redactHeaders(clientHeaders),
-      connectionId: ctx.connectionId(req),
-    },
-    ctx.onTapError,
-  );
+  const { tap, route, clientHeaders, now } = beginExchange(ctx, req, 'http');
 
   let requestBytes = 0;
   let responseBytes = 0;
@@ -182,10 +157,5 @@ function sendProxyError(res: http.ServerResponse, failure: ProxyError, tap: Exch
   res.end(body);
   tap.responseHead({ status: failure.status, statusText: '', headers, tUs: now() });
   tap.chunk('response', body, now());
-}
-
-function firstHeader(req: http.IncomingMessage, name: string): string | undefined {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v[0] : v;
 }
 

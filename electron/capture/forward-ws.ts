@@ -9,17 +9,15 @@
 // in order with their text/binary kind; close codes are passed through, and a connection
 // that drops without a close frame drops the other side too.
 import type http from 'node:http';
-import { performance } from 'node:perf_hooks';
 import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
 import type { ExchangeState, HeaderList } from '../../shared/capture/exchange.js';
 import { pairHeaders, upstreamRequestHeaders } from '../../shared/capture/hop-headers.js';
 import { proxyErrorBody, upstreamFailure } from '../../shared/capture/proxy-error.js';
-import { redactHeaders, redactPath } from '../../shared/capture/redact.js';
-import { parseRoute } from '../../shared/capture/route.js';
+import { redactHeaders } from '../../shared/capture/redact.js';
 import { upstreamPath } from '../../shared/capture/upstream-url.js';
 import type { ForwardContext } from './forward-http.js';
-import { guardTap } from './guard-tap.js';
+import { beginExchange } from './begin-exchange.js';
 
 const OPCODE_TEXT = 1;
 const OPCODE_BINARY = 2;
@@ -32,28 +30,7 @@ const UNSENDABLE = new Set([1005, 1006, 1015]);
 const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 0 });
 
 export function forwardWebSocket(ctx: ForwardContext, req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
-  const t0 = performance.now();
-  const now = () => Math.round((performance.now() - t0) * 1000);
-  const clientHeaders = pairHeaders(req.rawHeaders);
-  const route = parseRoute(req.url ?? '/', (name) => {
-    const v = req.headers[name];
-    return Array.isArray(v) ? v[0] : v;
-  });
-  const tap = guardTap(
-    ctx.sink,
-    {
-      startedAt: Date.now(),
-      transport: 'websocket',
-      method: req.method ?? 'GET',
-      path: redactPath(route.path),
-      upstream: ctx.target.display,
-      label: route.label,
-      agent: route.agent,
-      requestHeaders: redactHeaders(clientHeaders),
-      connectionId: ctx.connectionId(req),
-    },
-    ctx.onTapError,
-  );
+  const { tap, route, clientHeaders, now } = beginExchange(ctx, req, 'websocket');
   let clientBytes = 0;
   let serverBytes = 0;
   let ended = false;

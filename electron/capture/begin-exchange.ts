@@ -1,0 +1,44 @@
+// What every captured exchange starts with, whatever its transport: a monotonic clock,
+// the client's headers in wire order, Loupe's own routing read off (label, agent), and a
+// guarded tap that records the redacted request line.
+import type http from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { ExchangeTap, HeaderList, Transport } from '../../shared/capture/exchange.js';
+import { pairHeaders } from '../../shared/capture/hop-headers.js';
+import { redactHeaders, redactPath } from '../../shared/capture/redact.js';
+import { parseRoute, type Route } from '../../shared/capture/route.js';
+import type { ForwardContext } from './forward-http.js';
+import { guardTap } from './guard-tap.js';
+
+export interface BegunExchange {
+  tap: ExchangeTap;
+  route: Route;
+  clientHeaders: HeaderList;
+  /** Microseconds since the request arrived. */
+  now(): number;
+}
+
+export function beginExchange(ctx: ForwardContext, req: http.IncomingMessage, transport: Transport): BegunExchange {
+  const t0 = performance.now();
+  const clientHeaders = pairHeaders(req.rawHeaders);
+  const route = parseRoute(req.url ?? '/', (name) => {
+    const v = req.headers[name];
+    return Array.isArray(v) ? v[0] : v;
+  });
+  const tap = guardTap(
+    ctx.sink,
+    {
+      startedAt: Date.now(),
+      transport,
+      method: req.method ?? 'GET',
+      path: redactPath(route.path),
+      upstream: ctx.target.display,
+      label: route.label,
+      agent: route.agent,
+      requestHeaders: redactHeaders(clientHeaders),
+      connectionId: ctx.connectionId(req),
+    },
+    ctx.onTapError,
+  );
+  return { tap, route, clientHeaders, now: () => Math.round((performance.now() - t0) * 1000) };
+}
