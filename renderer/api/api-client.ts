@@ -2,6 +2,7 @@
 // LoupeApi shape (invoke over an allowlist, on returning an unsubscribe); in a browser the
 // HTTP/WebSocket client below implements the same, plus a connection status that can be lost.
 import type { LoupeApi } from '../../shared/api/contract.js';
+import { ApiError, isErrorBody } from '../../shared/api/errors.js';
 
 export type ConnectionStatus = 'connecting' | 'open' | 'lost';
 
@@ -10,10 +11,17 @@ export interface ApiClient extends LoupeApi {
   onConnection(listener: (status: ConnectionStatus) => void): () => void;
 }
 
-/** Wraps the desktop bridge: IPC cannot lose its connection, so the status is always open. */
+/**
+ * Wraps the desktop bridge: IPC cannot lose its connection, so the status is always open.
+ * The preload rejects with a plain `{code, message}` (contextBridge strips an Error's extra
+ * fields), which becomes an ApiError here so the UI shows the message, not "[object Object]".
+ */
 export function bridgeClient(bridge: LoupeApi): ApiClient {
   return {
-    invoke: (channel, request) => bridge.invoke(channel, request),
+    invoke: (channel, request) =>
+      bridge.invoke(channel, request).catch((err: unknown) => {
+        throw isErrorBody(err) ? new ApiError(err.code, err.message) : err;
+      }),
     on: (event, listener) => bridge.on(event, listener),
     onConnection(listener) {
       listener('open');
