@@ -9,6 +9,7 @@ import { ApiError } from '../../shared/api/errors.js';
 import type { RecordingInfo } from '../../shared/api/types.js';
 import { startCore, type Core } from '../core.js';
 import { createService, type LoupeService } from '../service/service.js';
+import { demoStarter } from '../demo/demo-starter.js';
 import type { ProxySettings } from './settings.js';
 
 export interface CoreHostOptions {
@@ -191,7 +192,7 @@ async function launch(options: CoreHostOptions, settings: ProxySettings): Promis
     log: options.log,
     ...(options.storeWorker !== undefined ? { storeWorker: options.storeWorker } : {}),
   });
-  const service = createService({ core, livePollMs: options.livePollMs });
+  const service = createService({ core, livePollMs: options.livePollMs, startDemo: demoStarter(core, options.log) });
   return { core, service, settings: { ...settings }, offs: [] };
 }
 

@@ -4,6 +4,7 @@
 import { startCore } from '../core.js';
 import { startHeadlessServer } from '../headless/server.js';
 import { createService } from '../service/service.js';
+import { demoStarter } from '../demo/demo-starter.js';
 import { portFlag, secondsFlag, stringFlag, type ParsedArgs } from './args.js';
 import { defaultLibraryPath } from './default-db.js';
 import { DEFAULT_PROXY_PORT } from '../capture/proxy-server.js';
@@ -16,7 +17,7 @@ export async function serve(args: ParsedArgs): Promise<number> {
     upstream: stringFlag(args, 'upstream'),
     upstreamTimeoutMs: secondsFlag(args, 'upstream-timeout'),
   });
-  const service = createService({ core });
+  const service = createService({ core, startDemo: demoStarter(core) });
   let ui;
   try {
     ui = await startHeadlessServer({ api: service, port: portFlag(args, 'ui-port') ?? 0 });

@@ -32,6 +32,11 @@ export interface ServiceOptions {
   /** Without a core: a recording to show read-only. */
   dbPath?: string;
   livePollMs?: number;
+  /**
+   * Starts a demo run into the live recording (electron/demo/demo-starter.ts). Injected so
+   * the service does not load the demo's SDKs; absent when only a file is shown.
+   */
+  startDemo?: (scenario: string, speed: number) => Promise<{ scenario: string; label: string }>;
 }
 
 export interface LoupeService extends LoupeApi {
@@ -141,6 +146,14 @@ export function createService(options: ServiceOptions): LoupeService {
       const info = { path: source.path, live: source.live };
       events.emit('recording.opened', info);
       return info;
+    },
+    async 'demo.start'(request) {
+      const req = requestObject(request);
+      const scenario = optionalString(req, 'scenario') ?? 'support';
+      const speed = req.speed === undefined ? 1 : req.speed;
+      if (typeof speed !== 'number' || !(speed > 0) || speed > 10_000) throw new ApiError('bad_request', '"speed" must be a number above 0');
+      if (!options.startDemo || !source.live) throw new ApiError('unavailable', 'demo runs play into the live recording; open it first');
+      return options.startDemo(scenario, speed);
     },
   };
 

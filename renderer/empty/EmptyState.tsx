@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { CopyButton } from '../lib/CopyButton.js';
 import { useAppStore } from '../state/app-store.js';
+import { DemoButton } from './DemoButton.js';
 import { labelledUrl, snippets } from './snippets.js';
 
 export function EmptyState() {
@@ -60,6 +61,7 @@ export function EmptyState() {
             <CopyButton text={current.code} className="absolute right-2 top-2" />
           </div>
         </div>
+        <DemoButton />
         <ul className="mt-6 space-y-1.5 text-[13px] text-zinc-600 dark:text-zinc-400">
           <li>
             Name a run with the URL <code className="rounded bg-zinc-100 px-1 dark:bg-zinc-800">{labelledUrl(proxyUrl, 'my-agent')}</code> or the{' '}

@@ -25,6 +25,8 @@ export interface ApiChannels {
   'exchanges.get': { request: { exchangeId: number }; response: ExchangeDetail };
   /** Switch the view to another `.loupe` file (read-only unless it is the live recording). */
   'recordings.open': { request: { path: string }; response: RecordingInfo };
+  /** Play a scripted demo run (built-in simulator, real SDK, real proxy) into the live recording. */
+  'demo.start': { request: { scenario?: string; speed?: number }; response: { scenario: string; label: string } };
 }
 
 export interface ApiEvents {
@@ -49,7 +51,7 @@ export type ResponseOf<C extends ChannelName> = ApiChannels[C]['response'];
 export type EventPayload<E extends EventName> = ApiEvents[E];
 
 /** Both lists are checked against the interfaces above at compile time (see exhaustive below). */
-export const CHANNELS = ['app.info', 'runs.list', 'runs.get', 'exchanges.get', 'recordings.open'] as const;
+export const CHANNELS = ['app.info', 'runs.list', 'runs.get', 'exchanges.get', 'recordings.open', 'demo.start'] as const;
 export const EVENTS = [
   'exchange.recorded',
   'exchange.updated',
