@@ -6,6 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Protocol } from 'electron';
 import { CONTENT_SECURITY_POLICY } from './csp.js';
+import { contentTypeOf } from '../../shared/mime-types.js';
 
 export const APP_SCHEME = 'loupe-app';
 export const APP_HOST = 'renderer';
@@ -32,19 +33,6 @@ export function isAppUrl(url: string): boolean {
   }
 }
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-  '.map': 'application/json',
-  '.wasm': 'application/wasm',
-};
 
 const headers = (type: string) => ({
   'content-type': type,
@@ -70,10 +58,10 @@ export async function rendererResponse(rendererDir: string, url: string, method 
   try {
     body = await fs.readFile(file);
   } catch {
-    if (rel === 'index.html') return new Response(notBuiltPage(root), { status: 503, headers: headers(TYPES['.html']!) });
+    if (rel === 'index.html') return new Response(notBuiltPage(root), { status: 503, headers: headers(contentTypeOf('index.html')) });
     return new Response('not found', { status: 404, headers: headers('text/plain; charset=utf-8') });
   }
-  return new Response(method === 'HEAD' ? null : new Uint8Array(body), { status: 200, headers: headers(TYPES[path.extname(file)] ?? 'application/octet-stream') });
+  return new Response(method === 'HEAD' ? null : new Uint8Array(body), { status: 200, headers: headers(contentTypeOf(file)) });
 }
 
 function notBuiltPage(dir: string): string {

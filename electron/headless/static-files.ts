@@ -4,18 +4,8 @@ import fs from 'node:fs';
 import type http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { contentTypeOf } from '../../shared/mime-types.js';
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-  '.map': 'application/json',
-};
 
 /** dist/renderer, whether this module runs compiled (dist/electron/headless) or from source. */
 export function defaultRendererDir(): string {
@@ -52,7 +42,7 @@ export function serveStatic(dir: string, pathname: string, res: http.ServerRespo
   const isPage = rel === 'index.html';
   res.writeHead(200, {
     ...pageHeaders(port),
-    'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+    'content-type': contentTypeOf(file),
     'content-length': stat.size,
     'cache-control': isPage || !rel.startsWith('assets/') ? 'no-store' : 'public, max-age=31536000, immutable',
   });

@@ -5,7 +5,7 @@
 import type { HeaderList } from './exchange.js';
 import { isLoupeHeader } from './route.js';
 
-const HOP_BY_HOP = new Set([
+export const HOP_BY_HOP: ReadonlySet<string> = new Set([
   'connection',
   'keep-alive',
   'proxy-connection',

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { HeaderPair, RecordedExchange } from './recording.js';
 import { sseEventEnds } from './sse-events.js';
 import { headerValue } from './wire-body.js';
+import { HOP_BY_HOP } from '../../shared/capture/hop-headers.js';
 
 export interface ReceivedRequest {
   method: string;
@@ -44,18 +45,7 @@ export const MISMATCH_STATUS = 599;
 
 // Connection-scoped (RFC 9110 §7.6.1) or describing the recorded framing, which this
 // server redoes itself; content-length is recomputed because bodies may be re-serialized.
-const NOT_REPLAYED = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'content-length',
-]);
+const NOT_REPLAYED = new Set([...HOP_BY_HOP, 'content-length']);
 
 function replayHeaders(recorded: HeaderPair[]): string[] {
   const named = new Set(
