@@ -1,6 +1,6 @@
 // Payloads of the API contract. Plain JSON-serialisable data only: these cross a process
 // boundary (IPC) or a socket (headless), so no classes, Maps or functions.
-import type { ExchangeState, HeaderList, Transport } from '../capture/exchange.js';
+import type { ExchangeStart, ExchangeState, HeaderList } from '../capture/exchange.js';
 import type { PriceTable } from '../trace/prices.js';
 import type { RunLink } from '../trace/thread.js';
 import type { ResponseRecord } from '../trace/types.js';
@@ -122,18 +122,8 @@ export interface FrameView {
   text: string;
 }
 
-export interface ExchangeDetail {
-  id: number;
-  startedAt: number;
-  transport: Transport;
-  method: string;
-  path: string;
-  upstream: string;
-  label: string | null;
-  agent: string | null;
-  connectionId: string;
-  /** Secrets were redacted to a hint before they reached the disk. */
-  requestHeaders: HeaderList;
+/** One raw exchange as recorded: its start (request line, redacted headers) and everything after. */
+export interface ExchangeDetail extends ExchangeStart {
   status: number | null;
   statusText: string | null;
   responseHeaders: HeaderList | null;

@@ -2,6 +2,7 @@
 // simulator is always simId(kind, n), so tests can assert exact ids. The counter is
 // embedded at the end, which keeps every id unique; the rest is filler from a PRNG
 // seeded by (kind, n) so ids do not look like a column of zeros.
+import { seededRandom } from '../seeded-random.js';
 
 export type SimIdKind =
   | 'resp'
@@ -47,17 +48,6 @@ const SHAPES: Record<SimIdKind, { prefix: string; alphabet: string; length: numb
 const COUNTER_DIGITS = 8;
 const COUNTER_DIGITS_ALNUM = 6;
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function seedOf(kind: string, n: number): number {
   let h = 2166136261;
   for (let i = 0; i < kind.length; i++) h = Math.imul(h ^ kind.charCodeAt(i), 16777619);
@@ -78,7 +68,7 @@ function digits(n: number, alphabet: string, width: number): string {
 export function simId(kind: SimIdKind, n: number): string {
   const { prefix, alphabet, length } = SHAPES[kind];
   const width = alphabet === HEX ? COUNTER_DIGITS : COUNTER_DIGITS_ALNUM;
-  const random = mulberry32(seedOf(kind, n));
+  const random = seededRandom(seedOf(kind, n));
   let filler = '';
   for (let i = 0; i < length - width; i++) {
     filler += alphabet.charAt(Math.floor(random() * alphabet.length));

@@ -5,18 +5,10 @@
 import { rawExchange, sseChunks } from './raw-exchange-builder.js';
 import { finalResponse, responseStream } from './stream-builder.js';
 import type { Json, JsonObject, RawExchange } from './types.js';
+import { seededRandom } from '../seeded-random.js';
 
-/** mulberry32: tiny, fast, good enough to explore shapes; not for anything secret. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom };
+
 
 export interface RandomRunOptions {
   turns?: number;
