@@ -98,19 +98,23 @@ describe('ResponsesWS through the proxy', () => {
       'response.steer',
     ]);
 
-    // The trace model: the connection is one run; each lane is a chain of continuations in it
-    // (previous_response_id within a lane, the steered response to its successor).
+    // The trace model: one run per lane, each a chain of continuations (previous_response_id
+    // within the lane, the steered response to its successor).
     const runs = loadRuns(h.core.db);
-    expect(runs).toHaveLength(1);
-    const run = runs[0]!;
+    expect(runs).toHaveLength(2);
+    const runOf = (id: string) => runs.find((r) => r.responses.some((x) => x.responseId === id))!;
+    const laneA = runOf(a1.id);
+    const run = runOf(b1.id);
+    expect(laneA.responses.map((x) => x.responseId)).toEqual([warm.id, a1.id, a2.id]);
+    expect(laneA.links.map((l) => l.parentId)).toEqual([null, warm.id, a1.id]);
     const ids = run.responses.map((x) => x.responseId);
-    expect([...ids].sort()).toEqual([warm.id, a1.id, a2.id, b1.id, b2.id, successor.id].sort());
+    expect(ids).toEqual([b1.id, b2.id, successor.id]);
     const parentOf = (id: string) => run.links[ids.indexOf(id)]!.parentId;
-    expect([parentOf(a1.id), parentOf(a2.id)]).toEqual([warm.id, a1.id]);
     expect([parentOf(b2.id), parentOf(successor.id)]).toEqual([b1.id, b2.id]);
     const graph = buildRunGraph(run);
     const byResponse = new Map(graph.nodes.map((n) => [n.id, n.responseId]));
     const continues = graph.edges.filter((e) => e.kind === 'continue').map((e) => [byResponse.get(e.from), byResponse.get(e.to)]);
-    expect(continues).toEqual(expect.arrayContaining([[b2.id, successor.id], [a1.id, a2.id]]));
+    expect(continues).toEqual([[b1.id, b2.id], [b2.id, successor.id]]);
+    expect(graph.lanes).toEqual([expect.stringMatching(/#b$/)]);
   });
 });

@@ -88,12 +88,14 @@ describe('run graph', () => {
     expect(new Set(graph.responses[2]?.input).size).toBe(8);
   });
 
-  it('keeps two WebSocket lanes apart and the steered successor after the steered response', () => {
-    const { graph } = graphOf([websocketLanes()]);
-    expect(graph.lanes).toEqual(['main#a', 'main#b']);
-    expect(edges(graph, 'next')).toEqual(expect.arrayContaining(['msg_wa -> in:0:f6dypgn7jp']));
-    expect(edges(graph, 'continue')).toEqual(['msg_wa -> msg_wa2']);
-    expect(graph.groups.find((g) => g.id === 'agent:main#b')?.label).toBe('main · stream b');
+  it('draws each WebSocket lane as its own run, the steered successor after the steered response', () => {
+    const [laneA, laneB] = threadRuns(normalizeExchange(websocketLanes()).responses).map((run) => buildRunGraph(run));
+    expect(laneA?.lanes).toEqual(['main#a']);
+    expect(edges(laneA!, 'next')).toEqual(expect.arrayContaining(['msg_wa -> in:0:f6dypgn7jp']));
+    expect(edges(laneA!, 'continue')).toEqual(['msg_wa -> msg_wa2']);
+    expect(laneB?.lanes).toEqual(['main#b']);
+    expect(laneB?.groups.find((g) => g.id === 'agent:main#b')?.label).toBe('main · stream b');
+    expect(laneB?.nodes.map((n) => n.id)).toEqual(expect.arrayContaining(['ws_b', 'msg_wb']));
   });
 
   it('joins an MCP approval request to its response, and custom and computer calls to their outputs', () => {

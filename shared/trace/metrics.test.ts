@@ -115,7 +115,10 @@ describe('run metrics', () => {
   });
 
   it('does not call a steered response a failure', () => {
-    const m = metricsOf([websocketLanes()]);
+    // Each lane is its own run; the steered response is on lane a, the first run.
+    const runs = threadRuns(normalizeExchange(websocketLanes()).responses);
+    expect(runs.map((r) => r.responses.map((x) => x.status))).toEqual([['incomplete', 'completed'], ['completed']]);
+    const m = runMetrics(runs[0]!, buildRunGraph(runs[0]!), prices);
     expect(m.findings.filter((f) => f.kind === 'failed_responses')).toEqual([]);
   });
 });

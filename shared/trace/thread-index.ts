@@ -9,7 +9,6 @@ export class ThreadIndex {
   private readonly byResponseId = new Map<string, number>();
   private readonly byConversation = new Map<string, number>();
   private readonly byLane = new Map<string, number>();
-  private readonly byConnection = new Map<string, number>();
   /** Output item ids and the call ids of output calls, to recognize a stateless resend. */
   private readonly byOutputId = new Map<string, number>();
   private readonly byCallId = new Map<string, number>();
@@ -28,12 +27,8 @@ export class ThreadIndex {
 
   /** The latest response on the same WebSocket connection and lane. */
   websocketLane(r: ResponseRecord): number | undefined {
-    return r.exchange.transport === 'websocket' ? this.byLane.get(laneKey(r)) : undefined;
-  }
-
-  /** The latest response on the same WebSocket connection, any lane. */
-  websocketConnection(r: ResponseRecord): number | undefined {
-    return r.exchange.transport === 'websocket' ? this.byConnection.get(r.exchange.connectionId) : undefined;
+    const lane = websocketLaneKey(r);
+    return lane === null ? undefined : this.byLane.get(lane.key);
   }
 
   /** The latest response whose output this request's input repeats (by item id or call id). */
@@ -62,10 +57,8 @@ export class ThreadIndex {
   add(r: ResponseRecord, index: number): void {
     this.byResponseId.set(r.responseId, index);
     if (r.request.conversationId !== null) this.byConversation.set(r.request.conversationId, index);
-    if (r.exchange.transport === 'websocket') {
-      this.byLane.set(laneKey(r), index);
-      this.byConnection.set(r.exchange.connectionId, index);
-    }
+    const lane = websocketLaneKey(r);
+    if (lane !== null) this.byLane.set(lane.key, index);
     for (const item of r.output) {
       if (item.id !== null) this.byOutputId.set(item.id, index);
       if (item.callId !== null && !isOutput(item)) this.byCallId.set(item.callId, index);
@@ -94,9 +87,12 @@ function isOutput(item: TraceItem): boolean {
   return item.type.endsWith('_output') || item.type === 'mcp_approval_response';
 }
 
-function laneKey(r: ResponseRecord): string {
+/** A WebSocket response's lane: its connection and `stream_id` ('' for the default lane). */
+export function websocketLaneKey(r: ResponseRecord): { connection: string; stream: string; key: string } | null {
+  if (r.exchange.transport !== 'websocket') return null;
   const lane = r.request.params.stream_id;
-  return `${r.exchange.connectionId}\u0000${typeof lane === 'string' ? lane : ''}`;
+  const stream = typeof lane === 'string' ? lane : '';
+  return { connection: r.exchange.connectionId, stream, key: `${r.exchange.connectionId}\u0000${stream}` };
 }
 
 /** Rolling hashes of an item sequence: entry k identifies items 0..k. */

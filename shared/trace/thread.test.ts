@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeExchange } from './normalize.js';
-import { rawExchange } from './raw-exchange-builder.js';
 import { chatToolLoop, compaction, T0 } from './scenarios.js';
 import { websocketLanes } from './scenarios-ws.js';
-import { finalResponse } from './stream-builder.js';
+import { rawExchange, wsExchange, wsServerFrames } from './raw-exchange-builder.js';
+import { finalResponse, responseStream } from './stream-builder.js';
 import { threadRuns, type Run } from './thread.js';
 import type { Json, JsonObject, RawExchange, ResponseRecord } from './types.js';
 
@@ -58,10 +58,42 @@ describe('threading', () => {
     expect(shape(runs)).toEqual(['run:r1: r1 r2(r1 by conversation)']);
   });
 
-  it('keeps a WebSocket connection in one run: a lane continues itself, a new lane is a second root', () => {
+  it('makes each stream_id lane of a WebSocket connection its own run; a lane continues itself', () => {
     const runs = threadRuns(records([websocketLanes()]), { idleGapMs: 0 });
-    expect(shape(runs)).toEqual(['run:resp_wa: resp_wa resp_wb resp_wa2(resp_wa by previous_response_id)']);
-    expect(runs[0]?.links[1]).toEqual({ parent: null, parentId: null, signal: 'root' });
+    expect(shape(runs)).toEqual(['run:resp_wa: resp_wa resp_wa2(resp_wa by previous_response_id)', 'run:resp_wb: resp_wb']);
+    // Even an idle gap wide enough to join anything does not merge two lanes of one connection.
+    expect(shape(threadRuns(records([websocketLanes()]), { idleGapMs: 60_000 }))).toHaveLength(2);
+  });
+
+  it('splits a labelled connection by lane too, as label#stream_id', () => {
+    const labelled = { ...websocketLanes(), label: 'trip' };
+    expect(threadRuns(records([labelled])).map((r) => [r.id, r.label, r.responses.length])).toEqual([
+      ['label:trip#a', 'trip', 2],
+      ['label:trip#b', 'trip', 1],
+    ]);
+  });
+
+  it('starts a lane that forks from another lane as its own run whose root still names the fork point', () => {
+    const a = finalResponse('resp_fa', [msg('m_fa', 'plan')]);
+    const b = finalResponse('resp_fb', [msg('m_fb', 'alternative plan')], { previous_response_id: 'resp_fa' });
+    const fork = wsExchange({
+      id: 7,
+      startedAt: T0,
+      path: '/v1/responses',
+      connectionId: 'ws-fork',
+      frames: [
+        { from: 'client', tUs: 1_000, data: { type: 'response.create', model: 'gpt-5', stream_id: 'a', input: 'plan' } },
+        ...wsServerFrames(responseStream(a), 2_000, 500, 'a'),
+        { from: 'client', tUs: 20_000, data: { type: 'response.create', model: 'gpt-5', stream_id: 'b', previous_response_id: 'resp_fa', input: 'another' } },
+        ...wsServerFrames(responseStream(b), 21_000, 500, 'b'),
+      ],
+    });
+    const runs = threadRuns(records([fork]));
+    expect(shape(runs)).toEqual(['run:resp_fa: resp_fa', 'run:resp_fb: resp_fb']);
+    expect(runs[1]?.links[0]).toEqual({ parent: null, parentId: 'resp_fa', signal: 'previous_response_id' });
+    // An HTTP request continuing a lane's response still joins that lane's run.
+    const http = resp('r_http', 1, { input: 'and then?', previous_response_id: 'resp_fb' });
+    expect(shape(threadRuns(records([fork, http])))[1]).toBe('run:resp_fb: resp_fb r_http(resp_fb by previous_response_id)');
   });
 
   it('chains stateless requests that resend output item ids or answer call ids', () => {
