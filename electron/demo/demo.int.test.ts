@@ -4,11 +4,13 @@
 // frames), and what the trace model makes of it: runs, lanes and edges.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResponsesWS } from 'openai/resources/responses/ws';
-import { exportDocument } from '../../shared/export/export-json.js';
-import { SUPPORT_HANDOFF_TOOL } from '../../shared/sim/scenarios/support.js';
+import { exportDocument, type ExportDocument } from '../../shared/export/export-json.js';
+import { exportRecording } from '../store/export-recording.js';
+import { SUPPORT_AGENTS, SUPPORT_HANDOFF_TOOL, SUPPORT_TOOLS } from '../../shared/sim/scenarios/support.js';
+import { attachAgentSpans } from '../../shared/trace/attach-agent-spans.js';
 import { buildRunGraph } from '../../shared/trace/graph.js';
 import type { Run } from '../../shared/trace/thread.js';
-import { loadRuns } from '../store/runs-read.js';
+import { loadAgentSpans, loadRuns } from '../store/runs-read.js';
 import { startHarness, type Harness } from '../../test/support/harness.js';
 import { exchangeRows, settledExchange, storedBody, storedFrames, tapFetch, tapSocket, type SocketTap } from '../../test/support/wire-tap.js';
 import { runDemo, type DemoScenario } from './index.js';
@@ -75,6 +77,20 @@ describe('demo scenarios through the proxy', () => {
     const traces = exchangeRows(h.core.db, label).filter((r) => r.path === '/v1/traces/ingest');
     expect(traces.length).toBeGreaterThan(0);
     expect(traces.every((r) => r.status === 204)).toBe(true);
+    // Its spans are attached to the run whose responses they name: every response of the run
+    // has its response span, and the agent, handoff and function spans come with them.
+    const spans = attachAgentSpans(loadRuns(h.core.db), loadAgentSpans(h.core.db)).byRun.get(run.id) ?? [];
+    expect(spans.filter((s) => s.type === 'response').map((s) => s.responseId).sort()).toEqual(run.responses.map((r) => r.responseId).sort());
+    expect(spans.find((s) => s.object === 'trace')?.name).toBe('Support desk (Loupe demo)');
+    expect(spans.filter((s) => s.type === 'agent').map((s) => s.name)).toEqual([SUPPORT_AGENTS.triage, SUPPORT_AGENTS.billing]);
+    expect(spans.filter((s) => s.type === 'handoff').map((s) => s.name)).toEqual([`${SUPPORT_AGENTS.triage} → ${SUPPORT_AGENTS.billing}`]);
+    expect(spans.filter((s) => s.type === 'function').map((s) => s.name).sort()).toEqual(SUPPORT_TOOLS.map((t) => t.name).sort());
+    expect(new Set(spans.map((s) => s.traceId)).size).toBe(1);
+    // `loupe export --format json` carries them on the run.
+    let json = '';
+    await exportRecording(h.core.db, 'json', (text) => (json += text));
+    const exported = (JSON.parse(json) as ExportDocument).runs.find((r) => r.id === run.id);
+    expect(exported?.agent_spans?.map((s) => s.id)).toEqual(spans.map((s) => s.id));
     // Each of the three parallel calls is joined to its output, plus the handoff.
     const graph = buildRunGraph(run);
     expect(graph.edges.filter((e) => e.kind === 'call')).toHaveLength(4);

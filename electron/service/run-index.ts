@@ -7,7 +7,8 @@
 // revision changes iff its content changed; runs that vanished (merged into another when
 // an in-flight response learned its id) are reported with the run that now holds them.
 import type { RunSummary } from '../../shared/api/types.js';
-import type { ResponseRecord } from '../../shared/trace/types.js';
+import { attachAgentSpans } from '../../shared/trace/attach-agent-spans.js';
+import type { AgentSpan, ResponseRecord } from '../../shared/trace/types.js';
 import type { Db } from '../store/db.js';
 import { runSearchText, summarizeRun } from './run-summary.js';
 import { threadRecords, type Run } from './trace-adapter.js';
@@ -19,6 +20,10 @@ export interface IndexChange {
 
 export class RunIndex {
   private readonly derived = new Map<number, ResponseRecord[]>();
+  /** Agents SDK trace objects per trace-export exchange; attached to runs on each rebuild. */
+  private readonly spans = new Map<number, AgentSpan[]>();
+  private spansByRun = new Map<string, AgentSpan[]>();
+  private readonly spansOf: ((exchangeId: number) => AgentSpan[]) | null;
   private readonly provisional = new Map<number, ResponseRecord[]>();
   private readonly open = new Set<number>();
   private readonly dirty = new Set<number>();
@@ -40,6 +45,20 @@ export class RunIndex {
       this.derived.set(row.id, list);
       this.dirty.add(row.id);
     }
+    // A recording opened read-only from before schema v2 has no agent_spans table.
+    const hasSpans = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'agent_spans'").get() !== undefined;
+    if (hasSpans) {
+      const bySpanExchange = db.prepare('SELECT record FROM agent_spans WHERE exchange_id = ? ORDER BY idx').pluck();
+      this.spansOf = (id) => (bySpanExchange.all(id) as string[]).map((json) => JSON.parse(json) as AgentSpan);
+      const spanRows = db.prepare('SELECT exchange_id AS id, record FROM agent_spans ORDER BY exchange_id, idx').all() as Array<{ id: number; record: string }>;
+      for (const row of spanRows) {
+        const list = this.spans.get(row.id) ?? [];
+        list.push(JSON.parse(row.record) as AgentSpan);
+        this.spans.set(row.id, list);
+      }
+    } else {
+      this.spansOf = null;
+    }
     this.rebuild();
   }
 
@@ -48,6 +67,9 @@ export class RunIndex {
     const rows = this.byExchange.all(exchangeId) as Array<{ record: string }>;
     if (rows.length) this.derived.set(exchangeId, rows.map((r) => slim(JSON.parse(r.record) as ResponseRecord)));
     else this.derived.delete(exchangeId);
+    const spans = this.spansOf?.(exchangeId) ?? [];
+    if (spans.length) this.spans.set(exchangeId, spans);
+    else this.spans.delete(exchangeId);
     this.provisional.delete(exchangeId);
     this.open.delete(exchangeId);
     this.dirty.add(exchangeId);
@@ -83,10 +105,13 @@ export class RunIndex {
     const firstExchange = new Map<string, number>();
     for (const [runId, run] of before) firstExchange.set(runId, run.responses[0]?.exchangeId ?? -1);
     this.runs = new Map(threadRecords(records).map((run) => [run.id, run]));
+    const spansBefore = this.spansByRun;
+    this.spansByRun = attachAgentSpans([...this.runs.values()], [...this.spans.values()].flat()).byRun;
     this.runOfExchange.clear();
     const change: IndexChange = { updated: [], removed: [] };
     for (const run of this.runs.values()) {
       let changed = !before.has(run.id) || before.get(run.id)!.responses.length !== run.responses.length;
+      if ((spansBefore.get(run.id)?.length ?? 0) !== (this.spansByRun.get(run.id)?.length ?? 0)) changed = true;
       for (const r of run.responses) {
         this.runOfExchange.set(r.exchangeId, run.id);
         if (this.dirty.has(r.exchangeId)) changed = true;
@@ -94,7 +119,7 @@ export class RunIndex {
       if (!changed) continue;
       this.texts.delete(run.id);
       const previous = this.summaries.get(run.id);
-      const next = summarizeRun(run, (id) => this.open.has(id), previous?.revision ?? 0);
+      const next = summarizeRun(run, (id) => this.open.has(id), previous?.revision ?? 0, this.spansByRun.get(run.id)?.length ?? 0);
       if (previous && sameSummary(previous, next)) continue;
       next.revision = ++this.revision;
       this.summaries.set(run.id, next);
@@ -120,6 +145,11 @@ export class RunIndex {
 
   run(runId: string): Run | undefined {
     return this.runs.get(runId);
+  }
+
+  /** The Agents SDK trace objects attached to a run, in start order. */
+  agentSpans(runId: string): AgentSpan[] {
+    return this.spansByRun.get(runId) ?? [];
   }
 
   /** Lower-cased searchable text of a run, computed on first use after each change. */

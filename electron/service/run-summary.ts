@@ -65,7 +65,7 @@ function endOf(r: ResponseRecord): number {
   return r.exchange.startedAt + ((r.timings.startUs ?? 0) + (r.timings.durationUs ?? 0)) / 1000;
 }
 
-export function summarizeRun(run: Run, isOpen: (exchangeId: number) => boolean, revision: number): RunSummary {
+export function summarizeRun(run: Run, isOpen: (exchangeId: number) => boolean, revision: number, agentSpans = 0): RunSummary {
   const models = new Set<string>();
   const agents = new Set<string>();
   const toolNames = new Set<string>();
@@ -125,6 +125,7 @@ export function summarizeRun(run: Run, isOpen: (exchangeId: number) => boolean, 
     startedAt,
     endedAt: Math.max(endedAt, startedAt),
     preview: firstUserText(run),
+    agentSpans,
     revision,
   };
 }

@@ -121,6 +121,7 @@ export function createService(options: ServiceOptions): LoupeService {
         omitted: first > 0 ? { responses: first, items: omittedItems } : null,
         notes,
         prices: priceTable(),
+        agentSpans: source.index.agentSpans(runId),
       };
     },
 

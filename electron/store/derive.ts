@@ -1,4 +1,4 @@
-// Fills the derived tables (responses, items, exchange_notes) from raw exchanges with the
+// Fills the derived tables (responses, items, exchange_notes, agent_spans) from raw exchanges with the
 // pure normalizer: computeDerived reads and normalizes (any thread), derivedWriter writes
 // (the connection that owns writes). `loupe reindex` rebuilds everything with both;
 // live derivation is scheduled by derive-queue.ts.
@@ -15,6 +15,7 @@ export interface DerivedRows {
   exchangeId: number;
   responses: unknown[][];
   items: unknown[][];
+  spans: unknown[][];
   notes: string[];
 }
 
@@ -33,7 +34,8 @@ export function derivedRows(exchangeId: number, result: NormalizeResult): Derive
       list.forEach((item, i) => items.push([exchangeId, r.responseId, role, i, item.id, item.type, item.callId, item.agent]));
     }
   });
-  return { exchangeId, responses, items, notes: result.notes };
+  const spans = (result.spans ?? []).map((s, idx) => [exchangeId, idx, s.traceId, s.id, s.type, s.responseId, JSON.stringify(s)]);
+  return { exchangeId, responses, items, spans, notes: result.notes };
 }
 
 /** Writes the derived rows of several exchanges in one transaction, replacing older ones. */
@@ -44,6 +46,7 @@ export function derivedWriter(db: Db): DerivedWriter {
     db.prepare('DELETE FROM responses WHERE exchange_id = ?'),
     db.prepare('DELETE FROM items WHERE exchange_id = ?'),
     db.prepare('DELETE FROM exchange_notes WHERE exchange_id = ?'),
+    db.prepare('DELETE FROM agent_spans WHERE exchange_id = ?'),
   ];
   const insertResponse = db.prepare(
     `INSERT OR REPLACE INTO responses (exchange_id, response_id, idx, api, model, status, streamed, previous_response_id,
@@ -54,12 +57,14 @@ export function derivedWriter(db: Db): DerivedWriter {
     'INSERT OR REPLACE INTO items (exchange_id, response_id, role, idx, item_id, type, call_id, agent) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const insertNote = db.prepare('INSERT INTO exchange_notes (exchange_id, note) VALUES (?, ?)');
+  const insertSpan = db.prepare('INSERT INTO agent_spans (exchange_id, idx, trace_id, span_id, type, response_id, record) VALUES (?, ?, ?, ?, ?, ?, ?)');
   return db.transaction((batch: DerivedRows[]) => {
     for (const rows of batch) {
       for (const stmt of clear) stmt.run(rows.exchangeId);
       for (const r of rows.responses) insertResponse.run(...r);
       for (const i of rows.items) insertItem.run(...i);
       for (const n of rows.notes) insertNote.run(rows.exchangeId, n);
+      for (const sp of rows.spans) insertSpan.run(...sp);
     }
   });
 }
@@ -82,7 +87,7 @@ export async function computeDerived(db: Db, id: number): Promise<NormalizeResul
 
 /** Rebuilds every derived row from raw. Returns how many exchanges were derived. */
 export async function reindex(db: Db, onProgress?: (done: number, total: number) => void): Promise<number> {
-  db.exec('DELETE FROM responses; DELETE FROM items; DELETE FROM exchange_notes;');
+  db.exec('DELETE FROM responses; DELETE FROM items; DELETE FROM exchange_notes; DELETE FROM agent_spans;');
   const write = derivedWriter(db);
   const ids = exchangeIds(db);
   let done = 0;

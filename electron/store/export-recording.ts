@@ -5,9 +5,16 @@ import pkg from '../../package.json' with { type: 'json' };
 import { exportDocument, exportRun } from '../../shared/export/export-json.js';
 import { harDocument } from '../../shared/export/har.js';
 import { otlpDocument } from '../../shared/export/otlp.js';
+import { attachAgentSpans } from '../../shared/trace/attach-agent-spans.js';
+import type { Run } from '../../shared/trace/thread.js';
+import type { AgentSpan } from '../../shared/trace/types.js';
 import type { Db } from './db.js';
 import { exchangeIds, loadRawExchange } from './raw-read.js';
-import { loadRuns } from './runs-read.js';
+import { loadAgentSpans, loadRuns } from './runs-read.js';
+
+function spansByRun(db: Db, runs: Run[]): Map<string, AgentSpan[]> {
+  return attachAgentSpans(runs, loadAgentSpans(db)).byRun;
+}
 
 export const EXPORT_FORMATS = ['json', 'jsonl', 'har', 'otlp'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -19,12 +26,17 @@ export function isExportFormat(value: string): value is ExportFormat {
 /** Writes the recording in `format` through `write`, piece by piece. */
 export async function exportRecording(db: Db, format: ExportFormat, write: (text: string) => void): Promise<void> {
   switch (format) {
-    case 'json':
-      write(`${JSON.stringify(exportDocument(loadRuns(db)))}\n`);
+    case 'json': {
+      const runs = loadRuns(db);
+      write(`${JSON.stringify(exportDocument(runs, undefined, spansByRun(db, runs)))}\n`);
       return;
-    case 'jsonl':
-      for (const run of loadRuns(db)) write(`${JSON.stringify(exportRun(run))}\n`);
+    }
+    case 'jsonl': {
+      const runs = loadRuns(db);
+      const spans = spansByRun(db, runs);
+      for (const run of runs) write(`${JSON.stringify(exportRun(run, undefined, spans.get(run.id)))}\n`);
       return;
+    }
     case 'otlp':
       write(`${JSON.stringify(otlpDocument(loadRuns(db), pkg.version))}\n`);
       return;

@@ -103,6 +103,23 @@ const migrations: Migration[] = [
       CREATE INDEX notes_by_exchange ON exchange_notes(exchange_id);
     `);
   },
+  // v2: Agents SDK trace objects posted to /v1/traces/ingest (derived, like responses).
+  // Recordings made before v2 have none until `loupe reindex`.
+  (db) => {
+    db.exec(`
+      CREATE TABLE agent_spans (
+        exchange_id INTEGER NOT NULL,
+        idx INTEGER NOT NULL,
+        trace_id TEXT NOT NULL,
+        span_id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        response_id TEXT,
+        record TEXT NOT NULL,
+        PRIMARY KEY (exchange_id, idx)
+      ) WITHOUT ROWID;
+      CREATE INDEX agent_spans_by_trace ON agent_spans(trace_id);
+    `);
+  },
 ];
 
 export const SCHEMA_VERSION = migrations.length;

@@ -2,7 +2,7 @@
 // before they carried their exchange context get it from the exchange row, so an older
 // recording threads the same way after an upgrade without a reindex.
 import { threadRuns, type Run } from '../../shared/trace/thread.js';
-import type { ResponseRecord } from '../../shared/trace/types.js';
+import type { AgentSpan, ResponseRecord } from '../../shared/trace/types.js';
 import type { Transport } from '../../shared/capture/exchange.js';
 import type { Db } from './db.js';
 
@@ -36,4 +36,12 @@ function recordOf(row: Row): ResponseRecord {
     connectionId: row.connection_id,
   };
   return record;
+}
+
+/** Every Agents SDK trace object recorded, in recording order (none in a pre-v2 file opened read-only). */
+export function loadAgentSpans(db: Db): AgentSpan[] {
+  const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'agent_spans'").get();
+  if (table === undefined) return [];
+  const rows = db.prepare('SELECT record FROM agent_spans ORDER BY exchange_id, idx').pluck().all() as string[];
+  return rows.map((json) => JSON.parse(json) as AgentSpan);
 }

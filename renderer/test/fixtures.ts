@@ -19,6 +19,7 @@ export function summary(id: string, patch: Partial<RunSummary> = {}): RunSummary
     startedAt: 1000,
     endedAt: 2000,
     preview: 'hello',
+    agentSpans: 0,
     revision: 1,
     ...patch,
   };

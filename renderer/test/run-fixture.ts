@@ -17,5 +17,6 @@ export function detailFrom(raws: RawExchange[] = parallelCalls()): RunDetail {
     omitted: null,
     notes: [],
     prices: { models: { 'gpt-5': { input: 1.25, cachedInput: 0.125, output: 10 } } },
+    agentSpans: [],
   };
 }

@@ -3,7 +3,7 @@
 import type { ExchangeStart, ExchangeState, HeaderList } from '../capture/exchange.js';
 import type { PriceTable } from '../trace/prices.js';
 import type { RunLink } from '../trace/thread.js';
-import type { ResponseRecord } from '../trace/types.js';
+import type { AgentSpan, ResponseRecord } from '../trace/types.js';
 
 export interface RecordingHealth {
   exchanges: number;
@@ -60,6 +60,8 @@ export interface RunSummary {
   endedAt: number;
   /** First user text of the run, shortened: what the row shows under the label. */
   preview: string;
+  /** Agents SDK trace objects (traces and spans) attached to the run; 0 when none were exported. */
+  agentSpans: number;
   /** Increases whenever the summary changes; lets clients drop stale pushes. */
   revision: number;
 }
@@ -97,6 +99,8 @@ export interface RunDetail {
   notes: Array<{ exchangeId: number; note: string }>;
   /** The price table the server uses (resources/prices.json), so the view's costs match the list's. */
   prices: PriceTable;
+  /** Agents SDK traces whose `response` spans name this run's responses: traces first, then spans by start. */
+  agentSpans: AgentSpan[];
 }
 
 export interface BodyView {

@@ -3,6 +3,7 @@
 import { buildRunGraph } from '../trace/graph.js';
 import type { EdgeKind, RunGraph } from '../trace/graph-types.js';
 import type { Run } from '../trace/thread.js';
+import type { AgentSpan } from '../trace/types.js';
 
 export interface ExportItem {
   id: string | null;
@@ -31,6 +32,20 @@ export interface ExportRun {
   label: string | null;
   responses: Array<{ id: string; model: string | null; status: string; items: ExportItem[] }>;
   graph: { nodes: ExportNode[]; edges: ExportEdge[] };
+  /** Agents SDK trace objects attached to the run; present only when there are some. */
+  agent_spans?: ExportSpan[];
+}
+
+export interface ExportSpan {
+  object: 'trace' | 'trace.span';
+  id: string;
+  trace_id: string;
+  parent_id: string | null;
+  type: string;
+  name: string;
+  started_at: number | null;
+  ended_at: number | null;
+  response_id: string | null;
 }
 
 export interface ExportDocument {
@@ -49,8 +64,8 @@ export function exportGraph(graph: RunGraph): ExportRun['graph'] {
 
 const RUN_GRAPH: GraphBuilder = (run) => exportGraph(buildRunGraph(run));
 
-export function exportRun(run: Run, graph: GraphBuilder = RUN_GRAPH): ExportRun {
-  return {
+export function exportRun(run: Run, graph: GraphBuilder = RUN_GRAPH, spans: readonly AgentSpan[] = []): ExportRun {
+  const out: ExportRun = {
     id: run.id,
     label: run.label,
     responses: run.responses.map((r) => ({
@@ -61,8 +76,25 @@ export function exportRun(run: Run, graph: GraphBuilder = RUN_GRAPH): ExportRun 
     })),
     graph: graph(run),
   };
+  if (spans.length > 0) out.agent_spans = spans.map(exportSpan);
+  return out;
 }
 
-export function exportDocument(runs: Run[], graph?: GraphBuilder): ExportDocument {
-  return { runs: runs.map((run) => exportRun(run, graph)) };
+function exportSpan(s: AgentSpan): ExportSpan {
+  return {
+    object: s.object,
+    id: s.id,
+    trace_id: s.traceId,
+    parent_id: s.parentId,
+    type: s.type,
+    name: s.name,
+    started_at: s.startedAt,
+    ended_at: s.endedAt,
+    response_id: s.responseId,
+  };
+}
+
+/** `spans` holds each run's attached Agents SDK trace objects (attach-agent-spans.ts), by run id. */
+export function exportDocument(runs: Run[], graph?: GraphBuilder, spans?: ReadonlyMap<string, readonly AgentSpan[]>): ExportDocument {
+  return { runs: runs.map((run) => exportRun(run, graph, spans?.get(run.id))) };
 }

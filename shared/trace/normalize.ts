@@ -4,6 +4,7 @@
 import { normalizeChat } from './normalize-chat.js';
 import { normalizeConversations } from './normalize-conversations.js';
 import { normalizeResponses } from './normalize-responses.js';
+import { normalizeTraceIngest } from './normalize-trace-ingest.js';
 import { normalizeWebSocket } from './normalize-websocket.js';
 import { routeOf } from './route.js';
 import type { NormalizeResult, RawExchange, ResponseRecord } from './types.js';
@@ -11,6 +12,9 @@ import type { NormalizeResult, RawExchange, ResponseRecord } from './types.js';
 export function normalizeExchange(raw: RawExchange): NormalizeResult {
   const notes: string[] = [];
   try {
+    if (raw.transport === 'http' && routeOf(raw.method, raw.path).kind === 'traces.ingest') {
+      return { responses: [], spans: normalizeTraceIngest(raw, notes), notes };
+    }
     return { responses: dispatch(raw, notes), notes };
   } catch (e) {
     // A bug here must cost one exchange its derived view, not the whole rebuild; the raw stays.
@@ -32,6 +36,7 @@ function dispatch(raw: RawExchange, notes: string[]): ResponseRecord[] {
       return normalizeChat(raw, notes);
     case 'conversations':
       return normalizeConversations(raw, route, notes);
+    case 'traces.ingest':
     case 'other':
       return [];
   }

@@ -10,6 +10,7 @@ export type Route =
   | { kind: 'responses.cancel'; responseId: string }
   | { kind: 'chat.completions' }
   | { kind: 'conversations'; conversationId: string | null }
+  | { kind: 'traces.ingest' }
   | { kind: 'other' };
 
 /** Path segments after `/responses/` that are endpoints, not response ids. */
@@ -48,6 +49,7 @@ export function routeOf(method: string, pathAndQuery: string): Route {
     if (!RESPONSES_SUBRESOURCES.has(id)) return { kind: 'responses.retrieve', responseId: id };
   }
   if (m === 'POST' && /(?:^|\/)chat\/completions$/.test(path)) return { kind: 'chat.completions' };
+  if (m === 'POST' && /(?:^|\/)traces\/ingest$/.test(path)) return { kind: 'traces.ingest' };
   if ((match = /(?:^|\/)conversations(?:\/([^/]+)(?:\/items(?:\/[^/]+)?)?)?$/.exec(path)) !== null) {
     return { kind: 'conversations', conversationId: match[1] === undefined ? null : decode(match[1]) };
   }

@@ -130,8 +130,34 @@ export interface ResponseRecord {
   promptCacheDiagnostics?: JsonObject;
 }
 
+/**
+ * One object of an Agents SDK trace export (`POST /v1/traces/ingest`, body `{data: [...]}`):
+ * a trace (`object: "trace"`) or one of its spans (`object: "trace.span"`).
+ */
+export interface AgentSpan {
+  object: 'trace' | 'trace.span';
+  traceId: string;
+  /** The span's id; a trace's own id for a trace. */
+  id: string;
+  parentId: string | null;
+  /** `span_data.type` (agent, handoff, function, guardrail, response, generation, custom, …), or `trace`. */
+  type: string;
+  /** What a person calls it: the agent, tool or guardrail name, `from → to` for a handoff, a trace's workflow. */
+  name: string;
+  /** Epoch ms, null when the SDK sent none (a span still open when exported). */
+  startedAt: number | null;
+  endedAt: number | null;
+  /** A `response` span's response id: how a trace finds the run it belongs to. */
+  responseId: string | null;
+  error: JsonObject | null;
+  /** The object as sent. */
+  raw: JsonObject;
+}
+
 /** What normalizing one exchange yields: zero or more responses plus notes on anything odd. */
 export interface NormalizeResult {
+  /** Agents SDK trace objects, for a trace export; absent for every other exchange. */
+  spans?: AgentSpan[];
   responses: ResponseRecord[];
   /** Parse errors and oddities, kept so the UI can show them beside the raw bytes. */
   notes: string[];

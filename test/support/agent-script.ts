@@ -53,3 +53,29 @@ export async function runWeatherAgent(client: OpenAI, options: AgentRunOptions =
   for await (const event of second) if (event.type === 'response.completed') secondId = event.response.id;
   return { responseIds: [firstResponse.id, secondId], callIds: calls.map((c) => c.call_id) };
 }
+
+/**
+ * What @openai/agents' exporter would post for the weather run (Trace.toJSON and
+ * Span.toJSON objects): the trace, its agent span, and a response span per response with
+ * the tool call between them.
+ */
+export function agentTrace(traceId: string, responseIds: string[]): unknown[] {
+  const at = (ms: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, 0, ms)).toISOString();
+  const span = (id: string, parent: string | null, data: Record<string, unknown>, start: number, end: number) => ({
+    object: 'trace.span',
+    id,
+    trace_id: traceId,
+    parent_id: parent,
+    started_at: at(start),
+    ended_at: at(end),
+    span_data: data,
+    error: null,
+  });
+  return [
+    { object: 'trace', id: traceId, workflow_name: 'Weather desk', group_id: null, metadata: {} },
+    span('span_agent', null, { type: 'agent', name: 'Forecaster', tools: ['get_weather'] }, 0, 900),
+    span('span_r1', 'span_agent', { type: 'response', response_id: responseIds[0] }, 10, 300),
+    span('span_fn', 'span_agent', { type: 'function', name: 'get_weather', input: '{"city":"Paris"}', output: 'sunny' }, 310, 400),
+    span('span_r2', 'span_agent', { type: 'response', response_id: responseIds[1] }, 410, 880),
+  ];
+}

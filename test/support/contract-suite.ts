@@ -7,7 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiEvents, EventName, LoupeApi } from '../../shared/api/contract.js';
 import { ApiError } from '../../shared/api/errors.js';
 import { createService, type LoupeService } from '../../electron/service/service.js';
-import { runWeatherAgent } from './agent-script.js';
+import { agentTrace, runWeatherAgent } from './agent-script.js';
+import { copyAsSchemaV1 } from './schema-v1-copy.js';
 import { eventually, startHarness, TEST_KEY, type Harness } from './harness.js';
 
 export interface Connected {
@@ -158,6 +159,36 @@ export function describeContract(adapter: string, connect: Connect): void {
 
       expect(await api.invoke('recordings.open', { path: h.dbPath })).toEqual({ path: path.resolve(h.dbPath), live: true });
       expect((await api.invoke('runs.list', {})).runs.map((r) => r.id).sort()).toEqual(['label:first', 'label:second']);
+    });
+
+    it('attaches an Agents SDK trace exported after the run, and still opens a recording from before traces', async () => {
+      const { responseIds } = await runWeatherAgent(h.client, { label: 'traced' });
+      await pushed('run.updated', (p) => p.run.id === 'label:traced' && p.run.responses === 2 && !p.run.live);
+      // The exporter posts without a label: the response spans alone say which run it is.
+      const res = await fetch(`${h.core.proxy.baseUrl}/traces/ingest`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_KEY}`, 'openai-beta': 'traces=v1' },
+        body: JSON.stringify({ data: agentTrace('trace_weather', responseIds) }),
+      });
+      expect(res.status).toBe(204);
+      const updated = await pushed('run.updated', (p) => p.run.id === 'label:traced' && p.run.agentSpans === 5);
+      expect(updated.run.responses).toBe(2);
+      const detail = await api.invoke('runs.get', { runId: 'label:traced' });
+      expect(detail.agentSpans.map((sp) => [sp.type, sp.name, sp.responseId])).toEqual([
+        ['trace', 'Weather desk', null],
+        ['agent', 'Forecaster', null],
+        ['response', responseIds[0], responseIds[0]],
+        ['function', 'get_weather', null],
+        ['response', responseIds[1], responseIds[1]],
+      ]);
+
+      // A copy made as schema v1 (no agent_spans table) opens read-only, without spans.
+      await h.settle();
+      const old = path.join(h.dir, 'before-traces.loupe');
+      await copyAsSchemaV1(h.core.db, old);
+      await api.invoke('recordings.open', { path: old });
+      expect((await api.invoke('runs.list', {})).runs.map((r) => [r.id, r.agentSpans])).toEqual([['label:traced', 0]]);
+      expect((await api.invoke('runs.get', { runId: 'label:traced' })).agentSpans).toEqual([]);
     });
 
     it('keeps the newest responses of a run too large to send whole', async () => {
