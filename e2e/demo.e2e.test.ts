@@ -44,4 +44,44 @@ describe.skipIf(missing !== null)('demo button in Chromium', () => {
     await page.screenshot({ path: artifact('14-demo-program.png') });
     expect(sim.stats().requests).toBe(0);
   }, 90_000);
+
+  it('plays the @openai/agents support demo and shows its SDK trace on the run', async () => {
+    // A fresh recording, so the empty state (and its demo button) shows again.
+    const fresh = await serve(sim.url);
+    try {
+      await page.goto(fresh.ui);
+      await page.waitForSelector('[data-testid="demo-start"]');
+      await page.selectOption('[data-testid="demo"] select', 'support');
+      await page.click('[data-testid="demo-start"]');
+      await checkSupportTrace(page);
+    } finally {
+      expect(await fresh.stop()).toBe(0);
+    }
+  }, 90_000);
 });
+
+/** The support run in the list, its trace tab once the SDK's export is attached, and a jump back to the graph. */
+async function checkSupportTrace(page: Page): Promise<void> {
+  const run = await page.waitForSelector('[data-run-id*="support"]', { timeout: 30_000 });
+  await run.click();
+  // The trace export comes after the run; the tab's count appears when it is attached.
+  await page.waitForSelector('[data-testid="trace-count"]', { timeout: 30_000 });
+  await page.keyboard.press('t');
+  await page.waitForSelector('[data-testid="agent-trace"] [data-span-type="handoff"]');
+  // The SDK exports in batches: the later spans join the tab as their export lands.
+  await page.waitForFunction(
+    () => ['function', 'response'].every((type) => document.querySelectorAll(`[data-span-type="${type}"]`).length === 3),
+    undefined,
+    { timeout: 30_000 },
+  );
+  const types = await page.$$eval('[data-span-type]', (els) => els.map((e) => e.getAttribute('data-span-type')));
+  expect(types.filter((t) => t === 'function')).toHaveLength(3);
+  expect(types.filter((t) => t === 'response')).toHaveLength(3);
+  expect(types).toContain('agent');
+  await page.click('[data-span-type="function"]');
+  await page.waitForSelector('[data-testid="span-body"]');
+  await page.screenshot({ path: artifact('15-agents-trace.png') });
+  await page.click('[data-span-type="response"]');
+  await page.click('[data-testid="span-show-response"]');
+  await page.waitForSelector('[data-tab="graph"][aria-selected="true"]');
+}

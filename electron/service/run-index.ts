@@ -119,7 +119,8 @@ export class RunIndex {
       if (!changed) continue;
       this.texts.delete(run.id);
       const previous = this.summaries.get(run.id);
-      const next = summarizeRun(run, (id) => this.open.has(id), previous?.revision ?? 0, this.spansByRun.get(run.id)?.length ?? 0);
+      const spanCount = (this.spansByRun.get(run.id) ?? []).filter((sp) => sp.object === 'trace.span').length;
+      const next = summarizeRun(run, (id) => this.open.has(id), previous?.revision ?? 0, spanCount);
       if (previous && sameSummary(previous, next)) continue;
       next.revision = ++this.revision;
       this.summaries.set(run.id, next);

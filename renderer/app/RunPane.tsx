@@ -1,5 +1,6 @@
 // The centre of the window for a selected run: its header and numbers, the graph or the
-// waterfall, a notice when the run was too large to show whole, and the replay bar.
+// waterfall or the Agents SDK trace, a notice when the run was too large to show whole, and the replay bar.
+import { AgentTrace } from '../agent-trace/AgentTrace.js';
 import { RunGraph } from '../graph/RunGraph.js';
 import { formatCompact, formatCost, formatCount, formatDuration } from '../lib/format.js';
 import { ReplayBar } from '../replay/ReplayBar.js';
@@ -9,9 +10,10 @@ import { useRunsStore } from '../state/runs-store.js';
 import { useUiStore, type CenterTab } from '../state/ui-store.js';
 import { Waterfall } from '../waterfall/Waterfall.js';
 
-const TABS: Array<[CenterTab, string]> = [
-  ['graph', 'Graph'],
-  ['waterfall', 'Waterfall & numbers'],
+const TABS: Array<[CenterTab, string, string]> = [
+  ['graph', 'Graph', 'g'],
+  ['waterfall', 'Waterfall & numbers', 'w'],
+  ['trace', 'Agents trace', 't'],
 ];
 
 export function RunPane() {
@@ -41,17 +43,23 @@ export function RunPane() {
           )}
         </div>
         <nav className="ml-auto flex rounded-md border border-zinc-300 p-0.5 dark:border-zinc-700" role="tablist">
-          {TABS.map(([id, name]) => (
+          {TABS.map(([id, name, key]) => (
             <button
               key={id}
               type="button"
               role="tab"
               data-tab={id}
               aria-selected={tab === id}
+              title={`${name} (${key})`}
               onClick={() => setTab(id)}
               className={`whitespace-nowrap rounded px-2.5 py-1 text-[12px] ${tab === id ? 'bg-zinc-900 text-white dark:bg-zinc-100 dark:text-zinc-900' : 'text-zinc-600 dark:text-zinc-300'}`}
             >
               {name}
+              {id === 'trace' && (summary?.agentSpans ?? 0) > 0 && (
+                <span className="ml-1.5 rounded-full bg-violet-600 px-1.5 text-[10px] font-semibold text-white" data-testid="trace-count">
+                  {summary!.agentSpans}
+                </span>
+              )}
             </button>
           ))}
         </nav>
@@ -68,7 +76,7 @@ export function RunPane() {
         </div>
       )}
       <div className="relative min-h-0 flex-1">
-        {loading ? <p className="p-6 text-sm text-zinc-500">Loading run…</p> : tab === 'graph' ? <RunGraph /> : <Waterfall />}
+        {loading ? <p className="p-6 text-sm text-zinc-500">Loading run…</p> : tab === 'graph' ? <RunGraph /> : tab === 'waterfall' ? <Waterfall /> : <AgentTrace />}
       </div>
       <ReplayBar />
     </div>

@@ -1,4 +1,5 @@
-// Global shortcuts: ←/→ step, space play/pause, / search, f fit. Ignored while typing.
+// Global shortcuts: ←/→ step, space play/pause, / search, f fit, g/w/t the centre tabs
+// (graph, waterfall, Agents trace). Ignored while typing.
 import { useEffect } from 'react';
 import { useRunStore } from '../state/run-store.js';
 import { useUiStore } from '../state/ui-store.js';
@@ -34,6 +35,15 @@ export function useKeyboard(): void {
         case 'f':
           ui.setTab('graph');
           ui.requestFit();
+          break;
+        case 'g':
+          ui.setTab('graph');
+          break;
+        case 'w':
+          ui.setTab('waterfall');
+          break;
+        case 't':
+          ui.setTab('trace');
           break;
         default:
           return;

@@ -67,7 +67,7 @@ function RunOverview() {
   return (
     <div className="px-4 py-6 text-[12.5px] text-zinc-500">
       <p>Select a node to see its item, or a response frame's title to see its request, usage and exact bytes.</p>
-      <p className="mt-3">Keys: ←/→ step · space play · / search · f fit.</p>
+      <p className="mt-3">Keys: ←/→ step · space play · / search · f fit · g graph · w waterfall · t Agents trace.</p>
     </div>
   );
 }

@@ -2,7 +2,7 @@
 // and the centre tab. Counters make repeated requests distinct.
 import { create } from 'zustand';
 
-export type CenterTab = 'graph' | 'waterfall';
+export type CenterTab = 'graph' | 'waterfall' | 'trace';
 
 export interface UiStore {
   fitRequest: number;

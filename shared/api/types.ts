@@ -60,7 +60,7 @@ export interface RunSummary {
   endedAt: number;
   /** First user text of the run, shortened: what the row shows under the label. */
   preview: string;
-  /** Agents SDK trace objects (traces and spans) attached to the run; 0 when none were exported. */
+  /** Agents SDK spans attached to the run (trace objects not counted); 0 when none were exported. */
   agentSpans: number;
   /** Increases whenever the summary changes; lets clients drop stale pushes. */
   revision: number;

@@ -46,6 +46,8 @@ describe('Agents SDK trace exports', () => {
       span('trace_1', 'span_fn', 'span_agent', { type: 'function', name: 'lookup_order', input: '{"id":1}', output: 'shipped' }, '2026-01-01T00:00:01.100Z'),
       span('trace_1', 'span_guard', 'span_agent', { type: 'guardrail', name: 'no_pii', triggered: false }, '2026-01-01T00:00:01.200Z', null),
       span('trace_1', 'span_turn', 'span_agent', { type: 'turn', turn: 2, agent_name: 'Billing' }, '2026-01-01T00:00:01.300Z'),
+      // How agents-core's serializeSpanData actually sends a turn.
+      span('trace_1', 'span_turn_c', 'span_agent', { type: 'custom', name: 'turn', data: { sdk_span_type: 'turn', turn: 3, agent_name: 'Billing' } }, '2026-01-01T00:00:01.400Z'),
     ]));
     expect(result.responses).toEqual([]);
     expect(result.notes).toEqual([]);
@@ -57,6 +59,7 @@ describe('Agents SDK trace exports', () => {
       ['trace.span', 'function', 'lookup_order', 'span_agent', null],
       ['trace.span', 'guardrail', 'no_pii', 'span_agent', null],
       ['trace.span', 'turn', 'Billing turn 2', 'span_agent', null],
+      ['trace.span', 'custom', 'Billing turn 3', 'span_agent', null],
     ]);
     const agent = result.spans?.[1];
     expect(agent?.endedAt! - agent?.startedAt!).toBe(2500);

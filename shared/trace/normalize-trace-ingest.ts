@@ -53,11 +53,18 @@ function toAgentSpan(entry: Json): AgentSpan | null {
 }
 
 function spanName(type: string, data: JsonObject): string {
+  // The SDK sends its task and turn spans as `custom` ones carrying the real kind.
+  const sdk = obj(data.data);
+  if (type === 'custom' && sdk?.sdk_span_type === 'turn') return turnName(sdk);
   if (type === 'handoff') return `${str(data.from_agent) ?? '?'} → ${str(data.to_agent) ?? '?'}`;
   if (type === 'response') return str(data.response_id) ?? 'response';
   if (type === 'generation') return str(data.model) ?? 'generation';
-  if (type === 'turn') return `${str(data.agent_name) ?? 'agent'} turn ${typeof data.turn === 'number' ? data.turn : '?'}`;
+  if (type === 'turn') return turnName(data);
   return str(data.name) ?? str(data.server) ?? type;
+}
+
+function turnName(data: JsonObject): string {
+  return `${str(data.agent_name) ?? 'agent'} turn ${typeof data.turn === 'number' ? data.turn : '?'}`;
 }
 
 /** The SDK sends ISO 8601 strings; a number is taken as epoch ms. */

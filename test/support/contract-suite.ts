@@ -171,7 +171,7 @@ export function describeContract(adapter: string, connect: Connect): void {
         body: JSON.stringify({ data: agentTrace('trace_weather', responseIds) }),
       });
       expect(res.status).toBe(204);
-      const updated = await pushed('run.updated', (p) => p.run.id === 'label:traced' && p.run.agentSpans === 5);
+      const updated = await pushed('run.updated', (p) => p.run.id === 'label:traced' && p.run.agentSpans === 4);
       expect(updated.run.responses).toBe(2);
       const detail = await api.invoke('runs.get', { runId: 'label:traced' });
       expect(detail.agentSpans.map((sp) => [sp.type, sp.name, sp.responseId])).toEqual([
