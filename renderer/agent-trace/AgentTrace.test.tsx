@@ -1,6 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { normalizeExchange } from '../../shared/trace/normalize.js';
+import type { Json, JsonObject } from '../../shared/trace/types.js';
 import { rawExchange } from '../../shared/trace/raw-exchange-builder.js';
 import { buildRunView } from '../model/run-view.js';
 import { useRunStore } from '../state/run-store.js';
@@ -12,10 +13,10 @@ import { AgentTrace } from './AgentTrace.js';
 /** Spans as the real normalizer reads an Agents SDK export naming the fixture run's responses. */
 function exportedSpans(responseIds: string[]) {
   const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms).toISOString();
-  const span = (id: string, parent: string | null, data: Record<string, unknown>, start: number, end: number | null) => ({
+  const span = (id: string, parent: string | null, data: JsonObject, start: number, end: number | null): JsonObject => ({
     object: 'trace.span', id, trace_id: 'trace_1', parent_id: parent, started_at: at(start), ended_at: end === null ? null : at(end), span_data: data, error: null,
   });
-  const data = [
+  const data: Json[] = [
     { object: 'trace', id: 'trace_1', workflow_name: 'Weather desk', group_id: null, metadata: {} },
     span('s_agent', null, { type: 'agent', name: 'Forecaster', tools: ['get_weather'] }, 0, 1000),
     span('s_r1', 's_agent', { type: 'response', response_id: responseIds[0] }, 10, 400),
