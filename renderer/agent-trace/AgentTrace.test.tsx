@@ -19,7 +19,7 @@ function exportedSpans(responseIds: string[]) {
   const data: Json[] = [
     { object: 'trace', id: 'trace_1', workflow_name: 'Weather desk', group_id: null, metadata: {} },
     span('s_agent', null, { type: 'agent', name: 'Forecaster', tools: ['get_weather'] }, 0, 1000),
-    span('s_r1', 's_agent', { type: 'response', response_id: responseIds[0] }, 10, 400),
+    span('s_r1', 's_agent', { type: 'response', response_id: responseIds[0] ?? null }, 10, 400),
     span('s_guard', 's_agent', { type: 'guardrail', name: 'no_pii', triggered: true }, 20, 30),
     span('s_fn', 's_agent', { type: 'function', name: 'get_weather', input: '{}', output: 'sunny' }, 410, null),
   ];
