@@ -5,6 +5,10 @@ import { fileURLToPath } from 'node:url';
 export interface ChildHandle {
   url: string;
   stats(): Promise<Record<string, number>>;
+  /** Loupe: everything relayed so far is on disk. Others: answers at once. */
+  recorded(): Promise<void>;
+  /** Loupe: written and derived, no background work left. Others: answers at once. */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -21,7 +25,7 @@ export async function spawnChild(kind: 'sim' | 'bare' | 'loupe', ...args: string
       else waiting.get(msg.id as number)?.(msg);
     });
   });
-  const call = (op: 'stats' | 'close') =>
+  const call = (op: 'stats' | 'recorded' | 'settled' | 'close') =>
     new Promise<Record<string, unknown>>((resolve) => {
       const id = nextId++;
       waiting.set(id, resolve);
@@ -31,6 +35,8 @@ export async function spawnChild(kind: 'sim' | 'bare' | 'loupe', ...args: string
   return {
     url,
     stats: async () => (await call('stats')).stats as Record<string, number>,
+    recorded: async () => void (await call('recorded')),
+    settled: async () => void (await call('settled')),
     close: () =>
       (closing ??= (async () => {
         await call('close');

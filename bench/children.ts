@@ -1,7 +1,8 @@
 // Child processes of the benchmark. Each system under test runs in its own process, as it
 // would for a user, so the load generator's own work does not share its event loop.
 // Usage: node dist/bench/children.js sim|bare|loupe <upstream-url> <db-path>
-// Each prints its base URL as one JSON line, then answers IPC messages: 'stats', 'close'.
+// Each prints its base URL as one JSON line, then answers IPC messages: 'stats',
+// 'recorded', 'settled', 'close'.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -14,7 +15,16 @@ const loopStats = () => ({ loopP99Ms: loopDelay.percentile(99) / 1e6, loopMaxMs:
 import { startCore } from '../electron/core.js';
 import { startSimUpstream } from '../electron/sim/index.js';
 
-type Child = { url: string; stats(): Promise<Record<string, number>>; close(): Promise<void> };
+type Child = {
+  url: string;
+  stats(): Promise<Record<string, number>>;
+  /** Everything relayed so far is on disk (Loupe); a no-op for the others. */
+  recorded(): Promise<void>;
+  /** Every background job done: on disk and derived (Loupe); a no-op for the others. */
+  settled(): Promise<void>;
+  close(): Promise<void>;
+};
+const nothingPending = async () => {};
 
 /** The floor: a bare Node pass-through with a keep-alive pool, pipe(), no parsing, no recording. */
 async function startBare(upstream: string): Promise<Child> {
@@ -37,6 +47,8 @@ async function startBare(upstream: string): Promise<Child> {
   return {
     url: `http://127.0.0.1:${port}`,
     stats: async () => ({ rss: process.memoryUsage().rss, ...loopStats() }),
+    recorded: nothingPending,
+    settled: nothingPending,
     close: () => new Promise((r) => server.close(() => r())),
   };
 }
@@ -46,6 +58,8 @@ async function startLoupe(upstream: string, dbPath: string): Promise<Child> {
   return {
     url: core.proxy.baseUrl.replace(/\/v1$/, ''),
     stats: async () => ({ rss: process.memoryUsage().rss, exchanges: core.recorder.health.exchanges, lost: core.recorder.health.lostExchanges, ...loopStats() }),
+    recorded: () => core.recorded(),
+    settled: () => core.settled(),
     close: () => core.close(),
   };
 }
@@ -55,6 +69,8 @@ async function startSim(): Promise<Child> {
   return {
     url: sim.url,
     stats: async () => ({ rss: process.memoryUsage().rss, requests: sim.stats().requests }),
+    recorded: nothingPending,
+    settled: nothingPending,
     close: () => sim.close(),
   };
 }
@@ -62,10 +78,13 @@ async function startSim(): Promise<Child> {
 const [kind, upstream = '', dbPath = ''] = process.argv.slice(2);
 const child = kind === 'sim' ? await startSim() : kind === 'bare' ? await startBare(upstream) : await startLoupe(upstream, dbPath);
 process.send!({ ready: child.url });
-process.on('message', async (msg: { id: number; op: 'stats' | 'close' }) => {
+process.on('message', async (msg: { id: number; op: 'stats' | 'recorded' | 'settled' | 'close' }) => {
   if (msg.op === 'stats') {
     (globalThis as { gc?: () => void }).gc?.();
     process.send!({ id: msg.id, stats: await child.stats() });
+  } else if (msg.op === 'recorded' || msg.op === 'settled') {
+    await child[msg.op]();
+    process.send!({ id: msg.id, done: true });
   } else {
     await child.close();
     process.send!({ id: msg.id, closed: true }, undefined, {}, () => process.exit(0));

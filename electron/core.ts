@@ -43,6 +43,8 @@ export interface Core {
   events: EventEmitter<CoreEvents>;
   /** Resolves when every exchange ended so far is on disk and derived. */
   settled(): Promise<void>;
+  /** Resolves when every byte relayed so far is on disk, raw; derivation may still be running. */
+  recorded(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -100,6 +102,10 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     recorder.flush();
     await writer.idle();
   };
+  const recorded = async () => {
+    recorder.flush();
+    await writer.written();
+  };
 
   return {
     proxy,
@@ -109,6 +115,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     writer,
     events,
     settled,
+    recorded,
     async close() {
       await proxy.close();
       recorder.close();

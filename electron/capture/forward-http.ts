@@ -87,8 +87,13 @@ export function forwardHttp(ctx: ForwardContext, req: http.IncomingMessage, res:
       finish('proxy_error', failure.message);
       return;
     }
-    // Send the head now: a streamed response's first event may be seconds away.
-    res.flushHeaders();
+    // Send the head this turn: a streamed response's first event may be seconds away. A
+    // body chunk read together with the head (a JSON answer, a fast stream) takes the head
+    // along in its own write, one syscall instead of two.
+    let bodyStarted = false;
+    setImmediate(() => {
+      if (!bodyStarted && !res.writableEnded && !res.destroyed) res.flushHeaders();
+    });
     tap.responseHead({
       status: up.statusCode ?? 0,
       statusText: up.statusMessage ?? '',
@@ -96,6 +101,7 @@ export function forwardHttp(ctx: ForwardContext, req: http.IncomingMessage, res:
       tUs: now(),
     });
     relay(up, res, (chunk) => {
+      bodyStarted = true;
       responseBytes += chunk.length;
       tap.chunk('response', chunk, now());
     });

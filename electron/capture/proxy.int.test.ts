@@ -38,6 +38,22 @@ describe('proxy with the openai SDK', () => {
   });
   afterAll(() => h.close());
 
+  it('passes a stream\'s head on at once, long before its first event', async () => {
+    const t0 = performance.now();
+    const res = await fetch(`${h.core.proxy.baseUrl}/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_KEY}`, 'x-sim': JSON.stringify({ ttftMs: 600, events: 3 }) },
+      body: JSON.stringify({ model: 'gpt-5', input: 'x', stream: true }),
+    });
+    const headAfter = performance.now() - t0;
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const body = await res.text();
+    const bodyAfter = performance.now() - t0;
+    expect(headAfter).toBeLessThan(400);
+    expect(bodyAfter).toBeGreaterThanOrEqual(600);
+    expect(body).toContain('response.completed');
+  });
+
   it('relays a non-streamed response unchanged and records and derives it', async () => {
     const response = await h.client.responses.create({ model: 'gpt-5', input: 'Say hi' }, sim({ toolCalls: 2 }));
     expect(response.id).toMatch(/^resp_/);
@@ -162,6 +178,19 @@ describe.skipIf(!fs.existsSync(compiledWorker))('proxy with the threaded store w
       { response_id: streamedId, status: 'completed', streamed: 1 },
     ]);
     expect(exchanges(h).map((r) => r.state)).toEqual(['complete', 'complete']);
+  });
+
+  it('says when everything relayed is on disk, before derivation has caught up', async () => {
+    await h.settle();
+    const before = exchanges(h).length;
+    const stream = await h.client.responses.create({ model: 'gpt-5', input: 'w', stream: true }, sim({ events: 30 }));
+    for await (const e of stream) void e;
+    // recorded() waits for the raw batch only: the end row is there when it resolves.
+    await h.core.recorded();
+    const rows = exchanges(h);
+    expect(rows).toHaveLength(before + 1);
+    expect(rows[rows.length - 1]?.state).toBe('complete');
+    await h.settle();
   });
 
   it('keeps the key out of the file and its WAL', async () => {

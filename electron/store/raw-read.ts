@@ -2,6 +2,7 @@
 import type { ChunkStream, ExchangeState, HeaderList, Transport } from '../../shared/capture/exchange.js';
 import { headerValue } from '../../shared/capture/hop-headers.js';
 import type { DecodedFrame, RawExchange } from '../../shared/trace/types.js';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 import { decodeBody, type StoredChunk } from './decode-body.js';
 
@@ -33,6 +34,24 @@ const EXCHANGE_SQL = `
   LEFT JOIN response_heads h ON h.exchange_id = e.id
   LEFT JOIN exchange_ends x ON x.exchange_id = e.id`;
 
+/**
+ * Statements are compiled once per connection: derivation reads every exchange back, and
+ * compiling per read cost more than the read itself under load.
+ */
+const statements = new WeakMap<Db, { exchange: Statement; chunks: Statement }>();
+
+function statementsOf(db: Db): { exchange: Statement; chunks: Statement } {
+  let s = statements.get(db);
+  if (!s) {
+    s = {
+      exchange: db.prepare(`${EXCHANGE_SQL} WHERE e.id = ?`),
+      chunks: db.prepare('SELECT data, marks FROM chunks WHERE exchange_id = ? AND stream = ? ORDER BY seq'),
+    };
+    statements.set(db, s);
+  }
+  return s;
+}
+
 export function exchangeIds(db: Db, options: { endedOnly?: boolean } = {}): number[] {
   const sql = options.endedOnly
     ? 'SELECT exchange_id AS id FROM exchange_ends ORDER BY exchange_id'
@@ -42,9 +61,7 @@ export function exchangeIds(db: Db, options: { endedOnly?: boolean } = {}): numb
 
 /** The stored chunks of one stream, split back into the pieces that arrived. */
 export function storedChunks(db: Db, id: number, stream: ChunkStream): StoredChunk[] {
-  const rows = db
-    .prepare('SELECT data, marks FROM chunks WHERE exchange_id = ? AND stream = ? ORDER BY seq')
-    .all(id, stream) as Array<{ data: Buffer; marks: Buffer }>;
+  const rows = statementsOf(db).chunks.all(id, stream) as Array<{ data: Buffer; marks: Buffer }>;
   const out: StoredChunk[] = [];
   for (const row of rows) {
     const marks = new Float64Array(row.marks.buffer.slice(row.marks.byteOffset, row.marks.byteOffset + row.marks.byteLength));
@@ -59,7 +76,7 @@ export function storedChunks(db: Db, id: number, stream: ChunkStream): StoredChu
 }
 
 export async function loadRawExchange(db: Db, id: number): Promise<RawExchange | null> {
-  const row = db.prepare(`${EXCHANGE_SQL} WHERE e.id = ?`).get(id) as ExchangeRow | undefined;
+  const row = statementsOf(db).exchange.get(id) as ExchangeRow | undefined;
   if (!row) return null;
   const requestHeaders = JSON.parse(row.request_headers) as HeaderList;
   const responseHeaders = row.response_headers ? (JSON.parse(row.response_headers) as HeaderList) : null;

@@ -4,13 +4,16 @@ import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { DeriveQueue } from './derive-queue.js';
+import { QuietCheckpointer } from './quiet-checkpoint.js';
 import { batchExchangeIds, rawBatchWriter, type RawBatch } from './raw-batch.js';
 import type { WorkerMessage } from './store-writer.js';
 
 type Inbound = { type: 'batch'; seq: number; batch: RawBatch } | { type: 'idle'; token: number } | { type: 'close' };
 
 // Writing is less urgent than relaying. On Linux a thread's nice value is its own, so this
-// lowers only this worker: when both cores are busy the relay runs first.
+// lowers only this worker: when both cores are busy the relay runs first. 19, the lowest,
+// because the writer has slack (batches queue in memory, bounded by maxUnwrittenBytes)
+// and the relay has none: a relayed event waiting for a core is latency the user sees.
 try {
   os.setPriority(5);
 } catch {
@@ -23,9 +26,13 @@ db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = 5000');
 const writeRaw = rawBatchWriter(db);
+const checkpointer = new QuietCheckpointer(db);
 const post = (msg: WorkerMessage) => parentPort!.postMessage(msg);
 const derive = new DeriveQueue(db, {
-  onDerived: (ids) => post({ type: 'derived', ids }),
+  onDerived: (ids) => {
+    checkpointer.noteWrite();
+    post({ type: 'derived', ids });
+  },
   onError: (id, err) => post({ type: 'derive-failed', id, error: (err as Error).message }),
 });
 
@@ -35,6 +42,8 @@ parentPort!.on('message', (msg: Inbound) => {
   if (msg.type === 'batch') {
     try {
       writeRaw(msg.batch);
+      derive.noteBatch();
+      checkpointer.noteWrite();
       const ended = msg.batch.ends.map(([id]) => id);
       post({ type: 'written', seq: msg.seq, ended });
       if (ended.length) derive.push(ended);
@@ -48,6 +57,7 @@ parentPort!.on('message', (msg: Inbound) => {
     if (msg.type === 'idle') {
       post({ type: 'idle', token: msg.token });
     } else {
+      checkpointer.stop();
       db.pragma('wal_checkpoint(TRUNCATE)');
       db.close();
       post({ type: 'closed' });

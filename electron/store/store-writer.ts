@@ -28,6 +28,8 @@ export interface StoreWriter {
   write(batch: RawBatch): void;
   /** Bytes handed over but not yet on disk. */
   inFlightBytes(): number;
+  /** Resolves when every batch handed over so far is on disk (derivation may still run). */
+  written(): Promise<void>;
   /** Resolves when everything handed over so far is written and derived. */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -65,6 +67,7 @@ class InlineStoreWriter implements StoreWriter {
   write(batch: RawBatch): void {
     try {
       this.writeRaw(batch);
+      this.derive.noteBatch();
     } catch (err) {
       this.events.onWriteFailed(err as Error, batchExchangeIds(batch).size);
       return;
@@ -78,6 +81,10 @@ class InlineStoreWriter implements StoreWriter {
 
   inFlightBytes(): number {
     return 0;
+  }
+
+  written(): Promise<void> {
+    return Promise.resolve(); // each batch is written before write() returns
   }
 
   idle(): Promise<void> {
@@ -105,6 +112,8 @@ class WorkerStoreWriter implements StoreWriter {
   private readonly sizes = new Map<number, number>();
   private inFlight = 0;
   private readonly idleWaiters = new Map<number, () => void>();
+  /** Resolvers of written(), by the last batch seq they wait for. */
+  private readonly writtenWaiters: Array<{ seq: number; wake: () => void }> = [];
   private closed: Promise<void> | null = null;
   private failure: Error | null = null;
 
@@ -124,6 +133,7 @@ class WorkerStoreWriter implements StoreWriter {
       this.inFlight = 0;
       for (const wake of this.idleWaiters.values()) wake();
       this.idleWaiters.clear();
+      for (const w of this.writtenWaiters.splice(0)) w.wake();
     });
   }
 
@@ -146,6 +156,8 @@ class WorkerStoreWriter implements StoreWriter {
   private settle(seq: number): void {
     this.inFlight -= this.sizes.get(seq) ?? 0;
     this.sizes.delete(seq);
+    // Batches are answered in order, so every waiter up to this seq is done.
+    while (this.writtenWaiters.length && this.writtenWaiters[0]!.seq <= seq) this.writtenWaiters.shift()!.wake();
   }
 
   private onMessage(msg: WorkerMessage): void {
@@ -175,6 +187,12 @@ class WorkerStoreWriter implements StoreWriter {
 
   inFlightBytes(): number {
     return this.inFlight;
+  }
+
+  written(): Promise<void> {
+    const last = this.nextSeq - 1;
+    if (this.failure || !this.sizes.has(last)) return Promise.resolve();
+    return new Promise((wake) => this.writtenWaiters.push({ seq: last, wake }));
   }
 
   idle(): Promise<void> {
