@@ -104,7 +104,7 @@ export async function captureBench(scale: number, log: (line: string) => void): 
       const batch = Math.min(1_000, target - viaLoupe.streams);
       await track('loupe', (await runPool(urls.loupe, 50, batch, { events: 40, gapMs: 0 })).results);
     }
-    const loupeStats = await loupe.stats();
+    const loupeStats = await loupe.stats({ gc: true });
     log(`memory: ${viaLoupe.streams} streams through Loupe`);
 
     await loupe.close();

@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 
 export interface ChildHandle {
   url: string;
-  stats(): Promise<Record<string, number>>;
+  /** `gc: true` forces a full GC first (for a settled RSS figure); it perturbs what runs next. */
+  stats(options?: { gc?: boolean }): Promise<Record<string, number>>;
   /** Loupe: everything relayed so far is on disk. Others: answers at once. */
   recorded(): Promise<void>;
   /** Loupe: written and derived, no background work left. Others: answers at once. */
@@ -25,16 +26,16 @@ export async function spawnChild(kind: 'sim' | 'bare' | 'loupe', ...args: string
       else waiting.get(msg.id as number)?.(msg);
     });
   });
-  const call = (op: 'stats' | 'recorded' | 'settled' | 'close') =>
+  const call = (op: 'stats' | 'recorded' | 'settled' | 'close', gc = false) =>
     new Promise<Record<string, unknown>>((resolve) => {
       const id = nextId++;
       waiting.set(id, resolve);
-      proc.send({ id, op });
+      proc.send({ id, op, gc });
     });
   let closing: Promise<void> | null = null;
   return {
     url,
-    stats: async () => (await call('stats')).stats as Record<string, number>,
+    stats: async (options) => (await call('stats', options?.gc ?? false)).stats as Record<string, number>,
     recorded: async () => void (await call('recorded')),
     settled: async () => void (await call('settled')),
     close: () =>

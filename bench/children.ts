@@ -78,9 +78,11 @@ async function startSim(): Promise<Child> {
 const [kind, upstream = '', dbPath = ''] = process.argv.slice(2);
 const child = kind === 'sim' ? await startSim() : kind === 'bare' ? await startBare(upstream) : await startLoupe(upstream, dbPath);
 process.send!({ ready: child.url });
-process.on('message', async (msg: { id: number; op: 'stats' | 'recorded' | 'settled' | 'close' }) => {
+process.on('message', async (msg: { id: number; op: 'stats' | 'recorded' | 'settled' | 'close'; gc?: boolean }) => {
   if (msg.op === 'stats') {
-    (globalThis as { gc?: () => void }).gc?.();
+    // A forced full GC also flushes code V8 considers old, so the next wave would run
+    // colder; only the final memory figure asks for one.
+    if (msg.gc) (globalThis as { gc?: () => void }).gc?.();
     process.send!({ id: msg.id, stats: await child.stats() });
   } else if (msg.op === 'recorded' || msg.op === 'settled') {
     await child[msg.op]();
