@@ -160,6 +160,15 @@ describe.skipIf(missing !== null)('debugger UI in Chromium', () => {
     await page.click('[data-tab="graph"]');
   });
 
+  it('tells how to send Agents SDK traces when a run has none', async () => {
+    await page.keyboard.press('t');
+    const empty = await page.waitForSelector('[data-testid="agent-trace-empty"]');
+    expect(await empty.textContent()).toContain(`${server.proxy}/traces/ingest`);
+    await page.screenshot({ path: artifact('07b-agents-trace-empty.png') });
+    await page.keyboard.press('g');
+    await page.waitForSelector('[data-tab="graph"][aria-selected="true"]');
+  });
+
   it('searches runs from the keyboard', async () => {
     await client.responses.create({ model: 'gpt-5-mini', input: 'Tell me about ducks' }, { headers: { 'x-loupe-session': 'ducks' } });
     await page.waitForSelector('[data-run-id="label:ducks"]');

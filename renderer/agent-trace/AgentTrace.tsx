@@ -144,12 +144,13 @@ function NoTrace() {
         Runs made with <code>@openai/agents</code> can show their agent, handoff, guardrail and function spans here. The SDK sends its traces to
         api.openai.com by default; send them through Loupe instead, and each trace lands on the run whose responses it names:
       </p>
-      <div className="relative">
-        <Code text={snippet} />
-        <span className="absolute right-1.5 top-1.5">
+      <div className="mb-1 flex items-center text-[11px] uppercase tracking-wide text-zinc-500">
+        Node, once at start-up
+        <span className="ml-auto normal-case tracking-normal">
           <CopyButton text={snippet} />
         </span>
       </div>
+      <Code text={snippet} />
       <p className="mt-2 text-[12px] text-zinc-500">Loupe still forwards the traces to the upstream, so they reach the OpenAI dashboard as before.</p>
     </div>
   );
