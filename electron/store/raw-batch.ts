@@ -1,5 +1,6 @@
 // What the recorder hands to the store writer each tick: plain data, so it can cross to a
-// worker thread by structured clone. Chunk bytes are copied into one buffer per stream.
+// worker thread by structured clone. Chunk bytes sit back to back in one arena per batch;
+// the writer gathers each stream's chunks into the one blob its row stores.
 import type { ChunkStream, ExchangeEnd, ExchangeStart, ResponseHead } from '../../shared/capture/exchange.js';
 import type { Db } from './db.js';
 
@@ -7,7 +8,9 @@ export interface RawSegment {
   id: number;
   stream: ChunkStream;
   seq: number;
-  data: Uint8Array;
+  bytes: number;
+  /** Where each original chunk starts in the batch's arena. */
+  offsets: Uint32Array;
   /** [length, t_us, opcode] per original chunk. */
   marks: Float64Array;
 }
@@ -15,13 +18,15 @@ export interface RawSegment {
 export interface RawBatch {
   starts: ExchangeStart[];
   heads: Array<[number, ResponseHead]>;
+  /** Every segment's bytes; null when the batch carries none. */
+  arena: Uint8Array | null;
   segments: RawSegment[];
   ends: Array<[number, ExchangeEnd]>;
 }
 
 export function batchBytes(batch: RawBatch): number {
   let n = 0;
-  for (const s of batch.segments) n += s.data.byteLength;
+  for (const s of batch.segments) n += s.bytes;
   return n;
 }
 
@@ -45,16 +50,37 @@ export function rawBatchWriter(db: Db): (batch: RawBatch) => void {
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
   const toBuffer = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+  const segmentData = (arena: Uint8Array | null, seg: RawSegment): Buffer => {
+    if (!arena || seg.offsets.length === 0) return Buffer.alloc(0);
+    const first = seg.offsets[0]!;
+    // Chunks of one stream are usually back to back in the arena: then the blob is a view.
+    if (contiguous(seg)) return Buffer.from(arena.buffer, arena.byteOffset + first, seg.bytes);
+    const out = Buffer.allocUnsafe(seg.bytes);
+    let at = 0;
+    for (let i = 0; i < seg.offsets.length; i++) {
+      const len = seg.marks[i * 3]!;
+      out.set(arena.subarray(seg.offsets[i]!, seg.offsets[i]! + len), at);
+      at += len;
+    }
+    return out;
+  };
   return db.transaction((batch: RawBatch) => {
     for (const s of batch.starts) {
       insertExchange.run(s.id, s.startedAt, s.transport, s.method, s.path, s.upstream, s.label, s.agent, s.connectionId, JSON.stringify(s.requestHeaders));
     }
     for (const [id, h] of batch.heads) insertHead.run(id, h.status, h.statusText, JSON.stringify(h.headers), h.tUs);
     for (const seg of batch.segments) {
-      insertChunk.run(seg.id, seg.stream, seg.seq, toBuffer(seg.data), toBuffer(new Uint8Array(seg.marks.buffer, seg.marks.byteOffset, seg.marks.byteLength)));
+      insertChunk.run(seg.id, seg.stream, seg.seq, segmentData(batch.arena, seg), toBuffer(new Uint8Array(seg.marks.buffer, seg.marks.byteOffset, seg.marks.byteLength)));
     }
     for (const [id, e] of batch.ends) {
       insertEnd.run(id, e.state, e.error, e.tUs, e.requestBytes, e.responseBytes, e.truncated ? 1 : 0);
     }
   });
+}
+
+function contiguous(seg: RawSegment): boolean {
+  for (let i = 1; i < seg.offsets.length; i++) {
+    if (seg.offsets[i] !== seg.offsets[i - 1]! + seg.marks[(i - 1) * 3]!) return false;
+  }
+  return true;
 }

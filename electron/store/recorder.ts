@@ -1,7 +1,10 @@
-// The recorder: the store's CaptureSink. Taps only append buffer references to in-memory
-// segments; a timer hands everything pending to the store writer as one batch per tick
-// (one row per stream, not per event), so no SQLite work ever runs on a chunk's
-// forwarding path, and with the threaded writer none runs on the relay's thread at all.
+// The recorder: the store's CaptureSink. Taps copy each chunk into the batch's arena (one
+// buffer per batch) and note where it went; a timer hands everything pending to the store
+// writer as one batch per tick (one row per stream, not per event), so no SQLite work ever
+// runs on a chunk's forwarding path, and with the threaded writer none runs on the relay's
+// thread at all. Copying at once lets the relayed chunk die young instead of being held
+// (and promoted to V8's old generation) until the flush, and leaves one buffer per batch
+// to transfer instead of one per stream.
 //
 // Invariants:
 // - an exchange's end is in the same or a later batch than its last chunk, so "ended"
@@ -45,8 +48,11 @@ export interface RecorderHealth {
 interface Segment {
   id: number;
   stream: ChunkStream;
-  parts: Uint8Array[];
+  /** Where each chunk starts in the batch's arena. */
+  offsets: number[];
+  /** [length, t_us, opcode] per chunk. */
   marks: number[];
+  bytes: number;
   owner: Open;
 }
 
@@ -93,6 +99,10 @@ export class Recorder implements CaptureSink {
   private readonly maxBodyBytes: number;
   private readonly maxUnwrittenBytes: number;
   private dropping = false;
+  /** The batch's bytes, back to back; transferred to the writer at each flush. */
+  private arena: Uint8Array;
+  private arenaUsed = 0;
+  private readonly arenaBytes: number;
   readonly health: RecorderHealth = { exchanges: 0, failedWrites: 0, lostExchanges: 0, droppedBytes: 0, lastError: null };
 
   constructor(
@@ -104,6 +114,8 @@ export class Recorder implements CaptureSink {
     this.maxPendingBytes = options.maxPendingBytes ?? DEFAULT_MAX_PENDING_BYTES;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.maxUnwrittenBytes = options.maxUnwrittenBytes ?? DEFAULT_MAX_UNWRITTEN_BYTES;
+    this.arenaBytes = Math.max(this.maxPendingBytes, 64 << 10);
+    this.arena = new Uint8Array(this.arenaBytes);
   }
 
   begin(start: Omit<ExchangeStart, 'id'>): ExchangeTap {
@@ -148,14 +160,22 @@ export class Recorder implements CaptureSink {
     }
     this.dropping = false;
     state.stored[stream] += data.length;
+    if (this.arenaUsed + data.length > this.arena.length) {
+      this.flush();
+      // A chunk bigger than a whole arena gets one of its own for this batch.
+      if (data.length > this.arena.length) this.arena = new Uint8Array(data.length);
+    }
     let seg = state.pending[stream];
     if (!seg) {
-      seg = { id, stream, parts: [], marks: [], owner: state };
+      seg = { id, stream, offsets: [], marks: [], bytes: 0, owner: state };
       state.pending[stream] = seg;
       this.segments.push(seg);
     }
-    seg.parts.push(data);
+    this.arena.set(data, this.arenaUsed);
+    seg.offsets.push(this.arenaUsed);
+    this.arenaUsed += data.length;
     seg.marks.push(data.length, tUs, opcode);
+    seg.bytes += data.length;
     this.pendingBytes += data.length;
     if (this.pendingBytes >= this.maxPendingBytes) this.flush();
     else this.schedule();
@@ -175,7 +195,13 @@ export class Recorder implements CaptureSink {
       this.timer = null;
     }
     if (!this.starts.length && !this.heads.length && !this.ends.length && !this.segments.length) return;
-    const batch: RawBatch = { starts: this.starts, heads: this.heads, segments: this.segments.map((seg) => this.seal(seg)), ends: this.ends };
+    const batch: RawBatch = {
+      starts: this.starts,
+      heads: this.heads,
+      arena: this.takeArena(),
+      segments: this.segments.map((seg) => this.seal(seg)),
+      ends: this.ends,
+    };
     for (const [id] of this.ends) this.open.delete(id);
     this.starts = [];
     this.heads = [];
@@ -185,17 +211,24 @@ export class Recorder implements CaptureSink {
     this.writer.write(batch);
   }
 
-  /** Copies a segment's chunks into one buffer the writer may own (and move to a thread). */
+  /**
+   * The arena's bytes for the batch, in a buffer the writer may own (and move to a thread).
+   * A mostly empty arena (light traffic) is copied out and kept; a full one is handed over.
+   */
+  private takeArena(): Uint8Array | null {
+    const used = this.arenaUsed;
+    if (used === 0) return null;
+    this.arenaUsed = 0;
+    if (used < this.arena.length / 4) return this.arena.slice(0, used);
+    const full = this.arena;
+    this.arena = new Uint8Array(this.arenaBytes);
+    return full;
+  }
+
   private seal(seg: Segment): RawSegment {
     seg.owner.pending[seg.stream] = undefined;
     const seq = seg.owner.seq[seg.stream]++;
-    const data = new Uint8Array(seg.parts.reduce((n, p) => n + p.byteLength, 0));
-    let offset = 0;
-    for (const p of seg.parts) {
-      data.set(p, offset);
-      offset += p.byteLength;
-    }
-    return { id: seg.id, stream: seg.stream, seq, data, marks: new Float64Array(seg.marks) };
+    return { id: seg.id, stream: seg.stream, seq, bytes: seg.bytes, offsets: new Uint32Array(seg.offsets), marks: new Float64Array(seg.marks) };
   }
 
   /** Counts a failed write; the writer reports it, the recorder keeps the books. */

@@ -146,10 +146,11 @@ class WorkerStoreWriter implements StoreWriter {
     const bytes = batchBytes(batch);
     this.sizes.set(seq, bytes);
     this.inFlight += bytes;
-    // The recorder sealed each segment into buffers of its own, so they move to the worker
-    // instead of being copied a second time.
+    // The arena and each segment's index are buffers of the batch's own, so they move to
+    // the worker instead of being copied a second time.
     const transfer: ArrayBuffer[] = [];
-    for (const seg of batch.segments) transfer.push(seg.data.buffer as ArrayBuffer, seg.marks.buffer as ArrayBuffer);
+    if (batch.arena) transfer.push(batch.arena.buffer as ArrayBuffer);
+    for (const seg of batch.segments) transfer.push(seg.offsets.buffer as ArrayBuffer, seg.marks.buffer as ArrayBuffer);
     this.worker.postMessage({ type: 'batch', seq, batch }, transfer);
   }
 

@@ -1,0 +1,57 @@
+// The recorder's byte path, through a real SQLite file and back: chunks of several streams
+// interleaved in one batch, batches cut by size, and a chunk bigger than a whole arena all
+// come back byte for byte, in order, with their times.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDb, type Db } from './db.js';
+import { storedChunks } from './raw-read.js';
+import { Recorder } from './recorder.js';
+import { createStoreWriter } from './store-writer.js';
+
+let dir = '';
+let db: Db | null = null;
+afterEach(() => {
+  db?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const noEvents = { onWritten() {}, onDerived() {}, onWriteFailed() {}, onDeriveFailed() {} };
+const start = { startedAt: 0, transport: 'websocket' as const, method: 'GET', path: '/v1/responses', upstream: 'http://x', label: null, agent: null, requestHeaders: [], connectionId: 'c1' };
+/** Deterministic bytes, different for every chunk. */
+const bytes = (n: number, seed: number) => Uint8Array.from({ length: n }, (_, i) => (i * 31 + seed * 7) & 0xff);
+
+describe('recorder byte path', () => {
+  it('stores interleaved streams, size-cut batches and an oversized chunk exactly as tapped', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-rec-'));
+    db = openDb(path.join(dir, 'r.loupe'));
+    const writer = createStoreWriter(db, path.join(dir, 'r.loupe'), noEvents, false);
+    // A 64 KB arena, cut at 64 KB pending: the 200 KB chunk needs an arena of its own.
+    const recorder = new Recorder(writer, { firstId: 1, maxPendingBytes: 64 << 10, flushMs: 10_000 });
+    const tap = recorder.begin(start);
+    const sent: Record<'client' | 'server', Array<{ data: Uint8Array; tUs: number; opcode: number }>> = { client: [], server: [] };
+    const sizes = [10, 3_000, 40_000, 200_000, 5, 30_000, 30_000, 1, 64 << 10];
+    sizes.forEach((n, i) => {
+      const stream = i % 2 ? 'server' : 'client';
+      const chunk = { data: bytes(n, i), tUs: 1_000 * (i + 1), opcode: i === 4 ? 2 : 1 };
+      sent[stream].push(chunk);
+      tap.chunk(stream, chunk.data, chunk.tUs, chunk.opcode);
+    });
+    tap.end({ state: 'complete', error: null, tUs: 99_000, requestBytes: 0, responseBytes: 0, truncated: false });
+    recorder.close();
+    await writer.close();
+    for (const stream of ['client', 'server'] as const) {
+      const stored = storedChunks(db, tap.id, stream);
+      expect(stored.map((c) => [c.data.length, c.tUs, c.opcode])).toEqual(sent[stream].map((c) => [c.data.length, c.tUs, c.opcode]));
+      stored.forEach((c, i) => expect(Buffer.compare(c.data, Buffer.from(sent[stream][i]!.data))).toBe(0));
+    }
+    // Cut into several rows (batches), each stream's in sequence.
+    const rows = db.prepare('SELECT stream, seq FROM chunks WHERE exchange_id = ? ORDER BY stream, seq').all(tap.id) as Array<{ stream: string; seq: number }>;
+    expect(rows.length).toBeGreaterThan(2);
+    for (const stream of ['client', 'server']) {
+      const seqs = rows.filter((r) => r.stream === stream).map((r) => r.seq);
+      expect(seqs).toEqual(seqs.map((_, i) => i));
+    }
+  });
+});
