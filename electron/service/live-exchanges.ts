@@ -1,4 +1,4 @@
-// In-flight exchanges have no derived rows yet (derivation runs when an exchange ends),
+// In-flight exchanges have no derived rows yet (derivation runs after an exchange ends),
 // yet the UI shows them as they stream. This poller finds exchanges without an end whose
 // stored bytes grew, normalizes what is there with the pure normalizer, and hands the
 // records to the index as provisional. The recorder commits every few milliseconds, so a
@@ -75,11 +75,13 @@ export class LiveExchanges {
 
   /**
    * The exchange ended and its raw record is complete: show the final state at once, before
-   * derivation (which replaces it) has run. Only exchanges already shown in flight.
+   * derivation (which replaces it) has run. Derivation waits for a pause in traffic (up to
+   * 1 s, ADR 7), so this covers exchanges too short for a poll to have seen in flight:
+   * without it a run would show its later responses before its earlier ones.
    */
   async ended(id: number): Promise<boolean> {
     this.progress.delete(id);
-    if (!this.index.hasProvisional(id)) return false;
+    if (this.index.isDerived(id)) return false;
     return this.normalize(id, false);
   }
 

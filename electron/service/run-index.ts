@@ -84,8 +84,9 @@ export class RunIndex {
     this.dirty.add(exchangeId);
   }
 
-  hasProvisional(exchangeId: number): boolean {
-    return this.provisional.has(exchangeId);
+  /** Its derived rows are loaded (set by refreshDerived or read at start). */
+  isDerived(exchangeId: number): boolean {
+    return this.derived.has(exchangeId) || this.spans.has(exchangeId);
   }
 
   isOpen(exchangeId: number): boolean {
