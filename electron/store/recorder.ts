@@ -70,15 +70,16 @@ export const DEFAULT_MAX_BODY_BYTES = 1 << 30;
  * How long taps gather before one batch goes to the writer. Each flush costs a structured
  * clone, a thread hop and a transaction whatever its size, so fewer, fuller batches cost
  * less CPU per event: at 50 concurrent streams 100 ms used ~0.5 s less CPU per 24,000
- * events than 20 ms (bench/cpu-probe in session 2). Bytes reach the disk at most this late.
+ * events than 20 ms (a CPU probe of the bench's children, session 2). Bytes reach the disk
+ * at most this late.
  */
 export const DEFAULT_FLUSH_MS = 100;
 
 /**
  * A batch also leaves once it holds this many bytes. Under heavy traffic that keeps each
- * transaction short and the bytes not yet on disk few (a saturated stream's last bytes
- * reach disk ~10 ms after it ends instead of ~50), while light traffic still goes out on
- * the 100 ms timer.
+ * transaction short and the bytes not yet on disk few (`npm run bench`: a saturated
+ * block's last bytes reached disk ~2 ms after it ended instead of ~13), while light
+ * traffic still goes out on the 100 ms timer.
  */
 export const DEFAULT_MAX_PENDING_BYTES = 256 << 10;
 
@@ -92,7 +93,6 @@ export class Recorder implements CaptureSink {
   /** Segments of the batch being gathered, in the order they were opened. */
   private segments: Segment[] = [];
   private open = new Map<number, Open>();
-  private pendingBytes = 0;
   private timer: NodeJS.Timeout | null = null;
   private readonly flushMs: number;
   private readonly maxPendingBytes: number;
@@ -101,6 +101,7 @@ export class Recorder implements CaptureSink {
   private dropping = false;
   /** The batch's bytes, back to back; transferred to the writer at each flush. */
   private arena: Uint8Array;
+  /** Bytes pending in this batch (its arena's filled part). */
   private arenaUsed = 0;
   private readonly arenaBytes: number;
   readonly health: RecorderHealth = { exchanges: 0, failedWrites: 0, lostExchanges: 0, droppedBytes: 0, lastError: null };
@@ -149,7 +150,7 @@ export class Recorder implements CaptureSink {
       state.truncated = true;
       return;
     }
-    if (this.pendingBytes + this.writer.inFlightBytes() > this.maxUnwrittenBytes) {
+    if (this.arenaUsed + this.writer.inFlightBytes() > this.maxUnwrittenBytes) {
       state.truncated = true;
       this.health.droppedBytes += data.length;
       if (!this.dropping) {
@@ -176,8 +177,7 @@ export class Recorder implements CaptureSink {
     this.arenaUsed += data.length;
     seg.marks.push(data.length, tUs, opcode);
     seg.bytes += data.length;
-    this.pendingBytes += data.length;
-    if (this.pendingBytes >= this.maxPendingBytes) this.flush();
+    if (this.arenaUsed >= this.maxPendingBytes) this.flush();
     else this.schedule();
   }
 
@@ -207,7 +207,6 @@ export class Recorder implements CaptureSink {
     this.heads = [];
     this.ends = [];
     this.segments = [];
-    this.pendingBytes = 0;
     this.writer.write(batch);
   }
 
