@@ -44,6 +44,10 @@ describe('App', () => {
     act(() => api.emit('run.updated', { run: summary('run:resp_par1', { live: true, label: 'weather', revision: 3 }) }));
     const row = container.querySelector('[data-run-id="run:resp_par1"]') as HTMLElement;
     expect(row.getAttribute('data-live')).toBe('true');
+    // A run without Agents SDK spans has no trace marker; one with them gets it.
+    expect(row.querySelector('[data-testid="run-has-trace"]')).toBeNull();
+    act(() => api.emit('run.updated', { run: summary('run:resp_par1', { live: true, label: 'weather', revision: 4, agentSpans: 6 }) }));
+    expect(row.querySelector('[data-testid="run-has-trace"]')?.getAttribute('title')).toBe('6 Agents SDK spans (press t on the run)');
     fireEvent.click(row);
     await waitFor(() => expect(container.querySelectorAll('[data-node-type]').length).toBe(9));
     expect(useRunStore.getState().runId).toBe('run:resp_par1');

@@ -33,6 +33,15 @@ export const RunRow = memo(function RunRow({ id, onSelect, now }: { id: string; 
           </span>
         )}
         <span className="min-w-0 flex-1 truncate text-[13px] font-medium">{title}</span>
+        {run.agentSpans > 0 && (
+          <span
+            className="shrink-0 rounded bg-violet-100 px-1 text-[10.5px] font-medium text-violet-800 dark:bg-violet-950 dark:text-violet-200"
+            title={`${run.agentSpans} Agents SDK spans (press t on the run)`}
+            data-testid="run-has-trace"
+          >
+            trace
+          </span>
+        )}
         <span className="shrink-0 text-[11px] text-zinc-500 dark:text-zinc-400">{formatWhen(run.startedAt, now)}</span>
         <StatusBadge status={run.status} />
       </div>
