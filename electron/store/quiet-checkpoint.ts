@@ -16,10 +16,11 @@ export class QuietCheckpointer {
 
   constructor(
     private readonly db: Db,
-    private readonly quietMs = 250,
+    private readonly quietMs = 120,
   ) {
     db.pragma(`wal_autocheckpoint = ${WAL_CAP_PAGES}`);
-    this.timer = setInterval(() => this.tick(), quietMs);
+    // Looked at often, so a short pause is caught before the next write ends it.
+    this.timer = setInterval(() => this.tick(), Math.max(10, quietMs / 4));
     this.timer.unref();
   }
 
