@@ -9,7 +9,7 @@
 import type { RunSummary } from '../../shared/api/types.js';
 import { attachAgentSpans } from '../../shared/trace/attach-agent-spans.js';
 import type { AgentSpan, ResponseRecord } from '../../shared/trace/types.js';
-import type { Db } from '../store/db.js';
+import { hasTable, type Db } from '../store/db.js';
 import { runSearchText, summarizeRun } from './run-summary.js';
 import { threadRecords, type Run } from './trace-adapter.js';
 
@@ -46,8 +46,7 @@ export class RunIndex {
       this.dirty.add(row.id);
     }
     // A recording opened read-only from before schema v2 has no agent_spans table.
-    const hasSpans = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'agent_spans'").get() !== undefined;
-    if (hasSpans) {
+    if (hasTable(db, 'agent_spans')) {
       const bySpanExchange = db.prepare('SELECT record FROM agent_spans WHERE exchange_id = ? ORDER BY idx').pluck();
       this.spansOf = (id) => (bySpanExchange.all(id) as string[]).map((json) => JSON.parse(json) as AgentSpan);
       const spanRows = db.prepare('SELECT exchange_id AS id, record FROM agent_spans ORDER BY exchange_id, idx').all() as Array<{ id: number; record: string }>;

@@ -44,3 +44,8 @@ export function openDb(file: string, options: OpenOptions = {}): Db {
   }
   return db;
 }
+
+/** Whether the recording has this table: files from an older schema opened read-only lack newer ones. */
+export function hasTable(db: Db, name: string): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+}

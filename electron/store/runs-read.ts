@@ -4,7 +4,7 @@
 import { threadRuns, type Run } from '../../shared/trace/thread.js';
 import type { AgentSpan, ResponseRecord } from '../../shared/trace/types.js';
 import type { Transport } from '../../shared/capture/exchange.js';
-import type { Db } from './db.js';
+import { hasTable, type Db } from './db.js';
 
 interface Row {
   record: string;
@@ -40,8 +40,7 @@ function recordOf(row: Row): ResponseRecord {
 
 /** Every Agents SDK trace object recorded, in recording order (none in a pre-v2 file opened read-only). */
 export function loadAgentSpans(db: Db): AgentSpan[] {
-  const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'agent_spans'").get();
-  if (table === undefined) return [];
+  if (!hasTable(db, 'agent_spans')) return [];
   const rows = db.prepare('SELECT record FROM agent_spans ORDER BY exchange_id, idx').pluck().all() as string[];
   return rows.map((json) => JSON.parse(json) as AgentSpan);
 }

@@ -13,14 +13,13 @@ export function NodeFrame({ id, view, kicker, line }: { id: string; view: NodeVi
   const far = useUiStore((s) => s.far);
   if (!node || !view.visible) return null;
   const style = kindStyle(node.kind);
+  // What tests and the e2e suite select nodes by, near or far.
+  const dataAttrs = { 'data-node-type': node.type, 'data-node-id': id, 'data-node-kind': node.kind, 'data-state': inProgress ? 'in_progress' : 'done' };
   if (far) {
     // Zoomed far out: the kind's colour and state only, a fraction of the DOM.
     return (
       <div
-        data-node-type={node.type}
-        data-node-id={id}
-        data-node-kind={node.kind}
-        data-state={inProgress ? 'in_progress' : 'done'}
+        {...dataAttrs}
         style={{ width: NODE_W, height: NODE_H, backgroundColor: style.color }}
         className={`rounded-md ${selected ? 'outline outline-4 outline-blue-500' : ''} ${inProgress ? 'loupe-in-progress' : ''}`}
         title={node.label}
@@ -32,10 +31,7 @@ export function NodeFrame({ id, view, kicker, line }: { id: string; view: NodeVi
   }
   return (
     <div
-      data-node-type={node.type}
-      data-node-id={id}
-      data-node-kind={node.kind}
-      data-state={inProgress ? 'in_progress' : 'done'}
+      {...dataAttrs}
       style={{ width: NODE_W, height: NODE_H }}
       className={[
         'flex items-center gap-2 rounded-md border border-l-4 bg-white px-2 shadow-sm dark:bg-zinc-900',

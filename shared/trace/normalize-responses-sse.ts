@@ -2,8 +2,8 @@
 // ?stream=true&starting_after=N). Usually one response; a stream holding several
 // `response.created` is split into one record per response.
 import { str } from './json.js';
-import { emptyRequest, exchangeDuration, exchangeResponseId, newRecord, unfinishedStatus, type RecordRequest } from './record.js';
-import { ResponseStreamAccumulator } from './response-stream.js';
+import { emptyRequest, exchangeDuration, exchangeResponseId, unfinishedStatus, type RecordRequest } from './record.js';
+import { ResponseStreamAccumulator, streamedRecord } from './response-stream.js';
 import { isDoneSentinel, parseSse, sseJson } from './sse.js';
 import type { ApiKind, RawExchange, ResponseRecord } from './types.js';
 
@@ -34,13 +34,7 @@ export function normalizeResponsesSse(
   return segments.map((segment, i) => {
     const o = segment.outcome();
     const id = o.responseId ?? (i === 0 ? fallbackId : `${exchangeResponseId(raw)}:${i}`);
-    const record = newRecord(raw, api, id, i === 0 ? request : emptyRequest(), o.model ?? requestModel);
-    record.streamed = true;
-    record.events = o.events;
-    record.output = o.output;
-    record.usage = o.usage;
-    record.error = o.error;
-    if (o.promptCacheDiagnostics !== null) record.promptCacheDiagnostics = o.promptCacheDiagnostics;
+    const record = streamedRecord(raw, api, id, i === 0 ? request : emptyRequest(), o.model ?? requestModel, o);
     const isLast = i === segments.length - 1;
     record.status = o.finalStatus ?? (isLast ? unfinishedStatus(raw, o.lastStatus, notes) : 'aborted');
     record.timings = {

@@ -9,8 +9,8 @@
 // the server never answered still yields a record, so nothing the client sent is lost.
 import { inputItems, parseResponsesRequest } from './request.js';
 import { isObject, obj, omit, parseJson, str } from './json.js';
-import { emptyRequest, exchangeResponseId, newRecord, unfinishedStatus, type RecordRequest } from './record.js';
-import { ResponseStreamAccumulator } from './response-stream.js';
+import { emptyRequest, exchangeResponseId, unfinishedStatus, type RecordRequest } from './record.js';
+import { ResponseStreamAccumulator, streamedRecord } from './response-stream.js';
 import { routeOf } from './route.js';
 import type { JsonObject, RawExchange, ResponseRecord } from './types.js';
 import { WsSteers } from './ws-steers.js';
@@ -154,13 +154,7 @@ class WsConnection {
   private record(s: Segment, i: number, lastOnLane: boolean): ResponseRecord {
     const o = s.acc.outcome();
     const id = o.responseId ?? (i === 0 ? exchangeResponseId(this.raw) : `${exchangeResponseId(this.raw)}:${i}`);
-    const record = newRecord(this.raw, 'responses', id, s.request, o.model ?? s.model);
-    record.streamed = true;
-    record.events = o.events;
-    record.output = o.output;
-    record.usage = o.usage;
-    record.error = o.error;
-    if (o.promptCacheDiagnostics !== null) record.promptCacheDiagnostics = o.promptCacheDiagnostics;
+    const record = streamedRecord(this.raw, 'responses', id, s.request, o.model ?? s.model, o);
     record.status = o.finalStatus ?? (lastOnLane ? unfinishedStatus(this.raw, o.lastStatus, this.notes) : 'aborted');
     const end = o.finalStatus !== null || !lastOnLane ? o.endUs : (this.raw.endUs ?? o.endUs);
     record.timings = {

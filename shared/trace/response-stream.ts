@@ -7,8 +7,9 @@
 import { toTraceItems } from './items.js';
 import { isObject, num, obj, str } from './json.js';
 import { FINAL_STATUSES, readResponse, wireStatus, type ResponseSnapshot } from './response-object.js';
+import { newRecord, type RecordRequest } from './record.js';
 import { applyStreamEvent } from './stream-deltas.js';
-import type { Json, JsonObject, ResponseRecord, ResponseStatus, StreamEventSummary } from './types.js';
+import type { ApiKind, Json, JsonObject, RawExchange, ResponseRecord, ResponseStatus, StreamEventSummary } from './types.js';
 
 /** Lifecycle events that carry a full `response` snapshot. */
 const SNAPSHOT_STATUS: Readonly<Record<string, ResponseStatus>> = {
@@ -34,6 +35,22 @@ export interface StreamOutcome {
   promptCacheDiagnostics: JsonObject | null;
   ttftUs: number | null;
   endUs: number | null;
+}
+
+/**
+ * A streamed response's record, filled with what its events said (output, event log,
+ * usage, error, cache verdict). Status and timings are the caller's: they depend on where
+ * the stream sat (SSE body, WebSocket lane) and how it ended.
+ */
+export function streamedRecord(raw: RawExchange, api: ApiKind, id: string, request: RecordRequest, model: string | null, o: StreamOutcome): ResponseRecord {
+  const record = newRecord(raw, api, id, request, model);
+  record.streamed = true;
+  record.events = o.events;
+  record.output = o.output;
+  record.usage = o.usage;
+  record.error = o.error;
+  if (o.promptCacheDiagnostics !== null) record.promptCacheDiagnostics = o.promptCacheDiagnostics;
+  return record;
 }
 
 export class ResponseStreamAccumulator {
