@@ -6,15 +6,14 @@
 //   (client -> upstream for the request body, upstream -> client for the response), so a
 //   slow reader slows the upstream read instead of growing a buffer here;
 // - a failure to record never reaches the relay: every tap call is guarded.
-import http from 'node:http';
-import https from 'node:https';
-import type { Readable, Writable } from 'node:stream';
+import type http from 'node:http';
 import type { CaptureSink, ExchangeEnd, ExchangeState, ExchangeTap } from '../../shared/capture/exchange.js';
 import { clientResponseHeaders, flattenHeaders, pairHeaders, upstreamRequestHeaders } from '../../shared/capture/hop-headers.js';
 import { proxyErrorBody, upstreamFailure, type ProxyError } from '../../shared/capture/proxy-error.js';
 import { redactHeaders } from '../../shared/capture/redact.js';
 import { upstreamPath, type UpstreamTarget } from '../../shared/capture/upstream-url.js';
 import type { UpstreamPool } from './upstream-agent.js';
+import type { UpstreamRequest } from './upstream-call.js';
 import { beginExchange } from './begin-exchange.js';
 
 export interface ForwardContext {
@@ -41,88 +40,72 @@ export function forwardHttp(ctx: ForwardContext, req: http.IncomingMessage, res:
     tap.end(end);
   };
 
-  const options: http.RequestOptions = {
-    protocol: ctx.target.protocol,
-    hostname: ctx.target.hostname,
-    port: ctx.target.port,
-    method: req.method,
-    path: upstreamPath(ctx.target, route.path),
-    headers: flattenHeaders(upstreamRequestHeaders(clientHeaders, ctx.target.host)) as unknown as http.OutgoingHttpHeaders,
-    agent: ctx.pool.agent,
-    timeout: ctx.upstreamTimeoutMs,
-  };
-  const upstream = (ctx.target.protocol === 'https:' ? https : http).request(options);
-  let timedOut = false;
+  let bodyStarted = false;
+  const upstream = ctx.pool.call(
+    {
+      method: req.method ?? 'GET',
+      path: upstreamPath(ctx.target, route.path),
+      headers: upstreamRequestHeaders(clientHeaders, ctx.target.host),
+      body: requestFraming(req),
+    },
+    {
+      onResponse(up) {
+        const headers = pairHeaders(up.rawHeaders);
+        try {
+          res.writeHead(up.status, up.statusText, flattenHeaders(clientResponseHeaders(headers)));
+        } catch (err) {
+          // Node refuses to send some headers an upstream can send (e.g. invalid characters).
+          // The client gets a clear 502 instead of a crashed proxy, and so does the record.
+          upstream.destroy();
+          const failure: ProxyError = { status: 502, code: 'upstream_unreachable', message: `Loupe proxy: the upstream sent a response head that cannot be relayed (${(err as Error).message})` };
+          sendProxyError(res, failure, tap, now);
+          finish('proxy_error', failure.message);
+          return;
+        }
+        // Send the head this turn: a streamed response's first event may be seconds away. A
+        // body chunk read together with the head (a JSON answer, a fast stream) takes the head
+        // along in its own write, one syscall instead of two.
+        setImmediate(() => {
+          if (!bodyStarted && !res.writableEnded && !res.destroyed) res.flushHeaders();
+        });
+        tap.responseHead({ status: up.status, statusText: up.statusText, headers: redactHeaders(headers), tUs: now() });
+      },
+      onData(chunk) {
+        // Written first, tapped second; a full client buffer pauses the upstream read.
+        bodyStarted = true;
+        if (res.destroyed) return;
+        if (!res.write(chunk)) upstream.pause();
+        responseBytes += chunk.length;
+        tap.chunk('response', chunk, now());
+      },
+      onEnd() {
+        res.end();
+        finish('complete', null);
+      },
+      onError(err, timedOut) {
+        if (ended) return;
+        if (clientGone) {
+          finish('client_aborted', 'the client closed the connection before the response finished');
+        } else if (!res.headersSent) {
+          const failure = upstreamFailure(err, ctx.target.display, timedOut);
+          sendProxyError(res, failure, tap, now);
+          finish(failure.status === 504 ? 'upstream_timeout' : 'upstream_unreachable', failure.message);
+        } else {
+          // Mid-body: the client must see a broken stream, not a clean but short one.
+          res.destroy(err);
+          finish(timedOut ? 'upstream_timeout' : 'upstream_reset', err.code === 'ECONNRESET' ? 'upstream connection reset mid-body' : err.message);
+        }
+      },
+    },
+  );
+  res.on('drain', () => upstream.resume());
 
-  upstream.on('timeout', () => {
-    timedOut = true;
-    upstream.destroy(new Error(`no data for ${ctx.upstreamTimeoutMs} ms`));
-  });
-
-  upstream.on('error', (err: NodeJS.ErrnoException) => {
-    if (ended) return;
-    if (clientGone) {
-      finish('client_aborted', 'the client closed the connection before the response finished');
-    } else if (!res.headersSent) {
-      const failure = upstreamFailure(err, ctx.target.display, timedOut);
-      sendProxyError(res, failure, tap, now);
-      finish(failure.status === 504 ? 'upstream_timeout' : 'upstream_unreachable', failure.message);
-    } else {
-      // Mid-body: the client must see a broken stream, not a clean but short one.
-      res.destroy(err);
-      finish(timedOut ? 'upstream_timeout' : 'upstream_reset', err.message);
-    }
-  });
-
-  upstream.on('response', (up) => {
-    const headers = pairHeaders(up.rawHeaders);
-    try {
-      res.writeHead(up.statusCode ?? 502, up.statusMessage ?? '', flattenHeaders(clientResponseHeaders(headers)));
-    } catch (err) {
-      // Node refuses to send some headers an upstream can send (e.g. invalid characters).
-      // The client gets a clear 502 instead of a crashed proxy, and so does the record.
-      up.destroy();
-      const failure: ProxyError = { status: 502, code: 'upstream_unreachable', message: `Loupe proxy: the upstream sent a response head that cannot be relayed (${(err as Error).message})` };
-      sendProxyError(res, failure, tap, now);
-      finish('proxy_error', failure.message);
-      return;
-    }
-    // Send the head this turn: a streamed response's first event may be seconds away. A
-    // body chunk read together with the head (a JSON answer, a fast stream) takes the head
-    // along in its own write, one syscall instead of two.
-    let bodyStarted = false;
-    setImmediate(() => {
-      if (!bodyStarted && !res.writableEnded && !res.destroyed) res.flushHeaders();
-    });
-    tap.responseHead({
-      status: up.statusCode ?? 0,
-      statusText: up.statusMessage ?? '',
-      headers: redactHeaders(headers),
-      tUs: now(),
-    });
-    relay(up, res, (chunk) => {
-      bodyStarted = true;
-      responseBytes += chunk.length;
-      tap.chunk('response', chunk, now());
-    });
-    up.on('end', () => {
-      res.end();
-      finish('complete', null);
-    });
-    up.on('aborted', () => {
-      res.destroy(new Error('upstream connection reset mid-body'));
-      finish(timedOut ? 'upstream_timeout' : 'upstream_reset', 'upstream connection reset mid-body');
-    });
-    up.on('error', (err) => {
-      res.destroy(err);
-      finish(timedOut ? 'upstream_timeout' : 'upstream_reset', err.message);
-    });
-  });
-
-  relay(req, upstream, (chunk) => {
+  req.on('data', (chunk: Buffer) => {
+    if (!upstream.write(chunk)) req.pause();
     requestBytes += chunk.length;
     tap.chunk('request', chunk, now());
   });
+  upstream.onDrain(() => req.resume());
   req.on('end', () => upstream.end());
 
   // `close` on the response before it finished writing means the client went away:
@@ -136,19 +119,11 @@ export function forwardHttp(ctx: ForwardContext, req: http.IncomingMessage, res:
   req.on('error', () => upstream.destroy());
 }
 
-/**
- * Copies `source` to `dest`, writing first and tapping second; pauses the source while
- * the destination's buffer is full.
- */
-function relay(source: Readable, dest: Writable, tap: (chunk: Buffer) => void): void {
-  const onDrain = () => source.resume();
-  dest.on('drain', onDrain);
-  source.on('data', (chunk: Buffer) => {
-    if (dest.destroyed) return;
-    if (!dest.write(chunk)) source.pause();
-    tap(chunk);
-  });
-  source.once('close', () => dest.off('drain', onDrain));
+/** How the client framed its body, which is how it goes upstream (Node de-chunked it for us). */
+function requestFraming(req: http.IncomingMessage): UpstreamRequest['body'] {
+  if (req.headers['content-length'] !== undefined) return 'length';
+  if (req.headers['transfer-encoding'] !== undefined) return 'chunked';
+  return 'none';
 }
 
 /** Answers the client itself and records that answer, so the store shows what the client saw. */

@@ -37,7 +37,8 @@ export interface RunningProxy {
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const target = parseUpstream(options.upstream ?? DEFAULT_UPSTREAM);
-  const pool = createUpstreamPool(target, options.env ?? process.env);
+  const upstreamTimeoutMs = options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
+  const pool = createUpstreamPool(target, upstreamTimeoutMs, options.env ?? process.env);
   const host = options.host ?? '127.0.0.1';
   const connectionIds = new WeakMap<Socket, string>();
   const sockets = new Set<Socket>();
@@ -47,7 +48,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     target,
     pool,
     sink: options.sink,
-    upstreamTimeoutMs: options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
+    upstreamTimeoutMs,
     connectionId: (req: http.IncomingMessage) => connectionIds.get(req.socket) ?? 'unknown',
     onTapError: options.onRecordError ?? ((err: unknown) => console.error('loupe: recording failed:', err)),
   };

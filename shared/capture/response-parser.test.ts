@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { ResponseParseError, ResponseParser, type ParsedResponseHead } from './response-parser.js';
+
+const enc = (s: string) => new TextEncoder().encode(s);
+
+/** Feeds `wire` in pieces of `step` bytes (every split point, when 1) and collects what came out. */
+function parse(wire: string, options: { step?: number; head?: boolean; close?: boolean } = {}) {
+  const heads: ParsedResponseHead[] = [];
+  const body: number[] = [];
+  const ended = { count: 0 };
+  const parser = new ResponseParser(
+    { onHead: (h) => heads.push(h), onBody: (b) => body.push(...b), onEnd: () => ended.count++ },
+    options.head ?? false,
+  );
+  const bytes = enc(wire);
+  const step = options.step ?? bytes.length;
+  for (let i = 0; i < bytes.length; i += step) parser.push(bytes.subarray(i, i + step));
+  if (options.close) parser.finish();
+  return {
+    heads,
+    parser,
+    get body() {
+      return new TextDecoder().decode(new Uint8Array(body));
+    },
+    get ends() {
+      return ended.count;
+    },
+  };
+}
+
+const CHUNKED = 'HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n' +
+  '7\r\ndata: 1\r\n' + 'a;ext=1\r\n\ndata: 22\n\r\n' + '0\r\nX-Trailer: t\r\n\r\n';
+
+describe('ResponseParser', () => {
+  it('de-chunks a chunked stream whichever way it is split, and keeps the connection', () => {
+    for (const step of [1, 2, 3, 5, 17, 1000]) {
+      const r = parse(CHUNKED, { step });
+      expect(r.heads).toEqual([{ status: 200, statusText: 'OK', rawHeaders: ['Content-Type', 'text/event-stream', 'Transfer-Encoding', 'chunked'] }]);
+      expect(r.body).toBe('data: 1\ndata: 22\n');
+      expect(r.ends).toBe(1);
+      expect(r.parser.reusable).toBe(true);
+    }
+  });
+
+  it('reads a content-length body exactly, split anywhere', () => {
+    for (const step of [1, 4, 100]) {
+      const r = parse('HTTP/1.1 201 Created\r\ncontent-length: 11\r\n\r\n{"ok":true}', { step });
+      expect(r.heads[0]!.status).toBe(201);
+      expect(r.body).toBe('{"ok":true}');
+      expect(r.ends).toBe(1);
+      expect(r.parser.reusable).toBe(true);
+    }
+  });
+
+  it('skips interim 1xx heads and answers with the final one', () => {
+    const r = parse('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nhi', { step: 3 });
+    expect(r.heads.map((h) => h.status)).toEqual([200]);
+    expect(r.body).toBe('hi');
+  });
+
+  it('knows which answers carry no body: HEAD, 204, 304, content-length 0', () => {
+    expect(parse('HTTP/1.1 200 OK\r\ncontent-length: 99\r\n\r\n', { head: true }).ends).toBe(1);
+    expect(parse('HTTP/1.1 204 No Content\r\n\r\n').ends).toBe(1);
+    expect(parse('HTTP/1.1 304 Not Modified\r\n\r\n').ends).toBe(1);
+    const zero = parse('HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n');
+    expect(zero.ends).toBe(1);
+    expect(zero.parser.reusable).toBe(true);
+  });
+
+  it('reads an unframed body until the close and never reuses that connection', () => {
+    const r = parse('HTTP/1.1 200 OK\r\n\r\nall of it', { step: 4 });
+    expect(r.ends).toBe(0);
+    r.parser.finish();
+    expect(r.ends).toBe(1);
+    expect(r.body).toBe('all of it');
+    expect(r.parser.reusable).toBe(false);
+  });
+
+  it('does not reuse a connection the upstream asked to close, or an HTTP/1.0 one', () => {
+    expect(parse('HTTP/1.1 200 OK\r\nConnection: close\r\ncontent-length: 1\r\n\r\nx').parser.reusable).toBe(false);
+    expect(parse('HTTP/1.0 200 OK\r\ncontent-length: 1\r\n\r\nx').parser.reusable).toBe(false);
+    expect(parse('HTTP/1.0 200 OK\r\nConnection: keep-alive\r\ncontent-length: 1\r\n\r\nx').parser.reusable).toBe(true);
+  });
+
+  it('does not reuse a connection with bytes after the message', () => {
+    const r = parse('HTTP/1.1 200 OK\r\ncontent-length: 1\r\n\r\nxHTTP/1.1 200 OK\r\n');
+    expect(r.body).toBe('x');
+    expect(r.parser.reusable).toBe(false);
+  });
+
+  it('says a close before the end is an error, before or after the head', () => {
+    expect(() => parse('HTTP/1.1 200 OK\r\ncontent-le', { close: true })).toThrow(/before sending a response/);
+    expect(() => parse('HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nabc', { close: true })).toThrow(/mid-body/);
+    expect(() => parse('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5\r\nab', { close: true })).toThrow(/mid-body/);
+  });
+
+  it('refuses malformed heads and framing with a clear error', () => {
+    expect(() => parse('SPDY/3 200 OK\r\n\r\n')).toThrow(ResponseParseError);
+    expect(() => parse('HTTP/1.1 200 OK\r\nno colon here\r\n\r\n')).toThrow(/malformed header line/);
+    expect(() => parse('HTTP/1.1 200 OK\r\ncontent-length: abc\r\n\r\n')).toThrow(/invalid content-length/);
+    expect(() => parse('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n')).toThrow(/invalid chunk size/);
+    expect(() => parse('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2\r\nabc\r\n')).toThrow(/longer than its declared size/);
+    expect(() => parse(`HTTP/1.1 200 OK\r\nx: ${'a'.repeat(70_000)}`, { step: 1000 })).toThrow(/larger than/);
+  });
+
+  it('hands body bytes on as views of the chunk it was given, without copying', () => {
+    const views: Uint8Array[] = [];
+    const parser = new ResponseParser({ onHead: () => {}, onBody: (b) => views.push(b), onEnd: () => {} });
+    const wire = enc('HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\nhello');
+    parser.push(wire);
+    expect(views).toHaveLength(1);
+    expect(views[0]!.buffer).toBe(wire.buffer);
+  });
+});
