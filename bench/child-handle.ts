@@ -15,7 +15,7 @@ export interface ChildHandle {
 
 const script = fileURLToPath(new URL('./children.js', import.meta.url));
 
-export async function spawnChild(kind: 'sim' | 'bare' | 'loupe', ...args: string[]): Promise<ChildHandle> {
+export async function spawnChild(kind: 'sim' | 'bare' | 'tcp' | 'loupe', ...args: string[]): Promise<ChildHandle> {
   const proc: ChildProcess = fork(script, [kind, ...args], { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   let nextId = 0;
   const waiting = new Map<number, (msg: Record<string, unknown>) => void>();

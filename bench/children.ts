@@ -1,10 +1,10 @@
 // Child processes of the benchmark. Each system under test runs in its own process, as it
 // would for a user, so the load generator's own work does not share its event loop.
-// Usage: node dist/bench/children.js sim|bare|loupe <upstream-url> <db-path>
+// Usage: node dist/bench/children.js sim|bare|tcp|loupe <upstream-url> <db-path>
 // Each prints its base URL as one JSON line, then answers IPC messages: 'stats',
 // 'recorded', 'settled', 'close'.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 // How long the main thread's event loop was blocked: the latency a relayed event can
@@ -53,6 +53,30 @@ async function startBare(upstream: string): Promise<Child> {
   };
 }
 
+/**
+ * The floor under any relay process on this machine: each client connection piped to its own
+ * upstream connection, bytes only, no HTTP at all. What a hop costs before any proxy logic.
+ */
+async function startTcp(upstream: string): Promise<Child> {
+  const target = new URL(upstream);
+  const server = net.createServer((client) => {
+    const up = net.connect(Number(target.port), target.hostname);
+    client.setNoDelay(true);
+    up.setNoDelay(true);
+    client.pipe(up).pipe(client);
+    client.on('error', () => up.destroy());
+    up.on('error', () => client.destroy());
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    stats: async () => ({ rss: process.memoryUsage().rss, ...loopStats() }),
+    recorded: nothingPending,
+    settled: nothingPending,
+    close: () => new Promise((r) => { server.close(() => r()); }),
+  };
+}
+
 async function startLoupe(upstream: string, dbPath: string): Promise<Child> {
   const core = await startCore({ dbPath, port: 0, upstream, log: (l) => process.stderr.write(`${l}\n`) });
   return {
@@ -76,7 +100,8 @@ async function startSim(): Promise<Child> {
 }
 
 const [kind, upstream = '', dbPath = ''] = process.argv.slice(2);
-const child = kind === 'sim' ? await startSim() : kind === 'bare' ? await startBare(upstream) : await startLoupe(upstream, dbPath);
+const child =
+  kind === 'sim' ? await startSim() : kind === 'bare' ? await startBare(upstream) : kind === 'tcp' ? await startTcp(upstream) : await startLoupe(upstream, dbPath);
 process.send!({ ready: child.url });
 process.on('message', async (msg: { id: number; op: 'stats' | 'recorded' | 'settled' | 'close'; gc?: boolean }) => {
   if (msg.op === 'stats') {

@@ -7,12 +7,12 @@ const ms = (n: number) => `${n.toFixed(2)} ms`;
 const verdict = (ok: boolean) => (ok ? 'meets target' : 'MISSES target');
 
 export function printCapture(r: CaptureBenchReport): void {
-  const out: string[] = ['', 'Capture: direct vs bare Node pass-through vs Loupe (recording everything)', ''];
+  const out: string[] = ['', 'Capture: direct vs bare Node pass-through vs Loupe (recording everything); realistic also times a raw TCP relay, the floor of any hop', ''];
   for (const row of r.realistic) {
     out.push(`realistic, ${row.concurrency} concurrent streams (${row.samples} streams per target; 50 ms TTFT, 40 events 5 ms apart)`);
-    out.push(`  TTFB p50  direct ${ms(row.ttfb.direct.p50)}  bare ${ms(row.ttfb.bare.p50)}  loupe ${ms(row.ttfb.loupe.p50)}`);
-    out.push(`  TTFB p99  direct ${ms(row.ttfb.direct.p99)}  bare ${ms(row.ttfb.bare.p99)}  loupe ${ms(row.ttfb.loupe.p99)}`);
-    out.push(`  overhead over direct: bare p50 ${ms(row.overhead.bare.p50)} p99 ${ms(row.overhead.bare.p99)}; loupe p50 ${ms(row.overhead.loupe.p50)} p99 ${ms(row.overhead.loupe.p99)}`);
+    out.push(`  TTFB p50  direct ${ms(row.ttfb.direct.p50)}  tcp ${ms(row.ttfb.tcp.p50)}  bare ${ms(row.ttfb.bare.p50)}  loupe ${ms(row.ttfb.loupe.p50)}`);
+    out.push(`  TTFB p99  direct ${ms(row.ttfb.direct.p99)}  tcp ${ms(row.ttfb.tcp.p99)}  bare ${ms(row.ttfb.bare.p99)}  loupe ${ms(row.ttfb.loupe.p99)}`);
+    out.push(`  overhead over direct: tcp p50 ${ms(row.overhead.tcp.p50)}; bare p50 ${ms(row.overhead.bare.p50)} p99 ${ms(row.overhead.bare.p99)}; loupe p50 ${ms(row.overhead.loupe.p50)} p99 ${ms(row.overhead.loupe.p99)}`);
     if (row.concurrency === 10) {
       out.push(`  target: loupe adds <= 1 ms p50: ${verdict(row.overhead.loupe.p50 <= 1)}`);
     } else {
