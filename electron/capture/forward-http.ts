@@ -81,8 +81,12 @@ export function forwardHttp(ctx: ForwardContext, req: http.IncomingMessage, res:
       onEnd() {
         res.end();
         finish('complete', null);
+        // An upstream may answer (401, 413) before it read the whole body; what is left of
+        // the upload is dropped, but the client must be able to finish sending it.
+        req.resume();
       },
       onError(err, timedOut) {
+        req.resume();
         if (ended) return;
         if (clientGone) {
           finish('client_aborted', 'the client closed the connection before the response finished');

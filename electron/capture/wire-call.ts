@@ -88,7 +88,7 @@ function startWireCall(connections: WireConnections, timeoutMs: number, request:
   };
 
   try {
-    socket = connections.acquire(owner).socket;
+    socket = connections.acquire(owner);
   } catch (err) {
     // Reported after the caller has its handle, as a socket error would be.
     queueMicrotask(() => fail(err as Error));

@@ -110,6 +110,39 @@ describe('the wire client', () => {
     expect(storedBody(h, row.id, 'request')).toBe('part one, part two, the end');
   });
 
+  it('lets the client finish an upload the upstream answered early without reading', async () => {
+    // Reads 2 MB, then stops reading and answers: by then Loupe has paused the client's upload.
+    const up = await httpUpstream((req, res) => {
+      let read = 0;
+      req.on('data', (d: Buffer) => {
+        read += d.length;
+        if (read < 2 << 20 || res.headersSent) return;
+        req.pause();
+        setTimeout(() => res.writeHead(413, { 'content-type': 'application/json' }).end('{"error":{"message":"too large"}}'), 100);
+      });
+    });
+    cleanups.push(up.close);
+    const h = await loupeFor(up.url);
+    const url = new URL(h.core.proxy.baseUrl);
+    const body = Buffer.alloc(32 << 20, 0x61);
+    const outcome = await new Promise<{ status: number; uploaded: boolean }>((resolve, reject) => {
+      let status = 0;
+      let uploaded = false;
+      let answered = false;
+      const done = () => status && uploaded && answered && resolve({ status, uploaded });
+      const req = http.request({ host: url.hostname, port: url.port, method: 'POST', path: '/v1/audio/transcriptions', headers: { 'content-type': 'application/octet-stream', 'content-length': body.length } }, (res) => {
+        status = res.statusCode ?? 0;
+        res.resume();
+        res.on('end', () => ((answered = true), done()));
+      });
+      req.on('error', reject);
+      // Sent whole before anything else happens, as many clients do: it must not stall.
+      req.end(body, () => ((uploaded = true), done()));
+      setTimeout(() => reject(new Error(`stalled: status ${status}, uploaded ${uploaded}, answered ${answered}`)), 15_000);
+    });
+    expect(outcome).toEqual({ status: 413, uploaded: true });
+  });
+
   it('expects no body after HEAD, 204 and 304, and keeps using the same connection', async () => {
     const up = await httpUpstream((req, res) => {
       if (req.url === '/v1/nothing') res.writeHead(204).end();

@@ -16,13 +16,8 @@ export interface WireOwner {
   onDrain(): void;
 }
 
-export interface WireSocket {
+interface Slot {
   socket: net.Socket;
-  /** Whether this socket already carried a call (a failure on first write may be a stale close). */
-  reused: boolean;
-}
-
-interface Slot extends WireSocket {
   owner: WireOwner | null;
   error: Error | null;
 }
@@ -38,6 +33,7 @@ export class WireConnections {
   private readonly all = new Set<Slot>();
   private readonly slots = new WeakMap<net.Socket, Slot>();
   private closed = false;
+  private tlsSession: Buffer | undefined;
   private readonly idleMs: number;
   private readonly maxIdle: number;
 
@@ -50,18 +46,15 @@ export class WireConnections {
   }
 
   /** A connected (or connecting) socket owned by `owner` until released or destroyed. */
-  acquire(owner: WireOwner): WireSocket {
-    if (this.closed) throw Object.assign(new Error('the proxy is shutting down'), { code: 'ECONNABORTED' });
+  acquire(owner: WireOwner): net.Socket {
+    if (this.closed) throw shuttingDown();
     let slot = this.idle.pop();
-    while (slot && slot.socket.destroyed) slot = this.idle.pop();
-    if (slot) {
-      slot.reused = true;
-      slot.socket.setTimeout(0);
-    } else {
-      slot = this.open();
-    }
+    // A socket the server just half-closed is not destroyed until a later turn: skip it too.
+    while (slot && !usable(slot.socket)) slot = this.idle.pop();
+    if (slot) slot.socket.setTimeout(0);
+    else slot = this.open();
     slot.owner = owner;
-    return slot;
+    return slot.socket;
   }
 
   /**
@@ -84,22 +77,30 @@ export class WireConnections {
     this.idle.push(slot);
   }
 
-  /** Closes every socket, idle or in use. */
+  /** Closes every socket, idle or in use; calls still running fail as aborted, not as ended by the upstream. */
   destroy(): void {
     this.closed = true;
-    for (const slot of this.all) slot.socket.destroy();
+    for (const slot of this.all) {
+      if (slot.owner) slot.error = shuttingDown();
+      slot.socket.destroy();
+    }
     this.idle.length = 0;
   }
 
   private open(): Slot {
     const { protocol, hostname, port } = this.target;
-    const socket =
-      protocol === 'https:'
-        ? tls.connect({ host: hostname, port, servername: net.isIP(hostname) ? undefined : hostname, ALPNProtocols: ['http/1.1'] })
-        : net.connect({ host: hostname, port });
+    let socket: net.Socket;
+    if (protocol === 'https:') {
+      // Resuming the last TLS session spares a new connection the full handshake, as https.Agent does.
+      const tlsSocket = tls.connect({ host: hostname, port, servername: net.isIP(hostname) ? undefined : hostname, ALPNProtocols: ['http/1.1'], session: this.tlsSession });
+      tlsSocket.on('session', (session: Buffer) => (this.tlsSession = session));
+      socket = tlsSocket;
+    } else {
+      socket = net.connect({ host: hostname, port });
+    }
     socket.setNoDelay(true);
     socket.setKeepAlive(true, 15_000);
-    const slot: Slot = { socket, reused: false, owner: null, error: null };
+    const slot: Slot = { socket, owner: null, error: null };
     this.all.add(slot);
     this.slots.set(socket, slot);
     socket.on('data', (chunk: Buffer) => {
@@ -110,6 +111,10 @@ export class WireConnections {
     socket.on('timeout', () => {
       if (slot.owner) slot.owner.onTimeout();
       else socket.destroy();
+    });
+    socket.on('end', () => {
+      // The server closed an idle connection: drop it now rather than at 'close'.
+      if (!slot.owner) socket.destroy();
     });
     socket.on('error', (err) => {
       slot.error = err;
@@ -124,4 +129,12 @@ export class WireConnections {
     });
     return slot;
   }
+}
+
+function usable(socket: net.Socket): boolean {
+  return !socket.destroyed && socket.writable && !socket.readableEnded;
+}
+
+function shuttingDown(): NodeJS.ErrnoException {
+  return Object.assign(new Error('the proxy is shutting down'), { code: 'ECONNABORTED' });
 }

@@ -82,6 +82,13 @@ describe('ResponseParser', () => {
     expect(parse('HTTP/1.0 200 OK\r\nConnection: keep-alive\r\ncontent-length: 1\r\n\r\nx').parser.reusable).toBe(true);
   });
 
+  it('reads a response framed both ways as chunked and never reuses its connection', () => {
+    const r = parse('HTTP/1.1 200 OK\r\ncontent-length: 100\r\ntransfer-encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n');
+    expect(r.body).toBe('ok');
+    expect(r.ends).toBe(1);
+    expect(r.parser.reusable).toBe(false);
+  });
+
   it('does not reuse a connection with bytes after the message', () => {
     const r = parse('HTTP/1.1 200 OK\r\ncontent-length: 1\r\n\r\nxHTTP/1.1 200 OK\r\n');
     expect(r.body).toBe('x');

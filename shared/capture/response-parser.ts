@@ -168,6 +168,9 @@ export class ResponseParser {
     this.events.onHead({ status, statusText: statusLine[3] ?? '', rawHeaders });
     if (this.headRequest || status === 204 || status === 304) return this.finishMessage();
     if (transferEncoded) {
+      // Both framings at once is how request smuggling starts (RFC 9112 §6.3): read it as
+      // chunked, and never put a bare connection after it back in a shared pool.
+      if (contentLength !== null) this.persistent = false;
       if (chunked) {
         this.state = 'chunk-size';
         return;
