@@ -105,6 +105,9 @@ export function forwardHttp(ctx: ForwardContext, req: http.IncomingMessage, res:
   res.on('drain', () => upstream.resume());
 
   req.on('data', (chunk: Buffer) => {
+    // Once the exchange ended (an early answer, a failure) the rest of an upload goes
+    // nowhere: it is read so the client can finish, not recorded after the end.
+    if (ended) return;
     if (!upstream.write(chunk)) req.pause();
     requestBytes += chunk.length;
     tap.chunk('request', chunk, now());

@@ -141,6 +141,15 @@ describe('the wire client', () => {
       setTimeout(() => reject(new Error(`stalled: status ${status}, uploaded ${uploaded}, answered ${answered}`)), 15_000);
     });
     expect(outcome).toEqual({ status: 413, uploaded: true });
+    // The record ends with the answer: no request bytes are stored after the exchange's end.
+    await h.settle();
+    const row = h.core.db
+      .prepare(`SELECT x.state, x.request_bytes AS bytes, (SELECT COALESCE(SUM(LENGTH(data)), 0) FROM chunks c WHERE c.exchange_id = e.id AND c.stream = 'request') AS stored
+                FROM exchanges e JOIN exchange_ends x ON x.exchange_id = e.id ORDER BY e.id DESC LIMIT 1`)
+      .get() as { state: string; bytes: number; stored: number };
+    expect(row.state).toBe('complete');
+    expect(row.stored).toBe(row.bytes);
+    expect(row.bytes).toBeLessThan(body.length);
   });
 
   it('expects no body after HEAD, 204 and 304, and keeps using the same connection', async () => {
