@@ -23,7 +23,7 @@ interface Slot {
 }
 
 export interface WireConnectionOptions {
-  /** Idle sockets close after this long. Below Node's 5 s server default would churn TLS to the API; 15 s matches before. */
+  /** Idle sockets close after this long (default 15 s: an agent's pause between calls rarely pays a new TLS handshake). */
   idleMs?: number;
   maxIdle?: number;
 }
