@@ -49,7 +49,7 @@ export function forwardWebSocket(ctx: ForwardContext, req: http.IncomingMessage,
     .filter(Boolean);
   const upstream = new WebSocket(url, protocols, {
     headers: Object.fromEntries(forwardedHeaders(clientHeaders, ctx.target.host)),
-    agent: ctx.pool.via ? ctx.pool.agent : undefined,
+    agent: ctx.pool.tunnel ?? undefined,
     perMessageDeflate: false,
     maxPayload: 0,
     handshakeTimeout: ctx.upstreamTimeoutMs,

@@ -3,8 +3,7 @@
 // lean wire client (ADR 8). HTTPS_PROXY/HTTP_PROXY and NO_PROXY are honoured for corporate
 // networks: calls then go through Node's client and the proxy agent's tunnel (CONNECT),
 // which WebSocket upgrades use too.
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
 import { HttpsProxyAgent } from 'https-proxy-agent';
 import { bypassesProxy, proxyFromEnv } from '../../shared/capture/no-proxy.js';
 import type { UpstreamTarget } from '../../shared/capture/upstream-url.js';
@@ -18,8 +17,8 @@ const POOL = { keepAlive: true, keepAliveMsecs: 15_000, maxSockets: 256, maxFree
 export interface UpstreamPool {
   /** Starts one forwarded HTTP request. */
   call: StartUpstreamCall;
-  /** Node's agent: the proxy tunnel when `via` is set (WebSocket upgrades use it then). */
-  agent: http.Agent;
+  /** The corporate proxy's tunnelling agent (WebSocket upgrades use it too), or null when direct. */
+  tunnel: http.Agent | null;
   /** The proxy in use, credentials removed, or null when connecting directly. */
   via: string | null;
   destroy(): void;
@@ -29,22 +28,12 @@ export function createUpstreamPool(target: UpstreamTarget, timeoutMs: number, en
   const proxy = bypassesProxy(target.hostname, target.port, env.NO_PROXY ?? env.no_proxy)
     ? null
     : proxyFromEnv(target.protocol, env);
-  let agent: http.Agent;
-  if (proxy) {
-    agent = new HttpsProxyAgent(proxy, POOL) as unknown as http.Agent;
-  } else {
-    agent = target.protocol === 'https:' ? new https.Agent(POOL) : new http.Agent(POOL);
+  if (!proxy) {
+    const wire = new WireConnections(target);
+    return { call: wireCaller(wire, timeoutMs), tunnel: null, via: null, destroy: () => wire.destroy() };
   }
-  const wire = proxy ? null : new WireConnections(target);
-  return {
-    call: wire ? wireCaller(wire, timeoutMs) : nodeCaller(target, agent, timeoutMs),
-    agent,
-    via: proxy ? withoutCredentials(proxy) : null,
-    destroy: () => {
-      wire?.destroy();
-      agent.destroy();
-    },
-  };
+  const tunnel = new HttpsProxyAgent(proxy, POOL) as unknown as http.Agent;
+  return { call: nodeCaller(target, tunnel, timeoutMs), tunnel, via: withoutCredentials(proxy), destroy: () => tunnel.destroy() };
 }
 
 function withoutCredentials(url: string): string {
