@@ -5,7 +5,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { UpstreamTarget } from '../../shared/capture/upstream-url.js';
 import { flattenHeaders } from '../../shared/capture/hop-headers.js';
-import type { StartUpstreamCall } from './upstream-call.js';
+import { silenceTimeout, type StartUpstreamCall } from './upstream-call.js';
 
 export function nodeCaller(target: UpstreamTarget, agent: http.Agent, timeoutMs: number): StartUpstreamCall {
   return (request, events) => {
@@ -30,7 +30,7 @@ export function nodeCaller(target: UpstreamTarget, agent: http.Agent, timeoutMs:
     };
     upstream.on('timeout', () => {
       timedOut = true;
-      upstream.destroy(Object.assign(new Error(`no data for ${timeoutMs} ms`), { code: 'ETIMEDOUT' }));
+      upstream.destroy(silenceTimeout(timeoutMs));
     });
     upstream.on('error', fail);
     let response: http.IncomingMessage | null = null;

@@ -51,3 +51,8 @@ export interface UpstreamCall {
 }
 
 export type StartUpstreamCall = (request: UpstreamRequest, events: UpstreamCallEvents) => UpstreamCall;
+
+/** What a call fails with when the upstream stays silent for the whole timeout, whichever client noticed. */
+export function silenceTimeout(timeoutMs: number): NodeJS.ErrnoException {
+  return Object.assign(new Error(`no data for ${timeoutMs} ms`), { code: 'ETIMEDOUT' });
+}

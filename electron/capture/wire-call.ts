@@ -8,7 +8,7 @@
 // body, an error) closes it.
 import type net from 'node:net';
 import { ResponseParseError, ResponseParser } from '../../shared/capture/response-parser.js';
-import type { StartUpstreamCall, UpstreamCall, UpstreamCallEvents, UpstreamRequest } from './upstream-call.js';
+import { silenceTimeout, type StartUpstreamCall, type UpstreamCall, type UpstreamCallEvents, type UpstreamRequest } from './upstream-call.js';
 import type { WireConnections, WireOwner } from './wire-connections.js';
 
 const CRLF = Buffer.from('\r\n');
@@ -80,7 +80,7 @@ function startWireCall(connections: WireConnections, timeoutMs: number, request:
     },
     onTimeout() {
       timedOut = true;
-      fail(Object.assign(new Error(`no data for ${timeoutMs} ms`), { code: 'ETIMEDOUT' }));
+      fail(silenceTimeout(timeoutMs));
     },
     onDrain() {
       drainListener?.();
