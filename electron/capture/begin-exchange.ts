@@ -1,13 +1,13 @@
 // What every captured exchange starts with, whatever its transport: a monotonic clock,
 // the client's headers in wire order, Loupe's own routing read off (label, agent), and a
 // guarded tap that records the redacted request line.
-import type http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { ExchangeTap, HeaderList, Transport } from '../../shared/capture/exchange.js';
 import { pairHeaders } from '../../shared/capture/hop-headers.js';
 import { redactHeaders, redactPath } from '../../shared/capture/redact.js';
 import { parseRoute, type Route } from '../../shared/capture/route.js';
 import type { ForwardContext } from './forward-http.js';
+import type { ProxyRequest } from './client-exchange.js';
 import { guardTap } from './guard-tap.js';
 
 export interface BegunExchange {
@@ -18,7 +18,7 @@ export interface BegunExchange {
   now(): number;
 }
 
-export function beginExchange(ctx: ForwardContext, req: http.IncomingMessage, transport: Transport): BegunExchange {
+export function beginExchange(ctx: ForwardContext, req: Pick<ProxyRequest, 'method' | 'url' | 'rawHeaders' | 'headers' | 'socket'>, transport: Transport): BegunExchange {
   const t0 = performance.now();
   const clientHeaders = pairHeaders(req.rawHeaders);
   const route = parseRoute(req.url ?? '/', (name) => {

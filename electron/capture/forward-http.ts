@@ -6,7 +6,7 @@
 //   (client -> upstream for the request body, upstream -> client for the response), so a
 //   slow reader slows the upstream read instead of growing a buffer here;
 // - a failure to record never reaches the relay: every tap call is guarded.
-import type http from 'node:http';
+import type { Socket } from 'node:net';
 import type { CaptureSink, ExchangeEnd, ExchangeState, ExchangeTap } from '../../shared/capture/exchange.js';
 import { clientResponseHeaders, flattenHeaders, pairHeaders, upstreamRequestHeaders } from '../../shared/capture/hop-headers.js';
 import { proxyErrorBody, upstreamFailure, type ProxyError } from '../../shared/capture/proxy-error.js';
@@ -15,6 +15,7 @@ import { upstreamPath, type UpstreamTarget } from '../../shared/capture/upstream
 import type { UpstreamPool } from './upstream-agent.js';
 import type { UpstreamRequest } from './upstream-call.js';
 import { beginExchange } from './begin-exchange.js';
+import type { ProxyRequest, ProxyResponse } from './client-exchange.js';
 
 export interface ForwardContext {
   target: UpstreamTarget;
@@ -22,11 +23,11 @@ export interface ForwardContext {
   sink: CaptureSink;
   /** Time allowed for the upstream to answer, and for any silence mid-body. */
   upstreamTimeoutMs: number;
-  connectionId(req: http.IncomingMessage): string;
+  connectionId(req: { socket: Socket }): string;
   onTapError(err: unknown): void;
 }
 
-export function forwardHttp(ctx: ForwardContext, req: http.IncomingMessage, res: http.ServerResponse): void {
+export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyResponse): void {
   const { tap, route, clientHeaders, now } = beginExchange(ctx, req, 'http');
 
   let requestBytes = 0;
@@ -127,14 +128,14 @@ export function forwardHttp(ctx: ForwardContext, req: http.IncomingMessage, res:
 }
 
 /** How the client framed its body, which is how it goes upstream (Node de-chunked it for us). */
-function requestFraming(req: http.IncomingMessage): UpstreamRequest['body'] {
+function requestFraming(req: ProxyRequest): UpstreamRequest['body'] {
   if (req.headers['content-length'] !== undefined) return 'length';
   if (req.headers['transfer-encoding'] !== undefined) return 'chunked';
   return 'none';
 }
 
 /** Answers the client itself and records that answer, so the store shows what the client saw. */
-function sendProxyError(res: http.ServerResponse, failure: ProxyError, tap: ExchangeTap, now: () => number): void {
+function sendProxyError(res: ProxyResponse, failure: ProxyError, tap: ExchangeTap, now: () => number): void {
   const body = Buffer.from(proxyErrorBody(failure));
   const headers: Array<[string, string]> = [
     ['content-type', 'application/json'],

@@ -1,18 +1,25 @@
 // The capture proxy: an HTTP server on 127.0.0.1 that forwards every method and path to
 // one upstream and taps the traffic into a CaptureSink. It binds loopback only because it
 // relays the user's API key; nothing off this machine should be able to use it.
+//
+// Connections arrive at the fast server (ADR 9), which answers the plain requests SDKs send
+// itself and hands anything else (WebSocket upgrades, chunked uploads, malformed input) to a
+// Node http.Server that never listens on its own.
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { CaptureSink } from '../../shared/capture/exchange.js';
 import { parseUpstream } from '../../shared/capture/upstream-url.js';
 import { forwardHttp } from './forward-http.js';
 import { forwardWebSocket } from './forward-ws.js';
+import { createFastServer } from './fast-server.js';
 import { createUpstreamPool } from './upstream-agent.js';
 
 export const DEFAULT_PROXY_PORT = 7455;
 export const DEFAULT_UPSTREAM = 'https://api.openai.com';
 /** The OpenAI SDKs wait up to 10 minutes for a response; the proxy must not give up sooner. */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 600_000;
+/** A client connection idle this long between requests is closed (and told so in Keep-Alive). */
+const KEEP_ALIVE_MS = 30_000;
 
 export interface ProxyOptions {
   port?: number;
@@ -49,21 +56,25 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     pool,
     sink: options.sink,
     upstreamTimeoutMs,
-    connectionId: (req: http.IncomingMessage) => connectionIds.get(req.socket) ?? 'unknown',
+    connectionId: (req: { socket: Socket }) => connectionIds.get(req.socket) ?? 'unknown',
     onTapError: options.onRecordError ?? ((err: unknown) => console.error('loupe: recording failed:', err)),
   };
 
-  const server = http.createServer({ requestTimeout: 0, keepAliveTimeout: 30_000 }, (req, res) =>
-    forwardHttp(ctx, req, res),
-  );
-  server.on('connection', (socket: Socket) => {
-    // Streams write many small events; waiting to coalesce them would add latency.
-    socket.setNoDelay(true);
-    connectionIds.set(socket, `c${++nextConnection}`);
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
+  const fallback = http.createServer({ requestTimeout: 0, keepAliveTimeout: KEEP_ALIVE_MS }, (req, res) => forwardHttp(ctx, req, res));
+  fallback.on('upgrade', (req: http.IncomingMessage, socket: Socket, head: Buffer) => forwardWebSocket(ctx, req, socket, head));
+  const fast = createFastServer({
+    onRequest: (req, res) => forwardHttp(ctx, req, res),
+    fallback,
+    keepAliveMs: KEEP_ALIVE_MS,
+    onConnection(socket) {
+      // Streams write many small events; waiting to coalesce them would add latency.
+      socket.setNoDelay(true);
+      connectionIds.set(socket, `c${++nextConnection}`);
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+    },
   });
-  server.on('upgrade', (req: http.IncomingMessage, socket: Socket, head: Buffer) => forwardWebSocket(ctx, req, socket, head));
+  const server = fast.server;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
@@ -81,7 +92,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     async close(graceMs = 2_000) {
       // Stop accepting, let exchanges in flight finish for a moment, then cut the rest.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      fast.closeWhenIdle();
       const timer = setTimeout(() => {
         for (const s of sockets) s.destroy();
       }, graceMs);

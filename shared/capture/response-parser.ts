@@ -7,6 +7,8 @@
 // reused. It never throws away what it cannot parse silently: a malformed head or chunk
 // framing is a ResponseParseError, which the caller reports as a broken upstream.
 
+import { latin1 } from './latin1.js';
+
 export interface ParsedResponseHead {
   status: number;
   statusText: string;
@@ -274,12 +276,4 @@ function hexDigit(byte: number): number {
   if (byte >= 0x61 && byte <= 0x66) return byte - 0x57;
   if (byte >= 0x41 && byte <= 0x46) return byte - 0x37;
   return -1;
-}
-
-/** Bytes as ISO-8859-1, as Node's own parser reads header bytes (TextDecoder's 'latin1' is windows-1252). */
-function latin1(bytes: Uint8Array): string {
-  let out = '';
-  // apply() on the typed array itself: spreading it first costs an iterator per byte.
-  for (let i = 0; i < bytes.length; i += 8192) out += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192) as unknown as number[]);
-  return out;
 }
