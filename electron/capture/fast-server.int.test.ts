@@ -104,6 +104,30 @@ describe('the fast path', () => {
     ]);
   });
 
+  it('sends no body after HEAD, 204 and 304, and re-frames a body that ends with the upstream connection', async () => {
+    const up = http.createServer((req, res) => {
+      if (req.url === '/v1/nothing') res.writeHead(204).end();
+      else if (req.url === '/v1/cached') res.writeHead(304, { etag: '"a"' }).end();
+      else if (req.url === '/v1/until-close') {
+        // No length and no chunking: the body ends when the upstream hangs up.
+        res.socket!.end('HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nuntil the upstream hangs up');
+      } else res.writeHead(200, { 'content-type': 'application/json', 'content-length': '5' }).end(req.method === 'HEAD' ? undefined : 'hello');
+    });
+    await new Promise<void>((r) => up.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise<void>((r) => { up.close(() => r()); up.closeAllConnections(); }));
+    const h = await startHarness({ upstream: `http://127.0.0.1:${(up.address() as net.AddressInfo).port}` });
+    cleanups.push(() => h.close());
+    const get = (path: string, method = 'GET') => `${method} ${path} HTTP/1.1\r\nHost: x\r\n\r\n`;
+    const wire = await converse(h.core.proxy.port, [get('/v1/models', 'HEAD') + get('/v1/nothing') + get('/v1/cached') + get('/v1/until-close') + get('/v1/models')], { halfClose: true });
+    const statuses = [...wire.matchAll(/^HTTP\/1\.1 (\d+)/gm)].map((m) => Number(m[1]));
+    expect(statuses).toEqual([200, 204, 304, 200, 200]);
+    // HEAD keeps the length it announces but sends nothing; the close-delimited body goes chunked.
+    const [head, , , untilClose, last] = wire.split(/(?=^HTTP\/1\.1 )/m);
+    expect(head).toMatch(/content-length: 5\r\n[\s\S]*\r\n\r\n$/);
+    expect(untilClose).toMatch(/Transfer-Encoding: chunked\r\n\r\n1b\r\nuntil the upstream hangs up\r\n0\r\n\r\n$/);
+    expect(last).toMatch(/\r\n\r\nhello$/);
+  });
+
   it('assembles a head and body that arrive a few bytes at a time', async () => {
     const { port, up } = await setup();
     const request = 'POST /v1/responses HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 13\r\n\r\n{"input":"x"}';
