@@ -13,7 +13,7 @@ const TARGETS: Target[] = ['direct', 'bare', 'loupe'];
 /** The realistic profile also times a raw TCP relay: the floor any relay process pays here. */
 type RealisticTarget = Target | 'tcp';
 const REALISTIC_TARGETS: RealisticTarget[] = ['direct', 'tcp', 'bare', 'loupe'];
-const WARM_WAVES = 3;
+const WARM_WAVES = 12;
 
 export interface CaptureBenchReport {
   realistic: Array<{ concurrency: number; samples: number; ttfb: Record<RealisticTarget, { p50: number; p99: number }>; overhead: Record<'tcp' | 'bare' | 'loupe', { p50: number; p99: number }> }>;
@@ -55,8 +55,9 @@ export async function captureBench(scale: number, log: (line: string) => void): 
     // one bad wave fills the top 1% of 1,200 samples on its own and decided the verdict.
     for (const [concurrency, waves] of [[10, Math.round(30 * scale)], [50, Math.round(48 * scale)]] as const) {
       // Unmeasured waves at this concurrency first, for every target alike: the first wave at
-      // a new concurrency opens new connections on each hop, and the next few still run
-      // colder code; they measured as the whole of the 50-stream p99 (session 4).
+      // a new concurrency opens new connections on each hop, and waves stay slower for about
+      // ten more (all four worst of 48 Loupe waves came in the first ten after 3 warm-ups);
+      // those slow waves, landing on whichever target's turn it was, were the 50-stream p99.
       for (let w = 0; w < WARM_WAVES; w++) {
         for (const t of REALISTIC_TARGETS) {
           await track(t, (await runWaves(urls[t], concurrency, 1, realisticSim)).results);

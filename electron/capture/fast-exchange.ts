@@ -24,7 +24,6 @@ export class FastRequest extends EventEmitter implements ProxyRequest {
   readonly method: string;
   readonly url: string;
   readonly rawHeaders: string[];
-  readonly httpVersion = '1.1';
   private headerDict: IncomingHttpHeaders | null = null;
 
   constructor(
