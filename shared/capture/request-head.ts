@@ -8,6 +8,7 @@
 // answers it, refuses it with a 400/431, or upgrades it. So the fast path never has to
 // decide a hard case, and a smuggling attempt meets Node's checks, not ours.
 
+import { TCHAR } from './http-token.js';
 import { latin1 } from './latin1.js';
 
 export interface SimpleRequestHead {
@@ -29,7 +30,7 @@ export const MAX_FAST_HEAD_BYTES = 16 * 1024;
 const MAX_FAST_HEADERS = 100;
 
 const REQUEST_LINE = /^([A-Z]{1,20}) (\/[\x21-\x7e]*) HTTP\/1\.1$/;
-const HEADER_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+):[ \t]*([\x20-\x7e\t]*?)[ \t]*$/;
+const HEADER_LINE = new RegExp(`^(${TCHAR}+):[ \\t]*([\\x20-\\x7e\\t]*?)[ \\t]*$`);
 /** Anything but visible ASCII, space, tab and the CRLFs between lines. */
 const UNUSUAL_BYTE = /[^\t\r\n\x20-\x7e]/;
 const DIGITS = /^\d{1,15}$/;

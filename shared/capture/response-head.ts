@@ -3,6 +3,8 @@
 // same framing choice (the upstream's length if it gave one, else chunked), the same
 // Date and keep-alive fields, so a client cannot tell which path answered it.
 
+import { TCHAR } from './http-token.js';
+
 export interface ClientResponseHead {
   /** Status line and fields, CRLF CRLF included. */
   text: string;
@@ -16,8 +18,8 @@ export class InvalidHeadError extends Error {
   override name = 'InvalidHeadError';
 }
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-/** What Node refuses in a field value or reason phrase: controls other than tab, and DEL. */
+const TOKEN = new RegExp(`^${TCHAR}+$`);
+/** What Node refuses in a field value or reason phrase: controls other than tab (CR and LF among them), and DEL. */
 const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 
 export interface HeadOptions {
@@ -34,7 +36,7 @@ export interface HeadOptions {
 export function clientResponseHead(options: HeadOptions): ClientResponseHead {
   const { status, statusText, headers } = options;
   if (!Number.isInteger(status) || status < 100 || status > 999) throw new InvalidHeadError(`invalid status code ${status}`);
-  if (INVALID_VALUE.test(statusText) || /[\r\n]/.test(statusText)) throw new InvalidHeadError('invalid character in the status message');
+  if (INVALID_VALUE.test(statusText)) throw new InvalidHeadError('invalid character in the status message');
   const bodiless = options.requestMethod === 'HEAD' || status < 200 || status === 204 || status === 304;
   let text = `HTTP/1.1 ${status} ${statusText}\r\n`;
   let hasLength = false;
