@@ -193,6 +193,18 @@ describe.skipIf(!fs.existsSync(compiledWorker))('proxy with the threaded store w
     await h.settle();
   });
 
+  // ADR 7: when the cores are busy the relay runs first. Linux keeps a nice value per thread.
+  it.skipIf(process.platform !== 'linux')('runs the writer at nice 5 and leaves the relay thread at 0', () => {
+    const niceOf = (task: string) => {
+      const stat = fs.readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+      // Fields after the command name: state is field 3, nice is field 19.
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    };
+    const nices = fs.readdirSync('/proc/self/task').map(niceOf);
+    expect(niceOf(String(process.pid))).toBe(0);
+    expect(nices).toContain(5);
+  });
+
   it('keeps the key out of the file and its WAL', async () => {
     await h.client.responses.create({ model: 'gpt-5', input: 'z' });
     await h.settle();
