@@ -24,21 +24,21 @@ export function pairHeaders(raw: string[]): HeaderList {
   return out;
 }
 
-function connectionTokens(headers: HeaderList): Set<string> {
-  const tokens = new Set<string>();
-  for (const [name, value] of headers) {
-    if (name.toLowerCase() !== 'connection') continue;
-    for (const t of value.split(',')) tokens.add(t.trim().toLowerCase());
-  }
-  return tokens;
-}
-
 function endToEnd(headers: HeaderList, alsoDrop: (lower: string) => boolean): HeaderList {
-  const named = connectionTokens(headers);
-  return headers.filter(([name]) => {
-    const lower = name.toLowerCase();
-    return !HOP_BY_HOP.has(lower) && !named.has(lower) && !alsoDrop(lower);
-  });
+  // One lower-casing per name, and a token list only when a Connection header is there
+  // (it usually names just keep-alive): this runs twice for every exchange.
+  const lowers = headers.map(([name]) => name.toLowerCase());
+  let named: string[] | null = null;
+  for (let i = 0; i < headers.length; i++) {
+    if (lowers[i] !== 'connection') continue;
+    for (const token of headers[i]![1].split(',')) (named ??= []).push(token.trim().toLowerCase());
+  }
+  const kept: HeaderList = [];
+  for (let i = 0; i < headers.length; i++) {
+    const lower = lowers[i]!;
+    if (!HOP_BY_HOP.has(lower) && !named?.includes(lower) && !alsoDrop(lower)) kept.push(headers[i]!);
+  }
+  return kept;
 }
 
 /** Headers to send upstream: end-to-end only, Loupe's own removed, Host set to the upstream. */
