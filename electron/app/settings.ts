@@ -3,6 +3,7 @@
 // what is wrong) and the defaults are used until the user fixes it, never overwritten.
 import { DEFAULT_PROXY_PORT, DEFAULT_UPSTREAM } from '../capture/proxy-server.js';
 import { readJson, writeJson } from './json-file.js';
+import { withoutTrailingSlashes } from '../../shared/trailing-slashes.js';
 
 export interface ProxySettings {
   /** 0 picks a free port on every start. */
@@ -29,7 +30,7 @@ export function parseSettings(value: unknown, base: ProxySettings = DEFAULT_SETT
   if (typeof upstream !== 'string' || !isHttpUrl(upstream)) {
     throw new SettingsError(`"upstream" must be an http:// or https:// URL such as ${DEFAULT_UPSTREAM}; got ${JSON.stringify(v.upstream)}`);
   }
-  return { port, upstream: upstream.replace(/\/+$/, '') };
+  return { port, upstream: withoutTrailingSlashes(upstream) };
 }
 
 function isHttpUrl(text: string): boolean {

@@ -3,6 +3,8 @@
 // starts with, so `--upstream https://api.openai.com/v1` and `https://api.openai.com`
 // behave the same instead of sending `/v1/v1/...`.
 
+import { withoutTrailingSlashes } from '../trailing-slashes.js';
+
 export interface UpstreamTarget {
   protocol: 'http:' | 'https:';
   hostname: string;
@@ -26,7 +28,7 @@ export function parseUpstream(url: string): UpstreamTarget {
   }
   const defaultPort = parsed.protocol === 'https:' ? 443 : 80;
   const port = parsed.port ? Number(parsed.port) : defaultPort;
-  const basePath = parsed.pathname.replace(/\/+$/, '');
+  const basePath = withoutTrailingSlashes(parsed.pathname);
   const hostname = parsed.hostname.replace(/^\[|\]$/g, '');
   return {
     protocol: parsed.protocol,

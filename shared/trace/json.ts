@@ -19,7 +19,10 @@ export function parseJson(text: string): JsonParse {
 function describeJsonError(e: unknown, text: string): string {
   const raw = e instanceof Error ? e.message : String(e);
   const pos = /at position (\d+)/.exec(raw)?.[1];
+  // Cut before the clean-up: these patterns backtrack quadratically on long text, and a
+  // message that quotes its input back could be as long as the input.
   let message = raw
+    .slice(0, 400)
     .replace(/\s*in JSON at position \d+.*$/s, '')
     .replace(/\s*at position \d+.*$/s, '')
     .replace(/, ".*is not valid JSON$/s, '');

@@ -3,6 +3,8 @@
 // `/openai/deployments/<name>/chat/completions?api-version=…`, OpenRouter's
 // `/api/v1/chat/completions`, or a gateway's own prefix.
 
+import { withoutTrailingSlashes } from '../trailing-slashes.js';
+
 export type Route =
   | { kind: 'responses.create' }
   | { kind: 'responses.compact' }
@@ -30,7 +32,7 @@ export function splitPath(pathAndQuery: string): { path: string; query: Map<stri
       if (!query.has(key)) query.set(key, value);
     }
   }
-  const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, '') : rawPath;
+  const path = rawPath.length > 1 ? withoutTrailingSlashes(rawPath) : rawPath;
   return { path, query };
 }
 
