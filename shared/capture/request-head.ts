@@ -32,8 +32,8 @@ const MAX_FAST_HEADERS = 100;
 const REQUEST_LINE = /^([A-Z]{1,20}) (\/[\x21-\x7e]*) HTTP\/1\.1$/;
 /**
  * A field name. Lines are split at the colon and checked in parts, never by one regex with
- * optional blanks on both sides of the value: that shape backtracks quadratically, and a
- * line of 8,000 spaces and a stray CR held the event loop for minutes (session 5).
+ * optional blanks on both sides of the value: that shape backtracks cubically, and a line
+ * of 8,000 spaces and a stray CR held the event loop for four minutes (session 5).
  */
 const FIELD_NAME = new RegExp(`^${TCHAR}+$`);
 /** Anything but visible ASCII, space, tab and the CRLFs between lines. */
