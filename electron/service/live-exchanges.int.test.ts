@@ -2,7 +2,7 @@
 // disk, before derivation (which waits for a pause in traffic) replaces it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../test/support/harness.js';
-import { LiveExchanges } from './live-exchanges.js';
+import { LiveExchanges, nextPollDelay } from './live-exchanges.js';
 import { RunIndex } from './run-index.js';
 
 let h: Harness;
@@ -32,5 +32,34 @@ describe('LiveExchanges.ended', () => {
     const second = h.core.db.prepare('SELECT MAX(id) FROM exchanges').pluck().get() as number;
     index.refreshDerived(second);
     expect(await poller.ended(second)).toBe(false);
+  });
+});
+
+describe('the live poll', () => {
+  it('waits at least ten times as long as a poll took before the next one', () => {
+    expect(nextPollDelay(150, 2)).toBe(150);
+    expect(nextPollDelay(150, 100)).toBe(1_000);
+  });
+
+  it('stretches its interval after a slow poll and keeps its pace after fast ones', async () => {
+    const poller = new LiveExchanges(h.core.db, new RunIndex(h.core.db), 1, () => {}, 10);
+    const starts: number[] = [];
+    let slow = true;
+    // The real tick with a stand-in cost: the first poll as slow as one over a huge stream.
+    poller.tick = async () => {
+      starts.push(performance.now());
+      const until = performance.now() + (slow ? 30 : 0);
+      slow = false;
+      while (performance.now() < until);
+    };
+    poller.start();
+    await new Promise((r) => setTimeout(r, 450));
+    poller.stop();
+    const count = starts.length;
+    await new Promise((r) => setTimeout(r, 50));
+    expect(starts.length).toBe(count); // stop() stops it
+    expect(starts.length).toBeGreaterThanOrEqual(3);
+    // 30 ms of polling buys at least 300 ms of quiet; fast polls then come every 10 ms or so.
+    expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(300);
   });
 });

@@ -3,6 +3,7 @@
 // stored bytes grew, normalizes what is there with the pure normalizer, and hands the
 // records to the index as provisional. The recorder commits every few milliseconds, so a
 // short poll sees the stream at close to its real pace without touching the capture path.
+import { performance } from 'node:perf_hooks';
 import { normalizeExchange } from '../../shared/trace/normalize.js';
 import type { Db } from '../store/db.js';
 import { loadRawExchange } from '../store/raw-read.js';
@@ -10,12 +11,27 @@ import type { RunIndex } from './run-index.js';
 
 export const LIVE_POLL_MS = 150;
 
+/**
+ * The largest share of this thread the poll may take. Each poll normalizes an in-flight
+ * exchange whole, so its cost grows with the stream (about 5 µs per event: a 20,000-event
+ * answer costs ~100 ms a poll), and this thread also relays traffic. A poll that took T
+ * waits at least T / share before the next one, so a long stream's view updates less often
+ * instead of its polls crowding out the relay.
+ */
+export const LIVE_POLL_SHARE = 0.1;
+
+/** How long to wait after a poll that took `pollMs` before starting the next. */
+export function nextPollDelay(intervalMs: number, pollMs: number): number {
+  return Math.max(intervalMs, pollMs / LIVE_POLL_SHARE);
+}
+
 export class LiveExchanges {
   private readonly progress = new Map<number, string>();
   private readonly openIds;
   private readonly progressOf;
   private floor: number;
   private busy = false;
+  private running = false;
   private timer: NodeJS.Timeout | null = null;
 
   /** Exchanges below `firstId` were left open by an earlier process and are not live. */
@@ -40,14 +56,24 @@ export class LiveExchanges {
   }
 
   start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.tick(), this.intervalMs);
-    this.timer.unref();
+    if (this.running) return;
+    this.running = true;
+    this.schedule(this.intervalMs);
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+  }
+
+  private schedule(delayMs: number): void {
+    this.timer = setTimeout(async () => {
+      const started = performance.now();
+      await this.tick();
+      if (this.running) this.schedule(nextPollDelay(this.intervalMs, performance.now() - started));
+    }, delayMs);
+    this.timer.unref();
   }
 
   /** One poll; exported for tests, which drive it without timers. */
