@@ -70,8 +70,12 @@ export class LiveExchanges {
   private schedule(delayMs: number): void {
     this.timer = setTimeout(async () => {
       const started = performance.now();
-      await this.tick();
-      if (this.running) this.schedule(nextPollDelay(this.intervalMs, performance.now() - started));
+      try {
+        await this.tick();
+      } finally {
+        // A failed poll (say, the file closed under it) still leaves the next one scheduled.
+        if (this.running) this.schedule(nextPollDelay(this.intervalMs, performance.now() - started));
+      }
     }, delayMs);
     this.timer.unref();
   }
