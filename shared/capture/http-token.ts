@@ -1,2 +1,7 @@
-/** RFC 9110 §5.6.2 tchar: the characters of a field name or method, as a regex class source. */
-export const TCHAR = "[!#$%&'*+\\-.^_`|~0-9A-Za-z]";
+/** RFC 9110 §5.6.2 tchar: the characters of a field name or method. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** Whether `text` is a token (a field name, a method): one or more tchars. */
+export function isToken(text: string): boolean {
+  return TOKEN.test(text);
+}

@@ -3,7 +3,7 @@
 // same framing choice (the upstream's length if it gave one, else chunked), the same
 // Date and keep-alive fields, so a client cannot tell which path answered it.
 
-import { TCHAR } from './http-token.js';
+import { isToken } from './http-token.js';
 
 export interface ClientResponseHead {
   /** Status line and fields, CRLF CRLF included. */
@@ -18,7 +18,6 @@ export class InvalidHeadError extends Error {
   override name = 'InvalidHeadError';
 }
 
-const TOKEN = new RegExp(`^${TCHAR}+$`);
 /** What Node refuses in a field value or reason phrase: controls other than tab (CR and LF among them), and DEL. */
 const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 
@@ -44,7 +43,7 @@ export function clientResponseHead(options: HeadOptions): ClientResponseHead {
   for (let i = 0; i + 1 < headers.length; i += 2) {
     const name = headers[i]!;
     const value = headers[i + 1]!;
-    if (!TOKEN.test(name)) throw new InvalidHeadError(`invalid header name ${JSON.stringify(name)}`);
+    if (!isToken(name)) throw new InvalidHeadError(`invalid header name ${JSON.stringify(name)}`);
     if (INVALID_VALUE.test(value)) throw new InvalidHeadError(`invalid character in the value of ${name}`);
     const lower = name.toLowerCase();
     if (lower === 'content-length') hasLength = true;
