@@ -120,6 +120,28 @@ const migrations: Migration[] = [
       CREATE INDEX agent_spans_by_trace ON agent_spans(trace_id);
     `);
   },
+  // v3: chunks becomes an ordinary rowid table with a unique index on its old key. Rows
+  // are blobs of up to a batch's bytes, and SQLite stores rows that large badly WITHOUT
+  // ROWID (it is meant for rows under ~1/20 of a page): writing a saturated batch cost
+  // ~2.3 µs of the writer's CPU per event, against ~1.2 µs for the same rows in a rowid
+  // table (ADR 10). Same columns, so readers and older recordings need no change; marks
+  // comes before data so reading it never walks data's overflow pages.
+  (db) => {
+    db.exec(`
+      CREATE TABLE chunks_v3 (
+        exchange_id INTEGER NOT NULL REFERENCES exchanges(id),
+        stream TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        marks BLOB NOT NULL,
+        data BLOB NOT NULL
+      );
+      INSERT INTO chunks_v3 (exchange_id, stream, seq, marks, data)
+        SELECT exchange_id, stream, seq, marks, data FROM chunks ORDER BY exchange_id, stream, seq;
+      DROP TABLE chunks;
+      ALTER TABLE chunks_v3 RENAME TO chunks;
+      CREATE UNIQUE INDEX chunks_in_order ON chunks(exchange_id, stream, seq);
+    `);
+  },
 ];
 
 export const SCHEMA_VERSION = migrations.length;

@@ -1,6 +1,8 @@
-// A recording written before schema v2 (no agent_spans) is upgraded when opened for
-// writing, and `reindex` derives the Agents SDK traces it already holds raw.
+// A recording written at schema v1 (no agent_spans, chunks WITHOUT ROWID) is upgraded
+// when opened for writing: its raw bytes carried over whole, and `reindex` derives the
+// Agents SDK traces it already holds raw.
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentTrace } from '../../test/support/agent-script.js';
 import { startHarness, TEST_KEY, type Harness } from '../../test/support/harness.js';
@@ -10,13 +12,16 @@ import { reindex } from './derive.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import { loadAgentSpans } from './runs-read.js';
 
+const allChunks = (db: Database.Database) => db.prepare('SELECT exchange_id, stream, seq, data, marks FROM chunks ORDER BY exchange_id, stream, seq').all();
+const chunksTable = (db: Database.Database) => db.prepare("SELECT sql FROM sqlite_master WHERE name = 'chunks'").pluck().get() as string;
+
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness();
 });
 afterAll(() => h.close());
 
-describe('schema v1 to v2', () => {
+describe('schema v1 to the current one', () => {
   it('adds agent_spans on open and fills it on reindex from the raw trace exports', async () => {
     const created = await h.client.responses.create({ model: 'gpt-5', input: 'hello' });
     const res = await fetch(`${h.core.proxy.baseUrl}/traces/ingest`, {
@@ -31,10 +36,22 @@ describe('schema v1 to v2', () => {
     const file = path.join(h.dir, 'v1.loupe');
     await copyAsSchemaV1(h.core.db, file);
 
+    const v1 = new Database(file, { readonly: true });
+    const chunksV1 = allChunks(v1);
+    const tableV1 = chunksTable(v1);
+    v1.close();
+    expect(tableV1).toMatch(/WITHOUT ROWID/);
+    expect(chunksV1.length).toBeGreaterThan(0);
+
     const db = openDb(file);
     try {
-      expect(SCHEMA_VERSION).toBe(2);
-      expect(db.pragma('user_version', { simple: true })).toBe(2);
+      expect(SCHEMA_VERSION).toBe(3);
+      expect(db.pragma('user_version', { simple: true })).toBe(3);
+      // v3: an ordinary rowid table, indexed on its old key, holding the same rows.
+      expect(chunksTable(db)).not.toMatch(/WITHOUT ROWID/);
+      expect(db.prepare("SELECT sql FROM sqlite_master WHERE name = 'chunks_in_order'").pluck().get()).toMatch(/UNIQUE INDEX/);
+      expect(allChunks(db)).toEqual(chunksV1);
+      expect(() => db.prepare("INSERT INTO chunks (exchange_id, stream, seq, marks, data) SELECT exchange_id, stream, seq, marks, data FROM chunks LIMIT 1").run()).toThrow(/UNIQUE/);
       expect(loadAgentSpans(db)).toEqual([]);
       await reindex(db);
       expect(loadAgentSpans(db).map((s) => [s.type, s.responseId])).toEqual([

@@ -1,5 +1,5 @@
-// A copy of a live recording as schema v1 wrote it (before agent_spans), to test opening
-// and upgrading recordings made by an older Loupe.
+// A copy of a live recording as schema v1 wrote it (before agent_spans, and with chunks
+// WITHOUT ROWID, as before v3), to test opening and upgrading recordings made by an older Loupe.
 import Database from 'better-sqlite3';
 import type { Db } from '../../electron/store/db.js';
 
@@ -8,7 +8,21 @@ export async function copyAsSchemaV1(db: Db, file: string): Promise<void> {
   await db.backup(file);
   const old = new Database(file);
   try {
-    old.exec('DROP TABLE agent_spans; PRAGMA user_version = 1;');
+    old.exec(`
+      DROP TABLE agent_spans;
+      CREATE TABLE chunks_v1 (
+        exchange_id INTEGER NOT NULL REFERENCES exchanges(id),
+        stream TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        marks BLOB NOT NULL,
+        PRIMARY KEY (exchange_id, stream, seq)
+      ) WITHOUT ROWID;
+      INSERT INTO chunks_v1 SELECT exchange_id, stream, seq, data, marks FROM chunks;
+      DROP TABLE chunks;
+      ALTER TABLE chunks_v1 RENAME TO chunks;
+      PRAGMA user_version = 1;
+    `);
   } finally {
     old.close();
   }
