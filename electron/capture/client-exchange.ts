@@ -26,6 +26,13 @@ export interface ProxyResponse {
   /** False when the client's buffer is full: wait for 'drain'. */
   write(chunk: Uint8Array): boolean;
   end(chunk?: Uint8Array): unknown;
+  /**
+   * Optional (the fast path's responses). True once the head says the body goes to the
+   * client chunked, so body bytes already in chunked framing can be written as they are.
+   */
+  readonly takesChunkedFraming?: boolean;
+  /** Writes bytes already in chunked framing, untouched; end() then adds no last chunk of its own. */
+  writeFramed?(framed: Uint8Array): boolean;
   destroy(err?: Error): unknown;
   readonly headersSent: boolean;
   readonly writableEnded: boolean;

@@ -89,6 +89,8 @@ export class FastResponse extends EventEmitter implements ProxyResponse {
   private head: string | null = null;
   private chunked = false;
   private bodiless = false;
+  /** The body's framing came from upstream (writeFramed): its last chunk is already written. */
+  private framedAsIs = false;
 
   constructor(
     private readonly host: ExchangeHost,
@@ -138,6 +140,22 @@ export class FastResponse extends EventEmitter implements ProxyResponse {
     return ok;
   }
 
+  get takesChunkedFraming(): boolean {
+    return this.chunked && !this.bodiless;
+  }
+
+  writeFramed(framed: Uint8Array): boolean {
+    if (this.destroyed || this.writableEnded) return false;
+    this.framedAsIs = true;
+    const socket = this.host.socket;
+    if (this.head === null) return socket.write(framed);
+    socket.cork();
+    this.flushHeaders();
+    const ok = socket.write(framed);
+    socket.uncork();
+    return ok;
+  }
+
   end(chunk?: Uint8Array): this {
     if (this.writableEnded || this.destroyed) return this;
     if (chunk?.length) this.write(chunk);
@@ -147,7 +165,7 @@ export class FastResponse extends EventEmitter implements ProxyResponse {
     socket.cork();
     this.flushHeaders();
     // The callback says the last byte reached the kernel: only then may the next request go.
-    socket.write(this.chunked ? LAST_CHUNK : '', 'latin1', (err) => {
+    socket.write(this.chunked && !this.framedAsIs ? LAST_CHUNK : '', 'latin1', (err) => {
       if (err || this.destroyed) return;
       this.writableFinished = true;
       this.emit('finish');

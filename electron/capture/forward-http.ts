@@ -79,6 +79,21 @@ export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyRe
         responseBytes += chunk.length;
         tap.chunk('response', chunk, now());
       },
+      onChunkedRead(framed, bodies) {
+        // A chunked body going to a chunked client keeps the upstream's framing: one write per
+        // read instead of one per chunk (a saturated stream's read carries ~50 events).
+        bodyStarted = true;
+        if (res.destroyed) return;
+        let ok = true;
+        if (res.takesChunkedFraming && res.writeFramed) ok = res.writeFramed(framed);
+        else for (const body of bodies) ok = res.write(body) && ok;
+        if (!ok) upstream.pause();
+        const t = now();
+        for (const body of bodies) {
+          responseBytes += body.length;
+          tap.chunk('response', body, t);
+        }
+      },
       onEnd() {
         res.end();
         finish('complete', null);

@@ -29,6 +29,15 @@ export interface UpstreamCallEvents {
   onResponse(head: UpstreamResponseHead): void;
   /** Response body bytes, de-chunked, in order. */
   onData(chunk: Buffer): void;
+  /**
+   * Optional, for a relay that can pass chunked framing on untouched. When given and the
+   * body is chunked on the wire, a client that reads the wire itself calls this instead of
+   * onData, once per read: `framed` is every byte of the body's framing in that read, in
+   * order (sizes, data, the last chunk, trailers; never the head or stray bytes after the
+   * end), and `bodies` the de-chunked pieces within it. Node's client (node-call.ts) never
+   * calls it; its bodies come de-chunked through onData.
+   */
+  onChunkedRead?(framed: Buffer, bodies: Buffer[]): void;
   onEnd(): void;
   /**
    * The call failed: before the head (nothing was answered) or mid-body. `timedOut` when the

@@ -34,14 +34,20 @@ function startWireCall(connections: WireConnections, timeoutMs: number, request:
     events.onError(err, timedOut);
   };
 
+  // A caller that relays chunked framing as is gets each read's body in one piece with its
+  // framing (onChunkedRead); the pieces are gathered here while the parser runs.
+  const relaysFraming = events.onChunkedRead !== undefined;
+  let gathered: Buffer[] | null = null;
   const parser = new ResponseParser(
     {
       onHead: (head) => {
         serverIdleMs = keepAliveHint(head.rawHeaders);
         events.onResponse(head);
+        if (relaysFraming && parser.chunked) gathered = [];
       },
       onBody: (bytes) => {
-        if (!over) events.onData(bytes as Buffer);
+        if (gathered) gathered.push(bytes as Buffer);
+        else if (!over) events.onData(bytes as Buffer);
       },
       onEnd: () => {
         responseEnded = true;
@@ -49,6 +55,16 @@ function startWireCall(connections: WireConnections, timeoutMs: number, request:
     },
     request.method === 'HEAD',
   );
+
+  /** Hands on this read's chunked body: its framing bytes as they came, and the pieces within. */
+  const passFraming = (chunk: Buffer) => {
+    if (!gathered || over) return;
+    const { from, to } = parser.wireSpan;
+    if (to <= from) return;
+    const bodies = gathered;
+    gathered = [];
+    events.onChunkedRead!(chunk.subarray(from, to), bodies);
+  };
 
   const settle = () => {
     over = true;
@@ -64,8 +80,11 @@ function startWireCall(connections: WireConnections, timeoutMs: number, request:
       try {
         parser.push(chunk);
       } catch (err) {
+        // What was read well before the error still goes on, then the stream breaks.
+        passFraming(chunk);
         return fail(parseFailure(err));
       }
+      passFraming(chunk);
       if (responseEnded && !over) settle();
     },
     onClose(err) {

@@ -26,4 +26,8 @@ describe('hop-by-hop headers', () => {
     const out = clientResponseHeaders(pairHeaders(['Content-Encoding', 'gzip', 'Set-Cookie', 'a=1', 'Set-Cookie', 'b=2', 'Transfer-Encoding', 'chunked']));
     expect(out).toEqual([['Content-Encoding', 'gzip'], ['Set-Cookie', 'a=1'], ['Set-Cookie', 'b=2']]);
   });
+  it('drops the Content-Length of a response framed both ways (it is read as chunked), and only then', () => {
+    expect(clientResponseHeaders(pairHeaders(['Content-Length', '100', 'transfer-encoding', 'chunked', 'X-A', '1']))).toEqual([['X-A', '1']]);
+    expect(clientResponseHeaders(pairHeaders(['Content-Length', '100', 'X-A', '1']))).toEqual([['Content-Length', '100'], ['X-A', '1']]);
+  });
 });

@@ -47,9 +47,14 @@ export function upstreamRequestHeaders(clientHeaders: HeaderList, upstreamHost: 
   return [['Host', upstreamHost], ...kept];
 }
 
-/** Headers to send back to the client: end-to-end only. */
+/**
+ * Headers to send back to the client: end-to-end only. A response framed both ways is read
+ * as chunked, so its Content-Length is wrong and goes too, as RFC 9112 §6.3 requires of a
+ * proxy; left in, the client would wait for bytes that never come.
+ */
 export function clientResponseHeaders(upstreamHeaders: HeaderList): HeaderList {
-  return endToEnd(upstreamHeaders, () => false);
+  const transferEncoded = upstreamHeaders.some(([name]) => name.toLowerCase() === 'transfer-encoding');
+  return endToEnd(upstreamHeaders, (lower) => transferEncoded && lower === 'content-length');
 }
 
 export function flattenHeaders(headers: HeaderList): string[] {

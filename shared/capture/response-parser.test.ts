@@ -110,6 +110,62 @@ describe('ResponseParser', () => {
     expect(() => parse(`HTTP/1.1 200 OK\r\nx: ${'a'.repeat(70_000)}`, { step: 1000 })).toThrow(/larger than/);
   });
 
+  describe('the wire span (a relay forwards it as is when both sides are chunked)', () => {
+    const HEAD = CHUNKED.slice(0, CHUNKED.indexOf('\r\n\r\n') + 4);
+
+    /** Joins what wireSpan marked in each piece; `pieces` end when a push throws. */
+    function spans(wire: string, step: number): { framed: string; error: unknown } {
+      const parser = new ResponseParser({ onHead: () => {}, onBody: () => {}, onEnd: () => {} });
+      const bytes = enc(wire);
+      let framed = '';
+      for (let i = 0; i < bytes.length; i += step) {
+        const piece = bytes.subarray(i, i + step);
+        try {
+          parser.push(piece);
+        } catch (error) {
+          framed += new TextDecoder().decode(piece.subarray(parser.wireSpan.from, parser.wireSpan.to));
+          return { framed, error };
+        }
+        framed += new TextDecoder().decode(piece.subarray(parser.wireSpan.from, parser.wireSpan.to));
+      }
+      return { framed, error: null };
+    }
+
+    it('covers every byte after the head up to the end of the message, trailers included, however it is split', () => {
+      for (const step of [1, 2, 3, 7, 64, 1000]) {
+        expect(spans(CHUNKED, step)).toEqual({ framed: CHUNKED.slice(HEAD.length), error: null });
+        // Bytes after the end never belong to the message.
+        expect(spans(`${CHUNKED}HTTP/1.1 200 OK\r\n`, step).framed).toBe(CHUNKED.slice(HEAD.length));
+      }
+    });
+
+    it('stops before the step that found bad framing', () => {
+      for (const step of [1, 5, 1000]) {
+        const { framed, error } = spans(`${HEAD}2\r\nok\r\nzz\r\n`, step);
+        expect(error).toBeInstanceOf(ResponseParseError);
+        // Whole lines are judged when complete: bytes of the bad line read before may be in.
+        expect(`${HEAD}${framed}`.startsWith(`${HEAD}2\r\nok\r\n`)).toBe(true);
+        expect(framed.length).toBeLessThan('2\r\nok\r\nzz\r\n'.length);
+      }
+    });
+
+    it('is empty for a head alone and for a body that needs no framing', () => {
+      expect(spans('HTTP/1.1 204 No Content\r\n\r\n', 1000).framed).toBe('');
+      expect(spans('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nhi', 1000).framed).toBe('hi');
+    });
+
+    it('says whether the body is chunked before onHead returns, so the caller can choose how to relay it', () => {
+      const seen: boolean[] = [];
+      const parser: ResponseParser = new ResponseParser({ onHead: () => seen.push(parser.chunked), onBody: () => {}, onEnd: () => {} });
+      parser.push(enc(CHUNKED));
+      const plain: ResponseParser = new ResponseParser({ onHead: () => seen.push(plain.chunked), onBody: () => {}, onEnd: () => {} });
+      plain.push(enc('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nhi'));
+      const head: ResponseParser = new ResponseParser({ onHead: () => seen.push(head.chunked), onBody: () => {}, onEnd: () => {} }, true);
+      head.push(enc(HEAD));
+      expect(seen).toEqual([true, false, false]);
+    });
+  });
+
   it('hands body bytes on as views of the chunk it was given, without copying', () => {
     const views: Uint8Array[] = [];
     const parser = new ResponseParser({ onHead: () => {}, onBody: (b) => views.push(b), onEnd: () => {} });

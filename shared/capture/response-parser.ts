@@ -42,6 +42,15 @@ export class ResponseParser {
   private remaining = 0;
   private persistent = false;
   private trailing = false;
+  private chunkedFraming = false;
+
+  /**
+   * Where, in the chunk last given to push(), the message's body framing lies: from the end
+   * of the head (or 0) to the end of the message, or to where a framing error stopped the
+   * parse. A relay that frames its side the same way (chunked to chunked) can forward this
+   * span as is, in one write, instead of re-framing each piece onBody gave.
+   */
+  readonly wireSpan = { from: 0, to: 0 };
 
   /** `headRequest`: the request was HEAD, so the answer has a head and no body. */
   constructor(
@@ -54,17 +63,29 @@ export class ResponseParser {
     return this.state === 'done';
   }
 
+  /** Whether the body is chunked on the wire (known once the head is read). */
+  get chunked(): boolean {
+    return this.chunkedFraming;
+  }
+
   /** Whether the connection can carry another request: persistent framing, no stray bytes after the end. */
   get reusable(): boolean {
     return this.state === 'done' && this.persistent && !this.trailing;
   }
 
   push(chunk: Uint8Array): void {
+    const span = this.wireSpan;
+    span.from = 0;
+    span.to = 0;
     let at = 0;
     while (at < chunk.length) {
+      // The span ends where the last step that did not throw stopped: at the message's end
+      // once it is done (0 when it was done before this chunk: all stray bytes).
+      if (this.state !== 'head') span.to = at;
       switch (this.state) {
         case 'head':
           at = this.readHead(chunk, at);
+          span.from = span.to = at;
           break;
         case 'length':
           at = this.readCounted(chunk, at);
@@ -88,7 +109,9 @@ export class ResponseParser {
           });
           break;
         case 'trailers':
-          // Trailer fields are rare and Node drops them from a piped body too; an empty line ends them.
+          // Trailer fields are rare. They are not parsed: a relay passing the framing on (wireSpan)
+          // forwards them with it, and de-chunked they are dropped, as Node drops them from a
+          // piped body. An empty line ends them.
           at = this.readLine(chunk, at, (line) => {
             if (!line.length) this.finishMessage();
           });
@@ -99,6 +122,7 @@ export class ResponseParser {
           return;
       }
     }
+    if (this.state !== 'head') span.to = at;
   }
 
   /** The connection closed. Ends a body framed by the close; anything else unfinished is an error. */
@@ -167,8 +191,11 @@ export class ResponseParser {
     }
     const tokens = connection.split(',').map((t) => t.trim());
     this.persistent = minor === '1' ? !tokens.includes('close') : tokens.includes('keep-alive');
+    const bodiless = this.headRequest || status === 204 || status === 304;
+    // Known before onHead, so the caller can choose how to relay the body.
+    this.chunkedFraming = !bodiless && transferEncoded && chunked;
     this.events.onHead({ status, statusText: statusLine[3] ?? '', rawHeaders });
-    if (this.headRequest || status === 204 || status === 304) return this.finishMessage();
+    if (bodiless) return this.finishMessage();
     if (transferEncoded) {
       // Both framings at once is how request smuggling starts (RFC 9112 §6.3): read it as
       // chunked, and never put a bare connection after it back in a shared pool.
