@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimUpstream, type SimUpstream } from './sim/index.js';
+import { openDb } from './store/db.js';
+import { copyAsSchemaV1 } from '../test/support/schema-v1-copy.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = path.join(root, 'bin', 'loupe.js');
@@ -121,6 +123,24 @@ describe('loupe CLI', () => {
     expect(result.status).toBe(0);
     expect(result.stderr).toMatch(/rebuilt 2 responses from 2 exchanges/);
     expect(loupe(['export', db]).stdout).toBe(before);
+  });
+
+  it('reindex upgrades a recording made by an older Loupe, and says so while it does', async () => {
+    const db = path.join(dir, 'record.loupe');
+    const old = path.join(dir, 'old-schema.loupe');
+    const current = openDb(db);
+    try {
+      await copyAsSchemaV1(current, old);
+    } finally {
+      current.close();
+    }
+    const result = loupe(['reindex', old]);
+    expect(result.status).toBe(0);
+    expect(result.stderr).toMatch(/^loupe: upgrading \S+old-schema\.loupe \(\d+ MB\) from schema v1 to v3, once;/m);
+    expect(result.stderr).toMatch(/^loupe: upgraded \S+old-schema\.loupe in \d+\.\d s$/m);
+    expect(loupe(['export', old]).stdout).toBe(loupe(['export', db]).stdout.replaceAll('record.loupe', 'old-schema.loupe'));
+    // Once upgraded, nothing more to say.
+    expect(loupe(['reindex', old]).stderr).not.toMatch(/upgrad/);
   });
 
   it('exports HAR and OTLP too', () => {

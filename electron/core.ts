@@ -10,6 +10,7 @@ import { startProxy, type RunningProxy } from './capture/proxy-server.js';
 import { openDb, type Db } from './store/db.js';
 import { Recorder, type RecorderHealth } from './store/recorder.js';
 import { createStoreWriter, DEFAULT_WORKER_SCRIPT, type StoreWriter } from './store/store-writer.js';
+import { upgradeNotice } from './store/upgrade-notice.js';
 
 export interface CoreOptions {
   dbPath: string;
@@ -50,7 +51,7 @@ export interface Core {
 
 export async function startCore(options: CoreOptions): Promise<Core> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const db = openDb(options.dbPath, { nativeBinding: options.nativeBinding });
+  const db = openDb(options.dbPath, { nativeBinding: options.nativeBinding, onUpgrade: upgradeNotice(options.dbPath, log) });
   const events = new EventEmitter<CoreEvents>();
   const firstId = (db.prepare('SELECT COALESCE(MAX(id), 0) + 1 AS id FROM exchanges').get() as { id: number }).id;
   let recorder: Recorder | null = null;

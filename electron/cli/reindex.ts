@@ -2,6 +2,7 @@
 // exchanges, e.g. after an upgrade taught the normalizer something new.
 import { openDb } from '../store/db.js';
 import { reindex } from '../store/derive.js';
+import { upgradeNotice } from '../store/upgrade-notice.js';
 import { UsageError, type ParsedArgs } from './args.js';
 import fs from 'node:fs';
 
@@ -9,7 +10,7 @@ export async function reindexCommand(args: ParsedArgs): Promise<number> {
   const file = args.positionals[0];
   if (!file) throw new UsageError('reindex needs a recording file: loupe reindex FILE');
   if (!fs.existsSync(file)) throw new Error(`no such recording: ${file}`);
-  const db = openDb(file);
+  const db = openDb(file, { onUpgrade: upgradeNotice(file, (line) => process.stderr.write(`${line}\n`)) });
   try {
     const showProgress = process.stderr.isTTY;
     const count = await reindex(db, (done, total) => {

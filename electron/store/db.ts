@@ -13,6 +13,8 @@ export interface OpenOptions {
   readonly?: boolean;
   /** better-sqlite3's binary for a non-Node ABI (Electron in development; see ADR 4). */
   nativeBinding?: string;
+  /** Told when an existing recording is upgraded to this build's schema, which can take a while. */
+  onUpgrade?: (from: number, to: number, phase: 'start' | 'done') => void;
 }
 
 export function openDb(file: string, options: OpenOptions = {}): Db {
@@ -31,7 +33,7 @@ export function openDb(file: string, options: OpenOptions = {}): Db {
     if (!options.readonly) {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
-      migrate(db);
+      migrate(db, options.onUpgrade);
     } else {
       const version = db.pragma('user_version', { simple: true }) as number;
       if (version === 0) throw new Error('not a Loupe recording (no schema)');
