@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDb, type Db } from './db.js';
-import { QuietCheckpointer, WAL_CAP_PAGES } from './quiet-checkpoint.js';
+import { QuietCheckpointer } from './quiet-checkpoint.js';
 
 let dir = '';
 let db: Db | null = null;
@@ -20,7 +21,9 @@ describe('checkpoints at quiet moments', () => {
     db = openDb(path.join(dir, 'r.loupe'));
     const cp = new QuietCheckpointer(db, 60);
     cp.stop(); // the test drives tick() itself
-    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(WAL_CAP_PAGES);
+    // A new recording has 16 KB pages, so a 64 MB cap is 4,096 of them.
+    expect(db.pragma('page_size', { simple: true })).toBe(16_384);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(4_096);
     db.exec('CREATE TABLE t (x BLOB)');
     const insert = db.prepare('INSERT INTO t VALUES (?)');
     for (let i = 0; i < 50; i++) insert.run(Buffer.alloc(8_192));
@@ -33,5 +36,20 @@ describe('checkpoints at quiet moments', () => {
     const after = walFrames(db);
     expect(after.checkpointed).toBe(after.log);
     expect(cp.tick()).toBe(false); // nothing new written
+  });
+
+  it('caps the WAL at 64 MB whatever the page size of an older recording', () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-ckpt-'));
+    const file = path.join(dir, 'old.loupe');
+    const old = new Database(file);
+    old.pragma('page_size = 4096');
+    old.exec('CREATE TABLE scratch (x)');
+    old.close();
+    db = openDb(file);
+    // Set on the first write, so an existing file keeps its own.
+    expect(db.pragma('page_size', { simple: true })).toBe(4_096);
+    const cp = new QuietCheckpointer(db);
+    cp.stop();
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(16_384);
   });
 });

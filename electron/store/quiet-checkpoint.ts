@@ -7,7 +7,12 @@
 import { performance } from 'node:perf_hooks';
 import type { Db } from './db.js';
 
-export const WAL_CAP_PAGES = 16_384;
+export const WAL_CAP_BYTES = 64 << 20;
+
+/** SQLite's automatic checkpoint counts pages, whose size differs between recordings (db.ts). */
+export function walCapPages(db: Db): number {
+  return Math.ceil(WAL_CAP_BYTES / (db.pragma('page_size', { simple: true }) as number));
+}
 
 export class QuietCheckpointer {
   private lastWriteAt = -Infinity;
@@ -18,7 +23,7 @@ export class QuietCheckpointer {
     private readonly db: Db,
     private readonly quietMs = 120,
   ) {
-    db.pragma(`wal_autocheckpoint = ${WAL_CAP_PAGES}`);
+    db.pragma(`wal_autocheckpoint = ${walCapPages(db)}`);
     // Looked at often, so a short pause is caught before the next write ends it.
     this.timer = setInterval(() => this.tick(), Math.max(10, quietMs / 4));
     this.timer.unref();
