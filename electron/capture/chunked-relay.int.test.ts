@@ -11,13 +11,13 @@ const HEAD = 'HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-enc
 const FRAMED = '0007;source=up\r\ndata: 1\r\n' + '00A\r\n\ndata: 22\n\r\n' + '3\r\n\n\n\n\r\n' + '0\r\nX-Checksum: abc\r\n\r\n';
 
 /** An upstream on a raw socket that sends each answer in the given writes, a pause between them. */
-async function rawUpstream(writes: string[], options: { thenClose?: boolean } = {}) {
+async function rawUpstream(writes: string[], options: { thenClose?: boolean; pauseMs?: number } = {}) {
   const server = net.createServer((socket) => {
     socket.on('error', () => {});
     socket.on('data', async () => {
       for (const w of writes) {
         socket.write(w);
-        await new Promise((r) => setTimeout(r, 5));
+        await new Promise((r) => setTimeout(r, options.pauseMs ?? 5));
       }
       if (options.thenClose) socket.destroy();
     });
@@ -47,7 +47,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function proxyTo(writes: string[], options: { thenClose?: boolean } = {}): Promise<Harness> {
+async function proxyTo(writes: string[], options: { thenClose?: boolean; pauseMs?: number } = {}): Promise<Harness> {
   const up = await rawUpstream(writes, options);
   cleanups.push(up.close);
   const h = await startHarness({ upstream: up.url });
@@ -100,6 +100,33 @@ describe('a chunked body to a chunked client', () => {
     expect(wire).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
     expect(wire).not.toMatch(/transfer-encoding/i);
     expect(bodyOf(wire)).toBe('data: 1\ndata: 22\n\n\n\n');
+  });
+
+  it('survives bad framing in the same read as the head: the client sees a broken connection, and the proxy goes on', async () => {
+    const h = await proxyTo([`${HEAD}zz\r\n`], { thenClose: true });
+    // The head was taken but not yet sent. It is never followed by a second one (that threw,
+    // uncaught, and took the proxy down): the exchange fails as a broken stream.
+    for (let i = 0; i < 2; i++) {
+      expect(await converse(h.core.proxy.port, 'GET /v1/responses/r1 HTTP/1.1\r\nHost: x\r\n\r\n')).toBe('');
+    }
+    await h.settle();
+    expect(recorded(h)).toEqual([
+      { state: 'upstream_reset', pieces: [] },
+      { state: 'upstream_reset', pieces: [] },
+    ]);
+  });
+
+  it('sends the head at once to a client Node answers, even when the first read brings only a chunk size', async () => {
+    const h = await proxyTo([`${HEAD}7\r\n`, 'data: 1\r\n0\r\n\r\n'], { pauseMs: 1_000 });
+    const started = Date.now();
+    const headAt = await new Promise<number>((resolve, reject) => {
+      // HTTP/1.0: handed to Node's server, whose writeHead only stores the head.
+      const socket = net.connect(h.core.proxy.port, '127.0.0.1', () => socket.write('GET /v1/responses/r1 HTTP/1.0\r\nHost: x\r\n\r\n'));
+      socket.once('data', () => resolve(Date.now() - started));
+      socket.on('error', reject);
+    });
+    // The data follows a second later; a head held back for it would come after.
+    expect(headAt).toBeLessThan(500);
   });
 
   it('passes on what was framed well before bad framing, then breaks the stream, and records the same', async () => {

@@ -81,12 +81,12 @@ const CRLF = Buffer.from('\r\n');
 const LAST_CHUNK = '0\r\n\r\n';
 
 export class FastResponse extends EventEmitter implements ProxyResponse {
-  headersSent = false;
   writableEnded = false;
   writableFinished = false;
   destroyed = false;
   /** The serialized head, kept until the first write or flushHeaders. */
   private head: string | null = null;
+  private headFlushed = false;
   private chunked = false;
   private bodiless = false;
   /** The body's framing came from upstream (writeFramed): its last chunk is already written. */
@@ -99,8 +99,17 @@ export class FastResponse extends EventEmitter implements ProxyResponse {
     super();
   }
 
+  /**
+   * True from writeHead on, as Node's ServerResponse says, whether or not the head has
+   * reached the socket yet: a head is never replaced, so a failure after it can only break
+   * the stream (forward-http's onError), never answer with a second head.
+   */
+  get headersSent(): boolean {
+    return this.head !== null || this.headFlushed;
+  }
+
   writeHead(status: number, statusTextOrHeaders?: string | string[], maybeHeaders?: string[]): this {
-    if (this.head !== null || this.headersSent) throw Object.assign(new Error('Cannot write headers after they are sent to the client'), { code: 'ERR_HTTP_HEADERS_SENT' });
+    if (this.headersSent) throw Object.assign(new Error('Cannot write headers after they are sent to the client'), { code: 'ERR_HTTP_HEADERS_SENT' });
     const statusText = typeof statusTextOrHeaders === 'string' ? statusTextOrHeaders : (STATUS_CODES[status] ?? 'unknown');
     const headers = Array.isArray(statusTextOrHeaders) ? statusTextOrHeaders : (maybeHeaders ?? []);
     // Throws on bytes Node would refuse, before anything changes: the caller answers 502 instead.
@@ -115,12 +124,12 @@ export class FastResponse extends EventEmitter implements ProxyResponse {
     if (this.head === null || this.destroyed) return;
     this.host.socket.write(this.head, 'latin1');
     this.head = null;
-    this.headersSent = true;
+    this.headFlushed = true;
   }
 
   write(chunk: Uint8Array): boolean {
     if (this.destroyed || this.writableEnded) return false;
-    if (this.head === null && !this.headersSent) this.writeHead(200);
+    if (!this.headersSent) this.writeHead(200);
     const socket = this.host.socket;
     if (this.bodiless || !chunk.length) {
       this.flushHeaders();
@@ -159,7 +168,7 @@ export class FastResponse extends EventEmitter implements ProxyResponse {
   end(chunk?: Uint8Array): this {
     if (this.writableEnded || this.destroyed) return this;
     if (chunk?.length) this.write(chunk);
-    else if (this.head === null && !this.headersSent) this.writeHead(200);
+    else if (!this.headersSent) this.writeHead(200);
     this.writableEnded = true;
     const socket = this.host.socket;
     socket.cork();

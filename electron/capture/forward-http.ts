@@ -81,12 +81,18 @@ export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyRe
       },
       onChunkedRead(framed, bodies) {
         // A chunked body going to a chunked client keeps the upstream's framing: one write per
-        // read instead of one per chunk (a saturated stream's read carries ~50 events).
-        bodyStarted = true;
+        // read instead of one per chunk. Framing alone (a size line whose data is still to
+        // come) goes out too, head first; re-framed, it writes nothing yet, so the pending
+        // head flush must still happen.
         if (res.destroyed) return;
         let ok = true;
-        if (res.takesChunkedFraming && res.writeFramed) ok = res.writeFramed(framed);
-        else for (const body of bodies) ok = res.write(body) && ok;
+        if (res.takesChunkedFraming && res.writeFramed) {
+          bodyStarted = true;
+          ok = res.writeFramed(framed);
+        } else {
+          if (bodies.length) bodyStarted = true;
+          for (const body of bodies) ok = res.write(body) && ok;
+        }
         if (!ok) upstream.pause();
         const t = now();
         for (const body of bodies) {

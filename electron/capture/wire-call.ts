@@ -77,14 +77,19 @@ function startWireCall(connections: WireConnections, timeoutMs: number, request:
   const owner: WireOwner = {
     onData(chunk) {
       if (over) return;
+      let parseError: unknown = null;
       try {
         parser.push(chunk);
       } catch (err) {
-        // What was read well before the error still goes on, then the stream breaks.
+        parseError = err;
+      }
+      try {
+        // What was read well before a parse error still goes on, then the stream breaks.
         passFraming(chunk);
+      } catch (err) {
         return fail(parseFailure(err));
       }
-      passFraming(chunk);
+      if (parseError) return fail(parseFailure(parseError));
       if (responseEnded && !over) settle();
     },
     onClose(err) {

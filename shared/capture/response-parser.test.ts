@@ -113,7 +113,7 @@ describe('ResponseParser', () => {
   describe('the wire span (a relay forwards it as is when both sides are chunked)', () => {
     const HEAD = CHUNKED.slice(0, CHUNKED.indexOf('\r\n\r\n') + 4);
 
-    /** Joins what wireSpan marked in each piece; `pieces` end when a push throws. */
+    /** Feeds `wire` in pieces of `step` bytes and joins what wireSpan marked in each, up to and including a push that throws. */
     function spans(wire: string, step: number): { framed: string; error: unknown } {
       const parser = new ResponseParser({ onHead: () => {}, onBody: () => {}, onEnd: () => {} });
       const bytes = enc(wire);
@@ -149,7 +149,7 @@ describe('ResponseParser', () => {
       }
     });
 
-    it('is empty for a head alone and for a body that needs no framing', () => {
+    it('is empty for a head alone, and is the body itself when the body has no framing', () => {
       expect(spans('HTTP/1.1 204 No Content\r\n\r\n', 1000).framed).toBe('');
       expect(spans('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nhi', 1000).framed).toBe('hi');
     });
