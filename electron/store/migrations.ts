@@ -125,7 +125,9 @@ const migrations: Migration[] = [
   // ROWID (it is meant for rows under ~1/20 of a page): writing a saturated batch cost
   // ~2.3 µs of the writer's CPU per event, against ~1.2 µs for the same rows in a rowid
   // table (ADR 10). Same columns, so readers and older recordings need no change; marks
-  // comes before data so reading it never walks data's overflow pages.
+  // comes before data so reading it never walks data's overflow pages. The copy needs free
+  // disk space about the size of the chunks; the old table's pages are then free pages in
+  // the file, which later recording reuses (VACUUM gives them back to the disk).
   (db) => {
     db.exec(`
       CREATE TABLE chunks_v3 (
@@ -167,5 +169,9 @@ export function migrate(db: Database.Database, onUpgrade?: (from: number, to: nu
       db.pragma(`user_version = ${v + 1}`);
     })();
   }
-  if (upgrading) onUpgrade?.(current, SCHEMA_VERSION, 'done');
+  if (upgrading) {
+    // The copy went through the WAL; leave it empty rather than the recording's size.
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    onUpgrade?.(current, SCHEMA_VERSION, 'done');
+  }
 }

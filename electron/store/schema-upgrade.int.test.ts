@@ -1,6 +1,7 @@
 // A recording written at schema v1 (no agent_spans, chunks WITHOUT ROWID) is upgraded
 // when opened for writing: its raw bytes carried over whole, and `reindex` derives the
 // Agents SDK traces it already holds raw.
+import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,6 +40,7 @@ describe('schema v1 to the current one', () => {
     const v1 = new Database(file, { readonly: true });
     const chunksV1 = allChunks(v1);
     const tableV1 = chunksTable(v1);
+    expect(v1.pragma('page_size', { simple: true })).toBe(4096);
     v1.close();
     expect(tableV1).toMatch(/WITHOUT ROWID/);
     expect(chunksV1.length).toBeGreaterThan(0);
@@ -51,6 +53,9 @@ describe('schema v1 to the current one', () => {
       expect(chunksTable(db)).not.toMatch(/WITHOUT ROWID/);
       expect(db.prepare("SELECT sql FROM sqlite_master WHERE name = 'chunks_in_order'").pluck().get()).toMatch(/UNIQUE INDEX/);
       expect(allChunks(db)).toEqual(chunksV1);
+      // The file keeps its pages, and the copy does not stay behind in the WAL.
+      expect(db.pragma('page_size', { simple: true })).toBe(4096);
+      expect(fs.statSync(`${file}-wal`).size).toBe(0);
       expect(() => db.prepare("INSERT INTO chunks (exchange_id, stream, seq, marks, data) SELECT exchange_id, stream, seq, marks, data FROM chunks LIMIT 1").run()).toThrow(/UNIQUE/);
       expect(loadAgentSpans(db)).toEqual([]);
       await reindex(db);

@@ -23,6 +23,11 @@ export async function copyAsSchemaV1(db: Db, file: string): Promise<void> {
       ALTER TABLE chunks_v1 RENAME TO chunks;
       PRAGMA user_version = 1;
     `);
+    // And with 4 KB pages, as every recording was before 16 KB became the default.
+    old.pragma('journal_mode = DELETE');
+    old.pragma('page_size = 4096');
+    old.exec('VACUUM');
+    old.pragma('journal_mode = WAL');
   } finally {
     old.close();
   }
