@@ -88,8 +88,9 @@ export async function captureBench(scale: number, log: (line: string) => void): 
     const writtenMs: number[] = [];
     const derivedMs: number[] = [];
     // Steady state: 20 streams always in flight (a new one starts as one ends) for a block of
-    // 60 streams per target, blocks interleaved. Loupe's writer works during its own block,
-    // deriving the streams that already ended while the rest still run.
+    // 60 streams per target, blocks interleaved. Loupe's writer writes during its own block;
+    // deriving waits for traffic to pause (ADR 7), so it runs after the block (a block lasts
+    // ~0.1 s, under the 1 s an ended exchange may wait).
     for (let round = 0; round < Math.round(12 * scale); round++) {
       for (const t of rotate(TARGETS, round)) {
         const { results, wallMs } = await runPool(urls[t], 20, 60, saturationSim);
