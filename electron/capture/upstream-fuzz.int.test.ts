@@ -7,22 +7,11 @@
 // socket listener) fails the run as an unhandled error.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seededRandom } from '../../shared/seeded-random.js';
 import { startHarness, type Harness } from '../../test/support/harness.js';
 
 const SEED = 20261130;
 const CASES = 160;
-
-/** mulberry32: small, seeded, good enough to pick mutations reproducibly. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SSE = 'data: {"type":"response.output_text.delta","delta":"hi"}\n\n';
 const ANSWERS = [
@@ -112,7 +101,7 @@ afterAll(async () => {
 
 describe('an upstream sending anything', () => {
   it(`leaves the proxy up and every exchange recorded with an end (${CASES} seeded cases)`, async () => {
-    const rand = random(SEED);
+    const rand = seededRandom(SEED);
     for (let i = 0; i < CASES; i++) {
       const answer = mutate(rand, ANSWERS[Math.floor(rand() * ANSWERS.length)]!);
       up.answers.set(`/v1/case-${i}`, pieces(rand, answer));
