@@ -8,14 +8,15 @@
 // own HTTP answer, and an unreachable upstream as a 502 proxy_error. Messages are relayed
 // in order with their text/binary kind; close codes are passed through, and a connection
 // that drops without a close frame drops the other side too.
-import type http from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
 import type { ExchangeState, HeaderList } from '../../shared/capture/exchange.js';
 import { pairHeaders, upstreamRequestHeaders } from '../../shared/capture/hop-headers.js';
-import { proxyErrorBody, upstreamFailure } from '../../shared/capture/proxy-error.js';
+import { proxyErrorBody, upstreamFailure, type ProxyError } from '../../shared/capture/proxy-error.js';
 import { redactHeaders } from '../../shared/capture/redact.js';
 import { upstreamPath } from '../../shared/capture/upstream-url.js';
+import { websocketHandshakeProblem } from '../../shared/capture/websocket-handshake.js';
 import type { ForwardContext } from './forward-http.js';
 import { beginExchange } from './begin-exchange.js';
 
@@ -24,13 +25,19 @@ const OPCODE_BINARY = 2;
 const OPCODE_CLOSE = 8;
 /** Pause the sending side while the other side has this much unsent. */
 const HIGH_WATER = 4 << 20;
+/** What a client may send before its handshake completes is kept up to this, then read no more. */
+const EARLY_BYTES_CAP = 16 << 20;
 /** Codes that may not be sent in a close frame (RFC 6455 §7.4.1). */
 const UNSENDABLE = new Set([1005, 1006, 1015]);
 
 const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 0 });
 
-export function forwardWebSocket(ctx: ForwardContext, req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
+export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, socket: Duplex, head: Buffer): void {
   const { tap, route, clientHeaders, now } = beginExchange(ctx, req, 'websocket');
+  // Node took its own error handler off the socket when it emitted 'upgrade', and ws adds
+  // one only once the handshake completes; a reset meanwhile must not be an uncaught error.
+  // 'close' follows and is handled below.
+  socket.on('error', () => {});
   let clientBytes = 0;
   let serverBytes = 0;
   let ended = false;
@@ -41,19 +48,42 @@ export function forwardWebSocket(ctx: ForwardContext, req: http.IncomingMessage,
     tap.end({ state, error, tUs: now(), requestBytes: clientBytes, responseBytes: serverBytes, truncated: false });
   };
 
+  /** Answers the client on the raw socket (no WebSocket yet) and records that answer. */
+  const answer = (failure: ProxyError, state: ExchangeState) => {
+    const body = proxyErrorBody(failure);
+    socket.end(`HTTP/1.1 ${failure.status} ${STATUS_CODES[failure.status] ?? ''}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    tap.responseHead({ status: failure.status, statusText: '', headers: [['content-type', 'application/json']], tUs: now() });
+    tap.chunk('response', Buffer.from(body), now());
+    finish(state, failure.message);
+  };
+
+  // Checked before dialling: the ws server would refuse it only after the upstream accepted.
+  const problem = websocketHandshakeProblem(req.method, req.headers);
+  if (problem) {
+    answer({ status: 400, code: 'bad_request', message: `Loupe proxy: not a valid WebSocket handshake: ${problem}` }, 'proxy_error');
+    return;
+  }
+
   const scheme = ctx.target.protocol === 'https:' ? 'wss:' : 'ws:';
   const url = `${scheme}//${ctx.target.host}${upstreamPath(ctx.target, route.path)}`;
   const protocols = (req.headers['sec-websocket-protocol'] ?? '')
     .split(',')
     .map((p) => p.trim())
     .filter(Boolean);
-  const upstream = new WebSocket(url, protocols, {
-    headers: Object.fromEntries(forwardedHeaders(clientHeaders, ctx.target.host)),
-    agent: ctx.pool.tunnel ?? undefined,
-    perMessageDeflate: false,
-    maxPayload: 0,
-    handshakeTimeout: ctx.upstreamTimeoutMs,
-  });
+  let upstream: WebSocket;
+  try {
+    upstream = new WebSocket(url, protocols, {
+      headers: Object.fromEntries(forwardedHeaders(clientHeaders, ctx.target.host)),
+      agent: ctx.pool.tunnel ?? undefined,
+      perMessageDeflate: false,
+      maxPayload: 0,
+      handshakeTimeout: ctx.upstreamTimeoutMs,
+    });
+  } catch (err) {
+    // ws refuses some requests outright (a duplicated subprotocol, a #fragment in the path).
+    answer({ status: 400, code: 'bad_request', message: `Loupe proxy: not a valid WebSocket handshake: ${(err as Error).message}` }, 'proxy_error');
+    return;
+  }
 
   upstream.on('unexpected-response', (_request, response) => {
     // The upstream refused the upgrade: hand its answer to the client as it came.
@@ -74,12 +104,32 @@ export function forwardWebSocket(ctx: ForwardContext, req: http.IncomingMessage,
     if (upstream.readyState === WebSocket.CLOSED && ended) return;
     if (!socket.destroyed && !clientWs) {
       const failure = upstreamFailure(err, ctx.target.display, /timeout/i.test(err.message));
-      const body = proxyErrorBody(failure);
-      socket.end(`HTTP/1.1 ${failure.status} ${failure.status === 504 ? 'Gateway Timeout' : 'Bad Gateway'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
-      tap.responseHead({ status: failure.status, statusText: '', headers: [['content-type', 'application/json']], tUs: now() });
-      tap.chunk('response', Buffer.from(body), now());
-      finish(failure.status === 504 ? 'upstream_timeout' : 'upstream_unreachable', failure.message);
+      answer(failure, failure.status === 504 ? 'upstream_timeout' : 'upstream_unreachable');
     }
+  });
+
+  // A client gone before its handshake completed (it closed while the upstream was being
+  // dialled, or ws refused to complete it) leaves nobody for the upstream connection. Only a
+  // socket being read notices its peer leave, so it is read meanwhile, and whatever the
+  // client sends early is kept for the WebSocket (up to a bound, then reading stops).
+  const early: Buffer[] = [];
+  let earlyBytes = 0;
+  const keepEarly = (data: Buffer) => {
+    early.push(data);
+    earlyBytes += data.length;
+    if (earlyBytes > EARLY_BYTES_CAP) socket.pause();
+  };
+  socket.on('data', keepEarly);
+  socket.resume(); // Node's server leaves an upgraded socket paused
+  // The proxy's sockets are half-open (fast-server.ts): a client that stopped sending before
+  // it had a WebSocket is gone, and its socket must be closed here.
+  socket.once('end', () => {
+    if (!clientWs) socket.destroy();
+  });
+  socket.once('close', () => {
+    if (clientWs) return; // the relay's own close handling has it
+    finish('client_aborted', 'the client went away during the handshake');
+    upstream.terminate();
   });
 
   upstream.on('upgrade', (response) => {
@@ -91,7 +141,11 @@ export function forwardWebSocket(ctx: ForwardContext, req: http.IncomingMessage,
       finish('client_aborted', 'the client went away during the handshake');
       return;
     }
-    wss.handleUpgrade(req, socket, head, (client) => {
+    // The WebSocket takes over reading in this same turn, so no byte falls between.
+    socket.off('data', keepEarly);
+    const headAndEarly = early.length ? Buffer.concat([head, ...early]) : head;
+    if (earlyBytes > EARLY_BYTES_CAP) socket.resume();
+    wss.handleUpgrade(req, socket, headAndEarly, (client) => {
       clientWs = client;
       pipe(client, upstream, 'client', (n) => (clientBytes += n));
       pipe(upstream, client, 'server', (n) => (serverBytes += n));

@@ -1,5 +1,6 @@
 // WebSocket mode through the proxy with the SDK's own ResponsesWS client: several turns on
 // one connection, continuations, a mid-turn close from the upstream and from the client.
+import net from 'node:net';
 import OpenAI from 'openai';
 import { ResponsesWS } from 'openai/resources/responses/ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +39,21 @@ function wsExchange(h: Harness) {
 }
 
 const lastWsId = (h: Harness) => wsExchange(h)?.id ?? 0;
+
+let mute: net.Server | null = null;
+
+const upgradeRequest = (keyLine: string) => `GET /v1/responses HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n${keyLine}\r\nSec-WebSocket-Version: 13\r\n\r\n`;
+
+/** Sends an upgrade request on a raw socket and returns what came back until the close. */
+function rawUpgrade(port: number, keyLine: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(upgradeRequest(keyLine)));
+    let got = '';
+    socket.on('data', (d) => (got += d.toString('latin1')));
+    socket.on('close', () => resolve(got));
+    socket.on('error', reject);
+  });
+}
 
 describe('WebSocket mode through the proxy', () => {
   let h: Harness;
@@ -98,6 +114,51 @@ describe('WebSocket mode through the proxy', () => {
     // The upstream saw the close: its side of the record ends with the echoed close frame.
     const serverClose = storedChunks(h.core.db, row.id, 'server').find((c) => c.opcode === 8);
     expect(serverClose?.data.readUInt16BE(0)).toBe(4000);
+  });
+
+  it('answers an invalid handshake with a 400 that says why, without dialling the upstream', async () => {
+    const before = lastWsId(h);
+    const upgradesBefore = h.sim.stats().requests;
+    const wire = await rawUpgrade(h.core.proxy.port, 'Sec-WebSocket-Key: not-a-key');
+    expect(wire).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(JSON.parse(wire.slice(wire.indexOf('\r\n\r\n') + 4)).error).toMatchObject({ type: 'proxy_error', code: 'bad_request', message: expect.stringMatching(/Sec-WebSocket-Key must be 16 bytes in base64/) });
+    expect(await endedWsExchange(h, before)).toMatchObject({ status: 400, state: 'proxy_error' });
+    expect(h.sim.stats().requests).toBe(upgradesBefore);
+  });
+
+  it('answers a handshake ws itself refuses (a duplicated subprotocol) with a 400, and stays up', async () => {
+    const before = lastWsId(h);
+    const wire = await rawUpgrade(h.core.proxy.port, 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Protocol: chat, chat');
+    expect(wire).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(wire).toMatch(/not a valid WebSocket handshake: .*subprotocol/);
+    expect(await endedWsExchange(h, before)).toMatchObject({ status: 400, state: 'proxy_error' });
+  });
+
+  it.each(['closed', 'reset'])('closes the upstream connection of a client that %s during the handshake, and records it', async (how) => {
+    // An upstream that reads the upgrade request and never answers it.
+    let upstreamGotRequest!: () => void;
+    const requested = new Promise<void>((resolve) => (upstreamGotRequest = resolve));
+    const upstreamClosed = new Promise<void>((resolve) => {
+      mute = net.createServer((s) => {
+        s.once('data', () => upstreamGotRequest());
+        s.on('close', () => resolve());
+      });
+    });
+    await new Promise<void>((r) => mute!.listen(0, '127.0.0.1', r));
+    const slow = await startHarness({ upstream: `http://127.0.0.1:${(mute!.address() as net.AddressInfo).port}` });
+    try {
+      const socket = net.connect(slow.core.proxy.port, '127.0.0.1', () => socket.write(upgradeRequest('Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==')));
+      socket.on('error', () => {});
+      await requested;
+      // A reset used to be an uncaught socket error: nothing listened for one until ws took over.
+      if (how === 'reset') socket.resetAndDestroy();
+      else socket.destroy();
+      await upstreamClosed;
+      expect(await endedWsExchange(slow, 0)).toMatchObject({ state: 'client_aborted', error: 'the client went away during the handshake' });
+    } finally {
+      await slow.close();
+      mute!.close();
+    }
   });
 
   it('answers 502 on the upgrade when the upstream is unreachable', async () => {
