@@ -171,6 +171,33 @@ describe('the fast path', () => {
     expect(got[0]!.body).toBe('{}');
   });
 
+  it.each([
+    ['the fast path', 'GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n', true],
+    ["Node's server (HTTP/1.0)", 'GET /v1/models HTTP/1.0\r\nHost: x\r\n\r\n', false],
+  ])('answers a 502 with its own reason phrase when the upstream\'s has a control byte, on %s', async (_path, request, halfClose) => {
+    const raw = net.createServer((s) => s.once('data', () => s.end('HTTP/1.1 200 O\x01K\r\ncontent-length: 2\r\n\r\n{}')));
+    await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise<void>((r) => raw.close(() => r())));
+    const h = await startHarness({ upstream: `http://127.0.0.1:${(raw.address() as net.AddressInfo).port}` });
+    cleanups.push(() => h.close());
+    // Node's ServerResponse kept the rejected reason and threw on it again while answering
+    // the 502, and the client got nothing at all.
+    const wire = await converse(h.core.proxy.port, [request], { halfClose });
+    expect(wire).toMatch(/^HTTP\/1\.1 502 Bad Gateway\r\n/);
+    await h.settle();
+    expect(ends(h)).toEqual([{ method: 'GET', path: '/v1/models', state: 'proxy_error' }]);
+  });
+
+  it('closes at once when a pipelined request can no longer be completed: its client stopped sending mid-body', async () => {
+    const { h, port, up } = await setup();
+    const wire = await converse(port, ['GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\nPOST /v1/files HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n01234'], { halfClose: true });
+    expect(responses(wire).map((r) => r.status)).toEqual([200]);
+    // The truncated upload never went upstream, where it would have waited for the rest.
+    expect(up.seen.map((r) => r.url)).toEqual(['/v1/models']);
+    await h.settle();
+    expect(ends(h)).toEqual([{ method: 'GET', path: '/v1/models', state: 'complete' }]);
+  });
+
   it('on shutdown closes an idle connection at once and a busy one as soon as its answer is out', async () => {
     const slow = net.createServer((s) => s.once('data', () => setTimeout(() => s.write('HTTP/1.1 200 OK\r\ncontent-length: 4\r\n\r\nslow'), 300)));
     await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));

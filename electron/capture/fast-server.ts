@@ -92,9 +92,15 @@ class FastConnection implements ExchangeHost {
 
   private start(head: SimpleRequestHead): void {
     const socket = this.socket;
+    const rest = this.pending!.subarray(head.headBytes);
+    // A pipelined request whose client has stopped sending can only be completed by what is
+    // already here: a body cut short would hold a truncated upload open upstream for nobody.
+    if (this.clientEnded && rest.length < head.contentLength) {
+      socket.destroy();
+      return;
+    }
     this.idle.delete(this);
     socket.setTimeout(0);
-    const rest = this.pending!.subarray(head.headBytes);
     this.pending = null;
     const req = new FastRequest(head, this);
     const res = new FastResponse(this, head.method);
@@ -190,6 +196,12 @@ class FastConnection implements ExchangeHost {
   /** Gives the connection, and every byte read from it so far, to Node's http.Server for good. */
   private handOff(): void {
     const socket = this.socket;
+    // Bytes cannot be put back into a stream that has ended, so a pipelined request for Node
+    // after the client stopped sending is refused by closing, not silently dropped.
+    if (this.clientEnded) {
+      socket.destroy();
+      return;
+    }
     this.idle.delete(this);
     for (const [event, listener] of this.listeners) socket.off(event, listener);
     socket.setTimeout(0);

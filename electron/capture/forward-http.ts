@@ -6,6 +6,7 @@
 //   (client -> upstream for the request body, upstream -> client for the response), so a
 //   slow reader slows the upstream read instead of growing a buffer here;
 // - a failure to record never reaches the relay: every tap call is guarded.
+import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { CaptureSink, ExchangeEnd, ExchangeState, ExchangeTap } from '../../shared/capture/exchange.js';
 import { clientResponseHeaders, flattenHeaders, pairHeaders, upstreamRequestHeaders } from '../../shared/capture/hop-headers.js';
@@ -163,7 +164,9 @@ function sendProxyError(res: ProxyResponse, failure: ProxyError, tap: ExchangeTa
     ['content-length', String(body.length)],
     ['x-loupe-error', failure.code],
   ];
-  res.writeHead(failure.status, flattenHeaders(headers));
+  // The reason phrase is given: Node's ServerResponse keeps a rejected one from a failed
+  // writeHead (an upstream's control byte) and would throw on it again here.
+  res.writeHead(failure.status, STATUS_CODES[failure.status] ?? '', flattenHeaders(headers));
   res.end(body);
   tap.responseHead({ status: failure.status, statusText: '', headers, tUs: now() });
   tap.chunk('response', body, now());
