@@ -100,9 +100,18 @@ export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, sock
     });
   });
 
+  // Set when the upstream broke the protocol mid-connection (a malformed frame).
+  let upstreamFault: string | null = null;
   upstream.on('error', (err: NodeJS.ErrnoException) => {
     if (upstream.readyState === WebSocket.CLOSED && ended) return;
-    if (!socket.destroyed && !clientWs) {
+    if (clientWs) {
+      // ws would wait up to 30 s for the upstream's close frame while the client hears
+      // nothing; drop the upstream now, and the close handling drops the client with it.
+      upstreamFault = err.message;
+      upstream.terminate();
+      return;
+    }
+    if (!socket.destroyed) {
       const failure = upstreamFailure(err, ctx.target.display, /timeout/i.test(err.message));
       answer(failure, failure.status === 504 ? 'upstream_timeout' : 'upstream_unreachable');
     }
@@ -162,7 +171,8 @@ export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, sock
         if (closedBy === from) {
           const abnormal = code === 1006;
           const state: ExchangeState = !abnormal ? 'complete' : from === 'server' ? 'upstream_reset' : 'client_aborted';
-          pendingEnd = [state, abnormal ? `the ${from === 'server' ? 'upstream' : 'client'} dropped the connection without a close frame` : `closed by the ${from === 'server' ? 'upstream' : 'client'} with code ${code}${reason.length ? ` (${reason.toString()})` : ''}`];
+          const dropped = from === 'server' && upstreamFault ? `the upstream broke the WebSocket protocol: ${upstreamFault}` : `the ${from === 'server' ? 'upstream' : 'client'} dropped the connection without a close frame`;
+          pendingEnd = [state, abnormal ? dropped : `closed by the ${from === 'server' ? 'upstream' : 'client'} with code ${code}${reason.length ? ` (${reason.toString()})` : ''}`];
         }
         if (client.readyState === WebSocket.CLOSED && upstream.readyState === WebSocket.CLOSED && pendingEnd) finish(...pendingEnd);
       };

@@ -1,9 +1,11 @@
 // WebSocket mode through the proxy with the SDK's own ResponsesWS client: several turns on
 // one connection, continuations, a mid-turn close from the upstream and from the client.
+import { createHash } from 'node:crypto';
 import net from 'node:net';
 import OpenAI from 'openai';
 import { ResponsesWS } from 'openai/resources/responses/ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { storedChunks } from '../store/raw-read.js';
 import { eventually, startHarness, TEST_KEY, type Harness } from '../../test/support/harness.js';
 
@@ -158,6 +160,34 @@ describe('WebSocket mode through the proxy', () => {
     } finally {
       await slow.close();
       mute!.close();
+    }
+  });
+
+  it('drops the client at once when the upstream breaks the protocol, and records why', async () => {
+    // An upstream that completes the handshake by hand, then sends a frame with reserved
+    // bits set, and never closes its side (so nothing but the proxy can end it).
+    const broken = net.createServer({ allowHalfOpen: true }, (s) => {
+      s.on('error', () => {});
+      s.once('data', (d) => {
+        const key = /sec-websocket-key: *(\S+)/i.exec(d.toString('latin1'))![1]!;
+        const accept = createHash('sha1').update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
+        s.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
+        setTimeout(() => s.write(Buffer.from([0xf1, 0x02, 0x68, 0x69])), 50);
+      });
+    });
+    await new Promise<void>((r) => broken.listen(0, '127.0.0.1', r));
+    const bad = await startHarness({ upstream: `http://127.0.0.1:${(broken.address() as net.AddressInfo).port}` });
+    try {
+      const client = new WebSocket(`ws://127.0.0.1:${bad.core.proxy.port}/v1/responses`);
+      client.on('error', () => {});
+      await new Promise((r) => client.once('open', r));
+      // ws would have waited 30 s for the upstream's close frame before anyone told the client.
+      const closed = await Promise.race([new Promise((r) => client.once('close', () => r(true))), new Promise((r) => setTimeout(() => r(false), 5_000))]);
+      expect(closed).toBe(true);
+      expect(await endedWsExchange(bad, 0)).toMatchObject({ state: 'upstream_reset', error: expect.stringMatching(/^the upstream broke the WebSocket protocol: .*RSV/) });
+    } finally {
+      await bad.close();
+      broken.close();
     }
   });
 
