@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { migrate } from './migrations.js';
+import { migrate, type UpgradeListener } from './migrations.js';
 
 export type Db = Database.Database;
 
@@ -14,7 +14,7 @@ export interface OpenOptions {
   /** better-sqlite3's binary for a non-Node ABI (Electron in development; see ADR 4). */
   nativeBinding?: string;
   /** Told when an existing recording is upgraded to this build's schema, which can take a while. */
-  onUpgrade?: (from: number, to: number, phase: 'start' | 'done') => void;
+  onUpgrade?: UpgradeListener;
 }
 
 export function openDb(file: string, options: OpenOptions = {}): Db {

@@ -148,12 +148,15 @@ const migrations: Migration[] = [
 
 export const SCHEMA_VERSION = migrations.length;
 
+/** Hears of an existing recording being upgraded, before (`start`) and after (`done`). */
+export type UpgradeListener = (from: number, to: number, phase: 'start' | 'done') => void;
+
 /**
  * Brings the database up to the current schema; refuses files from a newer Loupe.
  * `onUpgrade` hears of an existing recording being upgraded (not of a new file being set
  * up), before and after: v3 copies every recorded byte once (~17 s per GB here).
  */
-export function migrate(db: Database.Database, onUpgrade?: (from: number, to: number, phase: 'start' | 'done') => void): void {
+export function migrate(db: Database.Database, onUpgrade?: UpgradeListener): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > SCHEMA_VERSION) {
     throw new Error(

@@ -3,9 +3,9 @@
 // that is silent for that long at start-up looks hung.
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import type { OpenOptions } from './db.js';
+import type { UpgradeListener } from './migrations.js';
 
-export function upgradeNotice(file: string, log: (line: string) => void): NonNullable<OpenOptions['onUpgrade']> {
+export function upgradeNotice(file: string, log: (line: string) => void): UpgradeListener {
   let startedAt = 0;
   return (from, to, phase) => {
     if (phase === 'start') {
