@@ -3,7 +3,7 @@
 // guarded tap that records the redacted request line.
 import { performance } from 'node:perf_hooks';
 import type { ExchangeTap, HeaderList, Transport } from '../../shared/capture/exchange.js';
-import { pairHeaders } from '../../shared/capture/hop-headers.js';
+import { firstHeaderValue, pairHeaders } from '../../shared/capture/hop-headers.js';
 import { redactHeaders, redactPath } from '../../shared/capture/redact.js';
 import { parseRoute, type Route } from '../../shared/capture/route.js';
 import type { ForwardContext } from './forward-http.js';
@@ -21,10 +21,7 @@ export interface BegunExchange {
 export function beginExchange(ctx: ForwardContext, req: Pick<ProxyRequest, 'method' | 'url' | 'rawHeaders' | 'headers' | 'socket'>, transport: Transport): BegunExchange {
   const t0 = performance.now();
   const clientHeaders = pairHeaders(req.rawHeaders);
-  const route = parseRoute(req.url ?? '/', (name) => {
-    const v = req.headers[name];
-    return Array.isArray(v) ? v[0] : v;
-  });
+  const route = parseRoute(req.url ?? '/', (name) => firstHeaderValue(req.headers, name));
   const tap = guardTap(
     ctx.sink,
     {

@@ -4,6 +4,7 @@
 // shared/sim/reply.ts, how to send it (timing, encoding, faults) from ./send.ts.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { firstHeaderValue } from '../../shared/capture/hop-headers.js';
 import { simHeaderError, simInternalError } from '../../shared/sim/errors.js';
 import { SimIds } from '../../shared/sim/ids.js';
 import {
@@ -60,16 +61,12 @@ export interface SimUpstreamOptions {
   storeLimits?: StoreLimits;
 }
 
-function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
 
 /** The headers the pure sim reads, lower-cased; repeated OpenAI-Beta values are joined. */
 export function simHeaders(headers: IncomingHttpHeaders): Record<string, string | undefined> {
   const beta = headers['openai-beta'];
   return {
-    'x-sim-scenario': headerValue(headers, 'x-sim-scenario'),
+    'x-sim-scenario': firstHeaderValue(headers, 'x-sim-scenario'),
     'openai-beta': Array.isArray(beta) ? beta.join(',') : beta,
   };
 }
@@ -95,7 +92,7 @@ export async function startSimUpstream(options: SimUpstreamOptions = {}): Promis
     let opts: SimOptions = resolveSimOptions(defaults);
     let reply: SimReply | null = null;
     try {
-      opts = resolveSimOptions(defaults, parseSimHeader(headerValue(req.headers, 'x-sim')));
+      opts = resolveSimOptions(defaults, parseSimHeader(firstHeaderValue(req.headers, 'x-sim')));
     } catch (err) {
       if (!(err instanceof SimOptionsError)) throw err;
       reply = { kind: 'json', status: 400, body: JSON.stringify(simHeaderError(err.message)) };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientResponseHeaders, pairHeaders, upstreamRequestHeaders } from './hop-headers.js';
+import { clientResponseHeaders, firstHeaderValue, pairHeaders, upstreamRequestHeaders } from './hop-headers.js';
 
 describe('hop-by-hop headers', () => {
   it('drops connection-scoped headers, those Connection names, Loupe headers and Host', () => {
@@ -29,5 +29,10 @@ describe('hop-by-hop headers', () => {
   it('drops the Content-Length of a response framed both ways (it is read as chunked), and only then', () => {
     expect(clientResponseHeaders(pairHeaders(['Content-Length', '100', 'transfer-encoding', 'chunked', 'X-A', '1']))).toEqual([['X-A', '1']]);
     expect(clientResponseHeaders(pairHeaders(['Content-Length', '100', 'X-A', '1']))).toEqual([['Content-Length', '100'], ['X-A', '1']]);
+  });
+  it('reads the first value of a repeated header from a Node-style dictionary', () => {
+    expect(firstHeaderValue({ a: ['1', '2'], b: '3' }, 'a')).toBe('1');
+    expect(firstHeaderValue({ a: ['1', '2'], b: '3' }, 'b')).toBe('3');
+    expect(firstHeaderValue({ a: ['1', '2'], b: '3' }, 'c')).toBeUndefined();
   });
 });

@@ -63,6 +63,12 @@ export function flattenHeaders(headers: HeaderList): string[] {
   return flat;
 }
 
+/** A header from a Node-style dictionary (lower-cased names): the first value when it repeats. */
+export function firstHeaderValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
 export function headerValue(headers: HeaderList, name: string): string | undefined {
   const lower = name.toLowerCase();
   for (const [n, v] of headers) if (n.toLowerCase() === lower) return v;

@@ -3,14 +3,13 @@
 // request failing one would be refused there only after the upstream had accepted, leaving
 // an upstream connection open for nobody. Here it gets a clear 400 instead.
 
+import { firstHeaderValue } from './hop-headers.js';
+
 const KEY = /^[+/0-9A-Za-z]{22}==$/;
 
 /** Why this upgrade request cannot become a WebSocket, or null when it can. */
 export function websocketHandshakeProblem(method: string | undefined, headers: Record<string, string | string[] | undefined>): string | null {
-  const one = (name: string) => {
-    const v = headers[name];
-    return Array.isArray(v) ? v[0] : v;
-  };
+  const one = (name: string) => firstHeaderValue(headers, name);
   if (method !== 'GET') return `a WebSocket handshake is a GET, not ${JSON.stringify(method ?? '')}`;
   if ((one('upgrade') ?? '').trim().toLowerCase() !== 'websocket') return `Upgrade must be "websocket", not ${JSON.stringify(one('upgrade') ?? '')}`;
   const key = (one('sec-websocket-key') ?? '').trim();
