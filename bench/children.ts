@@ -5,13 +5,6 @@
 // 'recorded', 'settled', 'close'.
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-
-// How long the main thread's event loop was blocked: the latency a relayed event can
-// pick up inside the process, whatever the cause (GC, SQLite, parsing).
-const loopDelay = monitorEventLoopDelay({ resolution: 1 });
-loopDelay.enable();
-const loopStats = () => ({ loopP99Ms: loopDelay.percentile(99) / 1e6, loopMaxMs: loopDelay.max / 1e6 });
 import { startCore } from '../electron/core.js';
 import { startSimUpstream } from '../electron/sim/index.js';
 
@@ -46,7 +39,7 @@ async function startBare(upstream: string): Promise<Child> {
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}`,
-    stats: async () => ({ rss: process.memoryUsage().rss, ...loopStats() }),
+    stats: async () => ({ rss: process.memoryUsage().rss }),
     recorded: nothingPending,
     settled: nothingPending,
     close: () => new Promise((r) => server.close(() => r())),
@@ -70,7 +63,7 @@ async function startTcp(upstream: string): Promise<Child> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    stats: async () => ({ rss: process.memoryUsage().rss, ...loopStats() }),
+    stats: async () => ({ rss: process.memoryUsage().rss }),
     recorded: nothingPending,
     settled: nothingPending,
     close: () => new Promise((r) => { server.close(() => r()); }),
@@ -81,7 +74,7 @@ async function startLoupe(upstream: string, dbPath: string): Promise<Child> {
   const core = await startCore({ dbPath, port: 0, upstream, log: (l) => process.stderr.write(`${l}\n`) });
   return {
     url: core.proxy.baseUrl.replace(/\/v1$/, ''),
-    stats: async () => ({ rss: process.memoryUsage().rss, exchanges: core.recorder.health.exchanges, lost: core.recorder.health.lostExchanges, ...loopStats() }),
+    stats: async () => ({ rss: process.memoryUsage().rss, exchanges: core.recorder.health.exchanges, lost: core.recorder.health.lostExchanges }),
     recorded: () => core.recorded(),
     settled: () => core.settled(),
     close: () => core.close(),

@@ -1,6 +1,7 @@
 // What every captured exchange starts with, whatever its transport: a monotonic clock,
 // the client's headers in wire order, Loupe's own routing read off (label, agent), and a
-// guarded tap that records the redacted request line.
+// guarded tap that records the redacted request line (begun once the turn's reads are done,
+// guard-tap.ts).
 import { performance } from 'node:perf_hooks';
 import type { ExchangeTap, HeaderList, Transport } from '../../shared/capture/exchange.js';
 import { firstHeaderValue, pairHeaders } from '../../shared/capture/hop-headers.js';
@@ -22,10 +23,11 @@ export function beginExchange(ctx: ForwardContext, req: Pick<ProxyRequest, 'meth
   const t0 = performance.now();
   const clientHeaders = pairHeaders(req.rawHeaders);
   const route = parseRoute(req.url ?? '/', (name) => firstHeaderValue(req.headers, name));
+  const startedAt = Date.now();
   const tap = guardTap(
     ctx.sink,
-    {
-      startedAt: Date.now(),
+    () => ({
+      startedAt,
       transport,
       method: req.method ?? 'GET',
       path: redactPath(route.path),
@@ -34,7 +36,7 @@ export function beginExchange(ctx: ForwardContext, req: Pick<ProxyRequest, 'meth
       agent: route.agent,
       requestHeaders: redactHeaders(clientHeaders),
       connectionId: ctx.connectionId(req),
-    },
+    }),
     ctx.onTapError,
   );
   return { tap, route, clientHeaders, now: () => Math.round((performance.now() - t0) * 1000) };

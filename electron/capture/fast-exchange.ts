@@ -171,16 +171,24 @@ export class FastResponse extends EventEmitter implements ProxyResponse {
     else if (!this.headersSent) this.writeHead(200);
     this.writableEnded = true;
     const socket = this.host.socket;
-    socket.cork();
-    this.flushHeaders();
-    // The callback says the last byte reached the kernel: only then may the next request go.
-    socket.write(this.chunked && !this.framedAsIs ? LAST_CHUNK : '', 'latin1', (err) => {
+    const finished = (err?: Error | null) => {
       if (err || this.destroyed) return;
       this.writableFinished = true;
       this.emit('finish');
       this.emit('close');
       this.host.responseFinished();
-    });
+    };
+    const last = this.chunked && !this.framedAsIs ? LAST_CHUNK : '';
+    // Only then may the next request go: the last byte reached the kernel. With nothing
+    // left to write and nothing buffered, it already has; an empty write to learn that
+    // would cost a syscall of its own (one write(fd, "", 0) per response).
+    if (!last && this.head === null && socket.writableLength === 0) {
+      process.nextTick(() => finished(socket.destroyed ? new Error('the connection closed') : null));
+      return this;
+    }
+    socket.cork();
+    this.flushHeaders();
+    socket.write(last, 'latin1', finished);
     socket.uncork();
     return this;
   }
