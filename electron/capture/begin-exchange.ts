@@ -1,7 +1,7 @@
 // What every captured exchange starts with, whatever its transport: a monotonic clock,
 // the client's headers in wire order, Loupe's own routing read off (label, agent), and a
-// guarded tap that records the redacted request line (begun once the turn's reads are done,
-// guard-tap.ts).
+// guarded tap that records the redacted request line. That record is built by the recorder
+// when it hands the exchange to the store, not here on the request's path (CaptureSink).
 import { performance } from 'node:perf_hooks';
 import type { ExchangeTap, HeaderList, Transport } from '../../shared/capture/exchange.js';
 import { firstHeaderValue, pairHeaders } from '../../shared/capture/hop-headers.js';

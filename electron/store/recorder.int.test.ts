@@ -29,7 +29,7 @@ describe('recorder byte path', () => {
     const writer = createStoreWriter(db, path.join(dir, 'r.loupe'), noEvents, false);
     // A 64 KB arena, cut at 64 KB pending: the 200 KB chunk needs an arena of its own.
     const recorder = new Recorder(writer, { firstId: 1, maxPendingBytes: 64 << 10, flushMs: 10_000 });
-    const tap = recorder.begin(start);
+    const tap = recorder.begin(() => start);
     const sent: Record<'client' | 'server', Array<{ data: Uint8Array; tUs: number; opcode: number }>> = { client: [], server: [] };
     const sizes = [10, 3_000, 40_000, 200_000, 5, 30_000, 30_000, 1, 64 << 10];
     sizes.forEach((n, i) => {
@@ -53,5 +53,30 @@ describe('recorder byte path', () => {
       const seqs = rows.filter((r) => r.stream === stream).map((r) => r.seq);
       expect(seqs).toEqual(seqs.map((_, i) => i));
     }
+  });
+
+  it('builds start records when it flushes, not when an exchange begins, and survives one that fails', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-rec-'));
+    db = openDb(path.join(dir, 'r.loupe'));
+    const writer = createStoreWriter(db, path.join(dir, 'r.loupe'), noEvents, false);
+    const recorder = new Recorder(writer, { firstId: 1, flushMs: 10_000 });
+    let built = 0;
+    const good = recorder.begin(() => (built++, { ...start, path: '/v1/good' }));
+    const bad = recorder.begin(() => {
+      throw new Error('no headers');
+    });
+    for (const tap of [good, bad]) {
+      tap.chunk('client', bytes(10, tap.id), 1);
+      tap.end({ state: 'complete', error: null, tUs: 2, requestBytes: 0, responseBytes: 10, truncated: false });
+    }
+    expect(built).toBe(0);
+    recorder.close();
+    await writer.close();
+    expect(built).toBe(1);
+    const rows = db.prepare('SELECT id, path FROM exchanges ORDER BY id').all();
+    expect(rows).toEqual([{ id: good.id, path: '/v1/good' }, { id: bad.id, path: '' }]);
+    // The failed start keeps its bytes and end, and says why it is bare.
+    expect(storedChunks(db, bad.id, 'client').map((c) => c.data.length)).toEqual([10]);
+    expect(recorder.health.lastError).toMatch(/start record of exchange 2 could not be built: no headers/);
   });
 });

@@ -5,6 +5,8 @@
 // thread at all. Copying at once lets the relayed chunk die young instead of being held
 // (and promoted to V8's old generation) until the flush, and leaves one buffer per batch
 // to transfer instead of one per stream.
+// Start records are built at the flush too, from the function the relay handed over, so
+// not even building and redacting a request line runs on a request's path.
 //
 // Invariants:
 // - an exchange's end is in the same or a later batch than its last chunk, so "ended"
@@ -18,6 +20,7 @@ import type {
   ChunkStream,
   ExchangeEnd,
   ExchangeStart,
+  ExchangeStartFields,
   ExchangeTap,
   ResponseHead,
 } from '../../shared/capture/exchange.js';
@@ -87,7 +90,8 @@ export const DEFAULT_MAX_UNWRITTEN_BYTES = 256 << 20;
 
 export class Recorder implements CaptureSink {
   private nextId: number;
-  private starts: ExchangeStart[] = [];
+  /** Exchanges begun since the last flush; their start records are built at the flush. */
+  private starts: Array<[number, () => ExchangeStartFields]> = [];
   private heads: Array<[number, ResponseHead]> = [];
   private ends: Array<[number, ExchangeEnd]> = [];
   /** Segments of the batch being gathered, in the order they were opened. */
@@ -119,9 +123,9 @@ export class Recorder implements CaptureSink {
     this.arena = new Uint8Array(this.arenaBytes);
   }
 
-  begin(start: Omit<ExchangeStart, 'id'>): ExchangeTap {
+  begin(start: () => ExchangeStartFields): ExchangeTap {
     const id = this.nextId++;
-    this.starts.push({ ...start, id });
+    this.starts.push([id, start]);
     const state: Open = {
       stored: { request: 0, response: 0, client: 0, server: 0 },
       seq: { request: 0, response: 0, client: 0, server: 0 },
@@ -196,7 +200,7 @@ export class Recorder implements CaptureSink {
     }
     if (!this.starts.length && !this.heads.length && !this.ends.length && !this.segments.length) return;
     const batch: RawBatch = {
-      starts: this.starts,
+      starts: this.starts.map(([id, start]) => this.startRecord(id, start)),
       heads: this.heads,
       arena: this.takeArena(),
       segments: this.segments.map((seg) => this.seal(seg)),
@@ -208,6 +212,21 @@ export class Recorder implements CaptureSink {
     this.ends = [];
     this.segments = [];
     this.writer.write(batch);
+  }
+
+  /**
+   * Builds a start record now, off the request's path. It cannot fail in practice (it reads
+   * strings and redacts them); should it throw, the exchange keeps a placeholder row, so
+   * its bytes stay findable, and the flush goes on: it runs on a timer, where a throw
+   * would take the process down.
+   */
+  private startRecord(id: number, start: () => ExchangeStartFields): ExchangeStart {
+    try {
+      return { ...start(), id };
+    } catch (err) {
+      this.health.lastError = `the start record of exchange ${id} could not be built: ${(err as Error).message}`;
+      return { id, startedAt: Date.now(), transport: 'http', method: '', path: '', upstream: '', label: null, agent: null, requestHeaders: [], connectionId: 'unknown' };
+    }
   }
 
   /**

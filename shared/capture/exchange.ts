@@ -58,12 +58,19 @@ export interface ExchangeEnd {
   truncated: boolean;
 }
 
+/** An exchange's start record, less the id the recorder gives it. */
+export type ExchangeStartFields = Omit<ExchangeStart, 'id'>;
+
 /**
  * The capture layer's only view of the recorder. Calls happen after the bytes were
  * forwarded, must return quickly and must never throw into the relay.
+ *
+ * `begin` takes the start record as a function, called when the recorder hands the
+ * exchange to the store rather than on the request's path: building it (redacting the
+ * headers among other things) is work a burst of requests would otherwise queue behind.
  */
 export interface CaptureSink {
-  begin(start: Omit<ExchangeStart, 'id'>): ExchangeTap;
+  begin(start: () => ExchangeStartFields): ExchangeTap;
 }
 
 export interface ExchangeTap {
