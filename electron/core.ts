@@ -7,6 +7,7 @@
 // store/store-writer.ts). `db` here is the main thread's connection, for reads.
 import { EventEmitter } from 'node:events';
 import { startProxy, type RunningProxy } from './capture/proxy-server.js';
+import { tierRelayCodeSooner } from './capture/relay-tiering.js';
 import { openDb, type Db } from './store/db.js';
 import { Recorder, type RecorderHealth } from './store/recorder.js';
 import { createStoreWriter, DEFAULT_WORKER_SCRIPT, type StoreWriter } from './store/store-writer.js';
@@ -50,6 +51,7 @@ export interface Core {
 }
 
 export async function startCore(options: CoreOptions): Promise<Core> {
+  tierRelayCodeSooner();
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const db = openDb(options.dbPath, { nativeBinding: options.nativeBinding, onUpgrade: upgradeNotice(options.dbPath, log) });
   const events = new EventEmitter<CoreEvents>();

@@ -64,10 +64,10 @@ export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyRe
           finish('proxy_error', failure.message);
           return;
         }
-        // Send the head this turn: a streamed response's first event may be seconds away. A
-        // body chunk read together with the head (a JSON answer, a fast stream) takes the head
-        // along in its own write, one syscall instead of two.
-        setImmediate(() => {
+        // Send the head once this read is handled: a streamed response's first event may be
+        // seconds away. A body chunk read together with the head (a JSON answer, a fast
+        // stream) takes the head along in its own write, one syscall instead of two.
+        queueMicrotask(() => {
           if (!bodyStarted && !res.writableEnded && !res.destroyed) res.flushHeaders();
         });
         tap.responseHead({ status: up.status, statusText: up.statusText, headers: redactHeaders(headers), tUs: now() });
