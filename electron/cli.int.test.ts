@@ -78,9 +78,21 @@ describe('loupe CLI', () => {
     expect(runs[0]!.responses).toBe(1);
     expect((await fetch(ready.ui.replace(/token=.*/, 'token=wrong'))).status).toBe(401);
 
+    // One writer per file: a second proxy or a reindex is refused with one line, not let in
+    // to fail every write (both would number exchanges from the same start).
+    const inUse = new RegExp(`is being recorded by another Loupe \\(process ${child.pid}\\)`);
+    const second = spawnSync(process.execPath, [bin, 'serve', '--port', '0', '--db', db, '--upstream', sim.url], { encoding: 'utf8', timeout: 20_000 });
+    expect(second.status).toBe(1);
+    expect(second.stderr).toMatch(inUse);
+    expect(second.stderr.trim().split('\n')).toHaveLength(1);
+    const reindexing = loupe(['reindex', db]);
+    expect(reindexing.status).toBe(1);
+    expect(reindexing.stderr).toMatch(inUse);
+
     const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     expect(await exit).toBe(0);
+    expect(fs.existsSync(`${db}.lock`)).toBe(false);
 
     const exported = loupe(['export', db, '--format', 'json']);
     expect(exported.status).toBe(0);

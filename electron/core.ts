@@ -9,6 +9,7 @@ import { EventEmitter } from 'node:events';
 import { startProxy, type RunningProxy } from './capture/proxy-server.js';
 import { tierRelayCodeSooner } from './capture/relay-tiering.js';
 import { openDb, type Db } from './store/db.js';
+import { openLocked } from './store/recording-lock.js';
 import { Recorder, type RecorderHealth } from './store/recorder.js';
 import { createStoreWriter, DEFAULT_WORKER_SCRIPT, type StoreWriter } from './store/store-writer.js';
 import { upgradeNotice } from './store/upgrade-notice.js';
@@ -53,7 +54,10 @@ export interface Core {
 export async function startCore(options: CoreOptions): Promise<Core> {
   tierRelayCodeSooner();
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const db = openDb(options.dbPath, { nativeBinding: options.nativeBinding, onUpgrade: upgradeNotice(options.dbPath, log) });
+  // One writer per file: a second Loupe on it is refused here, before it migrates or writes.
+  const { value: db, lock } = openLocked(options.dbPath, () =>
+    openDb(options.dbPath, { nativeBinding: options.nativeBinding, onUpgrade: upgradeNotice(options.dbPath, log) }),
+  );
   const events = new EventEmitter<CoreEvents>();
   const firstId = (db.prepare('SELECT COALESCE(MAX(id), 0) + 1 AS id FROM exchanges').get() as { id: number }).id;
   let recorder: Recorder | null = null;
@@ -98,6 +102,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   } catch (err) {
     await writer.close();
     db.close();
+    lock.release();
     throw err;
   }
 
@@ -125,6 +130,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       await writer.close();
       if (!writer.threaded) db.pragma('wal_checkpoint(TRUNCATE)');
       db.close();
+      lock.release();
     },
   };
 }

@@ -1,6 +1,7 @@
 // `loupe reindex FILE`: throws away the derived tables and rebuilds them from the raw
 // exchanges, e.g. after an upgrade taught the normalizer something new.
 import { openDb } from '../store/db.js';
+import { openLocked } from '../store/recording-lock.js';
 import { reindex } from '../store/derive.js';
 import { upgradeNotice } from '../store/upgrade-notice.js';
 import { UsageError, type ParsedArgs } from './args.js';
@@ -10,7 +11,8 @@ export async function reindexCommand(args: ParsedArgs): Promise<number> {
   const file = args.positionals[0];
   if (!file) throw new UsageError('reindex needs a recording file: loupe reindex FILE');
   if (!fs.existsSync(file)) throw new Error(`no such recording: ${file}`);
-  const db = openDb(file, { onUpgrade: upgradeNotice(file, (line) => process.stderr.write(`${line}\n`)) });
+  // It rewrites the derived tables: not while a proxy records into the file.
+  const { value: db, lock } = openLocked(file, () => openDb(file, { onUpgrade: upgradeNotice(file, (line) => process.stderr.write(`${line}\n`)) }));
   try {
     const showProgress = process.stderr.isTTY;
     const count = await reindex(db, (done, total) => {
@@ -21,6 +23,7 @@ export async function reindexCommand(args: ParsedArgs): Promise<number> {
     process.stderr.write(`loupe: rebuilt ${responses} responses from ${count} exchanges in ${file}\n`);
   } finally {
     db.close();
+    lock.release();
   }
   return 0;
 }

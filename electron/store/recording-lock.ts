@@ -1,0 +1,94 @@
+// One writer per recording. Two Loupe processes recording into one file would each number
+// exchanges from what the file held when it started, and every write after the other's
+// first would fail (`UNIQUE constraint failed: exchanges.id`): traffic still flows, but
+// nothing more is saved. So whatever writes a recording (the proxy's core, `loupe
+// reindex`) first takes a lock file beside it, `FILE.lock`, holding its process id.
+//
+// The lock file appears whole or not at all: it is written under a name of its own and
+// hard-linked into place, which fails if a lock is already there. A lock whose process is
+// gone (Loupe was killed) is stale and taken over. Readers (export, the viewer) take none.
+import fs from 'node:fs';
+
+export class RecordingInUseError extends Error {
+  override name = 'RecordingInUseError';
+}
+
+export interface RecordingLock {
+  /** Gives the recording back; later calls do nothing. */
+  release(): void;
+}
+
+export function lockRecording(dbPath: string): RecordingLock {
+  const lockPath = `${dbPath}.lock`;
+  // Twice: the second try follows the removal of a stale lock.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (tryLink(lockPath)) return heldLock(lockPath);
+    const holder = readHolder(lockPath);
+    if (holder !== null && processExists(holder)) {
+      if (holder === process.pid) throw new RecordingInUseError(`${dbPath} is already being recorded by this Loupe`);
+      throw new RecordingInUseError(
+        `${dbPath} is being recorded by another Loupe (process ${holder}); stop it first, or record into another file with --db (if no Loupe is running, delete ${lockPath})`,
+      );
+    }
+    // Its process is gone, or the file names none: stale.
+    fs.rmSync(lockPath, { force: true });
+  }
+  throw new RecordingInUseError(`could not lock ${dbPath}: another Loupe took it at the same moment; try again`);
+}
+
+/** Takes the lock, then opens the recording with `open`; a failed open gives the lock back. */
+export function openLocked<T>(dbPath: string, open: () => T): { value: T; lock: RecordingLock } {
+  const lock = lockRecording(dbPath);
+  try {
+    return { value: open(), lock };
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+/** Creates the lock file holding this process's id; false if one is already there. */
+function tryLink(lockPath: string): boolean {
+  const draft = `${lockPath}.${process.pid}`;
+  fs.writeFileSync(draft, `${process.pid}\n`);
+  try {
+    fs.linkSync(draft, lockPath);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  } finally {
+    fs.rmSync(draft, { force: true });
+  }
+}
+
+function heldLock(lockPath: string): RecordingLock {
+  let held = true;
+  return {
+    release() {
+      if (!held) return;
+      held = false;
+      // Only our own: a lock taken over after ours went stale is not ours to remove.
+      if (readHolder(lockPath) === process.pid) fs.rmSync(lockPath, { force: true });
+    },
+  };
+}
+
+function readHolder(lockPath: string): number | null {
+  try {
+    const pid = Number(fs.readFileSync(lockPath, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists, it is just not ours to signal.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
