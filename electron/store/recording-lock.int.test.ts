@@ -66,6 +66,13 @@ describe('lockRecording', () => {
     expect(fs.readFileSync(`${file}.lock`, 'utf8').trim()).toBe(String(process.ppid));
   });
 
+  it("locks a recording whose folder does not exist yet, as a first run's library", () => {
+    const nested = path.join(dir, 'new', 'folder', 'library.loupe');
+    const lock = lockRecording(nested);
+    expect(fs.readFileSync(`${nested}.lock`, 'utf8').trim()).toBe(String(process.pid));
+    lock.release();
+  });
+
   it('gives the lock back when opening the recording fails', () => {
     expect(() =>
       openLocked(file, () => {

@@ -8,6 +8,7 @@
 // hard-linked into place, which fails if a lock is already there. A lock whose process is
 // gone (Loupe was killed) is stale and taken over. Readers (export, the viewer) take none.
 import fs from 'node:fs';
+import path from 'node:path';
 
 export class RecordingInUseError extends Error {
   override name = 'RecordingInUseError';
@@ -20,6 +21,9 @@ export interface RecordingLock {
 
 export function lockRecording(dbPath: string): RecordingLock {
   const lockPath = `${dbPath}.lock`;
+  // A writer makes the recording's folder (a first run's library folder does not exist
+  // yet), so the lock beside it must be able to go there first.
+  fs.mkdirSync(path.dirname(path.resolve(dbPath)), { recursive: true });
   // Twice: the second try follows the removal of a stale lock.
   for (let attempt = 0; attempt < 2; attempt++) {
     if (tryLink(lockPath)) return heldLock(lockPath);
@@ -56,9 +60,21 @@ function tryLink(lockPath: string): boolean {
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw err;
+    // A file system without hard links (FAT on a USB stick): created exclusively instead,
+    // and a reader may catch it empty for a moment.
+    return createExclusively(lockPath);
   } finally {
     fs.rmSync(draft, { force: true });
+  }
+}
+
+function createExclusively(lockPath: string): boolean {
+  try {
+    fs.writeFileSync(lockPath, `${process.pid}\n`, { flag: 'wx' });
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
   }
 }
 
