@@ -193,6 +193,17 @@ describe.skipIf(!fs.existsSync(compiledWorker))('proxy with the threaded store w
     await h.settle();
   });
 
+  it('has the WAL checkpointed once settled, not a quiet moment later', async () => {
+    const stream = await h.client.responses.create({ model: 'gpt-5', input: 'c', stream: true }, sim({ events: 30 }));
+    for await (const e of stream) void e;
+    await h.core.settled();
+    // NOOP reports without copying anything. The worker's own timer would checkpoint only
+    // after 120 ms without writes, and derivation wrote just before settled() resolved.
+    const [wal] = h.core.db.pragma('wal_checkpoint(NOOP)') as Array<{ log: number; checkpointed: number }>;
+    expect(wal!.log).toBeGreaterThan(0);
+    expect(wal!.checkpointed).toBe(wal!.log);
+  });
+
   // ADR 7: when the cores are busy the relay runs first. Linux keeps a nice value per thread.
   it.skipIf(process.platform !== 'linux')('runs the writer at nice 5 and leaves the relay thread at 0', () => {
     const niceOf = (task: string) => {

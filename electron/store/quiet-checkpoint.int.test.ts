@@ -38,6 +38,21 @@ describe('checkpoints at quiet moments', () => {
     expect(cp.tick()).toBe(false); // nothing new written
   });
 
+  it('checkpoints at once when told traffic has paused, and only if something was written', () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-ckpt-'));
+    db = openDb(path.join(dir, 'r.loupe'));
+    const cp = new QuietCheckpointer(db, 60_000);
+    cp.stop();
+    db.exec('CREATE TABLE t (x BLOB)');
+    db.prepare('INSERT INTO t VALUES (?)').run(Buffer.alloc(40_000));
+    cp.noteWrite();
+    expect(cp.tick()).toBe(false); // a minute of quiet is far off
+    expect(walFrames(db).log).toBeGreaterThan(walFrames(db).checkpointed);
+    expect(cp.now()).toBe(true);
+    expect(walFrames(db).checkpointed).toBe(walFrames(db).log);
+    expect(cp.now()).toBe(false);
+  });
+
   it('caps the WAL at 64 MB whatever the page size of an older recording', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-ckpt-'));
     const file = path.join(dir, 'old.loupe');

@@ -36,7 +36,17 @@ export class QuietCheckpointer {
 
   /** Checkpoints when something was written and nothing has been for quietMs. */
   tick(): boolean {
-    if (!this.dirty || performance.now() - this.lastWriteAt < this.quietMs) return false;
+    if (performance.now() - this.lastWriteAt < this.quietMs) return false;
+    return this.now();
+  }
+
+  /**
+   * Checkpoints at once if anything was written since the last one. For when the owner
+   * knows traffic has paused (the writer is idle): the timer would do the same up to
+   * quietMs later, in the middle of whatever the machine does next.
+   */
+  now(): boolean {
+    if (!this.dirty) return false;
     this.dirty = false;
     this.db.pragma('wal_checkpoint(PASSIVE)');
     return true;

@@ -57,6 +57,10 @@ parentPort!.on('message', (msg: Inbound) => {
   chain = chain.then(async () => {
     await derive.idle();
     if (msg.type === 'idle') {
+      // Idle means everything asked of the writer is done, the checkpoint included: run now,
+      // it would otherwise come quietMs later, during whatever traffic follows (in the
+      // bench, the next target's block).
+      checkpointer.now();
       post({ type: 'idle', token: msg.token });
     } else {
       checkpointer.stop();
