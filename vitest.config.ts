@@ -11,7 +11,7 @@ export default defineConfig({
       {
         test: {
           name: 'node',
-          include: ['shared/**/*.test.ts', 'electron/**/*.test.ts', 'test/**/*.test.ts'],
+          include: ['shared/**/*.test.ts', 'electron/**/*.test.ts', 'test/**/*.test.ts', 'bench/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 30_000,

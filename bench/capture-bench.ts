@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { spawnChild, type ChildHandle } from './child-handle.js';
 import { percentile, runPool, runWaves, type StreamResult } from './load.js';
+import { cpuSince, threadCpu, type ThreadCpu } from './thread-cpu.js';
 
 type Target = 'direct' | 'bare' | 'loupe';
 const TARGETS: Target[] = ['direct', 'bare', 'loupe'];
@@ -24,6 +25,8 @@ export interface CaptureBenchReport {
     /** After each Loupe block: ms from the last stream's end until its bytes were on disk (inside Loupe's rate), and until derived and checkpointed too (outside it). */
     loupeWrittenMs: { p50: number; max: number };
     loupeDerivedMs: { p50: number; max: number };
+    /** CPU per relayed event in µs: the relay's main thread, and all its other threads together. Null off Linux. */
+    cpuUsPerEvent: Record<'bare' | 'loupe', { main: number; others: number } | null>;
   };
   memory: { streams: number; rssMb: number; peakRssMb: number };
   store: { eventsReceivedViaLoupe: number; eventsStored: number; exchangesStored: number; lost: number };
@@ -106,8 +109,20 @@ export async function captureBench(scale: number, log: (line: string) => void): 
         await loupe.settled();
       }
     }
+    // CPU per relayed event, by thread, over each block up to its bytes being on disk: where
+    // Loupe spends what bare does not (ADR 12). Null where /proc is missing.
+    const cpuOf: Record<'bare' | 'loupe', (ThreadCpu & { events: number }) | null> = { bare: { mainMs: 0, othersMs: 0, events: 0 }, loupe: { mainMs: 0, othersMs: 0, events: 0 } };
+    const addCpu = (t: 'bare' | 'loupe', cpu: ThreadCpu | null, results: StreamResult[]) => {
+      const sum = cpuOf[t];
+      if (!sum || !cpu) return void (cpuOf[t] = null);
+      sum.mainMs += cpu.mainMs;
+      sum.othersMs += cpu.othersMs;
+      sum.events += results.reduce((n, r) => n + r.events, 0);
+    };
     for (let round = 0; round < Math.round(24 * scale); round++) {
       for (const t of rotate(TARGETS, round)) {
+        const pid = t === 'bare' ? bare.pid : t === 'loupe' ? loupe.pid : null;
+        const cpuBefore = pid === null ? null : threadCpu(pid);
         const { results, wallMs } = await runPool(urls[t], 20, 60, saturationSim);
         rate[t].events += results.reduce((n, r) => n + r.events, 0);
         rate[t].ms += wallMs;
@@ -122,8 +137,12 @@ export async function captureBench(scale: number, log: (line: string) => void): 
           const written = performance.now();
           rate.loupe.ms += written - ended;
           writtenMs.push(written - ended);
+          const cpu = cpuSince(cpuBefore, threadCpu(loupe.pid));
           await loupe.settled();
           derivedMs.push(performance.now() - ended);
+          addCpu('loupe', cpu, results);
+        } else if (t === 'bare') {
+          addCpu('bare', cpuSince(cpuBefore, threadCpu(bare.pid)), results);
         }
         await track(t, results);
       }
@@ -152,6 +171,7 @@ export async function captureBench(scale: number, log: (line: string) => void): 
         loupeOverBare: eventsPerSec.loupe / eventsPerSec.bare,
         loupeWrittenMs: { p50: percentile(writtenMs, 50), max: Math.max(...writtenMs) },
         loupeDerivedMs: { p50: percentile(derivedMs, 50), max: Math.max(...derivedMs) },
+        cpuUsPerEvent: { bare: perEvent(cpuOf.bare), loupe: perEvent(cpuOf.loupe) },
       },
       memory: { streams: viaLoupe.streams, rssMb: (loupeStats.rss ?? 0) / 2 ** 20, peakRssMb: peakRss / 2 ** 20 },
       store: { eventsReceivedViaLoupe: viaLoupe.events, eventsStored: stored.events, exchangesStored: stored.exchanges, lost: loupeStats.lost ?? 0 },
@@ -195,3 +215,8 @@ function countStoredEvents(dbPath: string): { events: number; exchanges: number 
 }
 
 export type { ChildHandle };
+
+function perEvent(cpu: (ThreadCpu & { events: number }) | null): { main: number; others: number } | null {
+  if (!cpu || cpu.events === 0) return null;
+  return { main: (cpu.mainMs * 1000) / cpu.events, others: (cpu.othersMs * 1000) / cpu.events };
+}

@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 
 export interface ChildHandle {
   url: string;
+  /** The child's process id, for reading its threads' CPU time (thread-cpu.ts). */
+  pid: number;
   /** `gc: true` forces a full GC first (for a settled RSS figure); it perturbs what runs next. */
   stats(options?: { gc?: boolean }): Promise<Record<string, number>>;
   /** Loupe: everything relayed so far is on disk. Others: answers at once. */
@@ -35,6 +37,7 @@ export async function spawnChild(kind: 'sim' | 'bare' | 'tcp' | 'loupe', ...args
   let closing: Promise<void> | null = null;
   return {
     url,
+    pid: proc.pid!,
     stats: async (options) => (await call('stats', options?.gc ?? false)).stats as Record<string, number>,
     recorded: async () => void (await call('recorded')),
     settled: async () => void (await call('settled')),

@@ -29,6 +29,11 @@ export function printCapture(r: CaptureBenchReport): void {
   const w = r.saturation.loupeWrittenMs;
   const d = r.saturation.loupeDerivedMs;
   out.push(`  after each Loupe block: on disk ${w.p50.toFixed(1)} ms later (max ${w.max.toFixed(1)}, counted in its rate); derived and checkpointed ${d.p50.toFixed(0)} ms later (max ${d.max.toFixed(0)}, before the next block)`);
+  const cpu = r.saturation.cpuUsPerEvent;
+  if (cpu.bare && cpu.loupe) {
+    const us = (n: number) => `${n.toFixed(2)} µs`;
+    out.push(`  CPU per event: bare relay thread ${us(cpu.bare.main)}, other threads ${us(cpu.bare.others)}; loupe relay thread ${us(cpu.loupe.main)}, other threads (store writer, V8 helpers) ${us(cpu.loupe.others)}`);
+  }
   out.push('', `memory after ${r.memory.streams} streamed responses through Loupe: RSS ${r.memory.rssMb.toFixed(0)} MB (peak ${r.memory.peakRssMb.toFixed(0)} MB)  target <= 200 MB: ${verdict(r.memory.rssMb <= 200 && r.memory.peakRssMb <= 200)}`);
   const st = r.store;
   out.push(`store: ${st.exchangesStored} complete exchanges, ${st.eventsStored} events stored of ${st.eventsReceivedViaLoupe} relayed, ${st.lost} lost: ${verdict(st.eventsStored === st.eventsReceivedViaLoupe && st.lost === 0)}`);
