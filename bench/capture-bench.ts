@@ -91,12 +91,6 @@ export async function captureBench(scale: number, log: (line: string) => void): 
     const saturationSim = { events: 200, gapMs: 0, ttftMs: 0 };
     const writtenMs: number[] = [];
     const derivedMs: number[] = [];
-    // Steady state: 20 streams always in flight (a new one starts as one ends) for a block of
-    // 60 streams per target, blocks interleaved. Loupe's writer writes during its own block;
-    // deriving waits for traffic to pause (ADR 7), so it runs after the block (a block lasts
-    // ~0.1 s, under the 1 s an ended exchange may wait). 24 rounds, not 12: the same build
-    // gave 0.80-0.99x of bare over five runs of 12 (session 7), as this virtual machine's
-    // speed moved under blocks this short; paired probes of two builds agreed within 0.05.
     // Unmeasured rounds first, for every target alike, as in the realistic profile: streams of
     // 200 back-to-back events take code paths (backpressure, large reads) the realistic waves
     // do not, and V8 compiles them in the first saturated blocks. In a probe with no warm-up
@@ -119,6 +113,12 @@ export async function captureBench(scale: number, log: (line: string) => void): 
       sum.othersMs += cpu.othersMs;
       sum.events += results.reduce((n, r) => n + r.events, 0);
     };
+    // Steady state: 20 streams always in flight (a new one starts as one ends) for a block of
+    // 60 streams per target, blocks interleaved. Loupe's writer writes during its own block;
+    // deriving waits for traffic to pause (ADR 7), so it runs after the block (a block lasts
+    // ~0.1 s, under the 1 s an ended exchange may wait). 24 rounds, not 12: the same build
+    // gave 0.80-0.99x of bare over five runs of 12 (session 7), as this virtual machine's
+    // speed moved under blocks this short; paired probes of two builds agreed within 0.05.
     for (let round = 0; round < Math.round(24 * scale); round++) {
       for (const t of rotate(TARGETS, round)) {
         const pid = t === 'bare' ? bare.pid : t === 'loupe' ? loupe.pid : null;
