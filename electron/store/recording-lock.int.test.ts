@@ -1,11 +1,11 @@
 // One writer per recording, through the real file system: the lock file beside it, a
 // second writer refused, a stale lock (its process gone, or unreadable) taken over.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { lockRecording, openLocked, RecordingInUseError } from './recording-lock.js';
+import { lockRecording, openLocked, RecordingInUseError, UNNAMED_LOCK_GRACE_MS, type LinkFile } from './recording-lock.js';
 
 let dir = '';
 let file = '';
@@ -20,6 +20,11 @@ function deadPid(): number {
   const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
   return Number(child.stdout);
 }
+
+/** A file system without hard links (FAT on a USB stick): linking fails as it does there. */
+const noHardLinks: LinkFile = () => {
+  throw Object.assign(new Error('EPERM: operation not permitted, link'), { code: 'EPERM' });
+};
 
 describe('lockRecording', () => {
   it('holds the file for one writer at a time, and gives it back on release', () => {
@@ -56,6 +61,32 @@ describe('lockRecording', () => {
       const lock = lockRecording(file);
       expect(fs.readFileSync(`${file}.lock`, 'utf8').trim()).toBe(String(process.pid));
       lock.release();
+    }
+  });
+
+  it('creates the lock exclusively where hard links are missing, and holds it the same way', () => {
+    const lock = lockRecording(file, noHardLinks);
+    expect(fs.readFileSync(`${file}.lock`, 'utf8').trim()).toBe(String(process.pid));
+    expect(() => lockRecording(file, noHardLinks)).toThrow(/already being recorded by this Loupe/);
+    lock.release();
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it('waits for a lock still being created to name its process, instead of taking it over', async () => {
+    // Another process creates the lock exclusively, as on FAT, and names itself a moment
+    // later: in between the file is there and empty.
+    const script = `
+      const fs = require('node:fs');
+      fs.writeFileSync(process.argv[1], '', { flag: 'wx' });
+      setTimeout(() => fs.writeFileSync(process.argv[1], process.pid + '\\n'), ${Math.round(UNNAMED_LOCK_GRACE_MS / 3)});
+      setTimeout(() => {}, 10000);`;
+    const other = spawn(process.execPath, ['-e', script, `${file}.lock`], { stdio: 'ignore' });
+    try {
+      while (!fs.existsSync(`${file}.lock`)) await new Promise((r) => setTimeout(r, 2));
+      expect(() => lockRecording(file, noHardLinks)).toThrow(`${file} is being recorded by another Loupe (process ${other.pid})`);
+      expect(fs.readFileSync(`${file}.lock`, 'utf8').trim()).toBe(String(other.pid));
+    } finally {
+      other.kill();
     }
   });
 

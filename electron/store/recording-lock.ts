@@ -7,6 +7,10 @@
 // The lock file appears whole or not at all: it is written under a name of its own and
 // hard-linked into place, which fails if a lock is already there. A lock whose process is
 // gone (Loupe was killed) is stale and taken over. Readers (export, the viewer) take none.
+//
+// Where hard links are missing (FAT, exFAT on a USB stick) the lock is created exclusively
+// instead, and for a moment it exists but is empty: one that names no process is given a
+// short while to name one before it counts as stale, or two writers could both win.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -19,15 +23,21 @@ export interface RecordingLock {
   release(): void;
 }
 
-export function lockRecording(dbPath: string): RecordingLock {
+/** How long a lock that names no process may take to name one before it counts as stale. */
+export const UNNAMED_LOCK_GRACE_MS = 250;
+
+/** Creates a hard link; replaceable so tests can play a file system without them. */
+export type LinkFile = (existing: string, link: string) => void;
+
+export function lockRecording(dbPath: string, link: LinkFile = fs.linkSync): RecordingLock {
   const lockPath = `${dbPath}.lock`;
   // A writer makes the recording's folder (a first run's library folder does not exist
   // yet), so the lock beside it must be able to go there first.
   fs.mkdirSync(path.dirname(path.resolve(dbPath)), { recursive: true });
   // Twice: the second try follows the removal of a stale lock.
   for (let attempt = 0; attempt < 2; attempt++) {
-    if (tryLink(lockPath)) return heldLock(lockPath);
-    const holder = readHolder(lockPath);
+    if (tryLink(lockPath, link)) return heldLock(lockPath);
+    const holder = awaitHolder(lockPath);
     if (holder !== null && processExists(holder)) {
       if (holder === process.pid) throw new RecordingInUseError(`${dbPath} is already being recorded by this Loupe`);
       throw new RecordingInUseError(
@@ -52,11 +62,11 @@ export function openLocked<T>(dbPath: string, open: () => T): { value: T; lock: 
 }
 
 /** Creates the lock file holding this process's id; false if one is already there. */
-function tryLink(lockPath: string): boolean {
+function tryLink(lockPath: string, link: LinkFile): boolean {
   const draft = `${lockPath}.${process.pid}`;
   fs.writeFileSync(draft, `${process.pid}\n`);
   try {
-    fs.linkSync(draft, lockPath);
+    link(draft, lockPath);
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -88,6 +98,25 @@ function heldLock(lockPath: string): RecordingLock {
       if (readHolder(lockPath) === process.pid) fs.rmSync(lockPath, { force: true });
     },
   };
+}
+
+/**
+ * The process a lock names. One that names none may be an exclusive create caught between
+ * its open and its write, so it is read again for a while; one that stays blank, holds
+ * something else, or is gone names no one.
+ */
+function awaitHolder(lockPath: string): number | null {
+  const giveUpAt = Date.now() + UNNAMED_LOCK_GRACE_MS;
+  for (;;) {
+    const holder = readHolder(lockPath);
+    if (holder !== null || !fs.existsSync(lockPath) || Date.now() >= giveUpAt) return holder;
+    sleepSync(10);
+  }
+}
+
+/** Blocks this thread; only for the few ms a lock takes to be written, at startup. */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 function readHolder(lockPath: string): number | null {
