@@ -78,7 +78,7 @@ describe('lockRecording', () => {
     const script = `
       const fs = require('node:fs');
       fs.writeFileSync(process.argv[1], '', { flag: 'wx' });
-      setTimeout(() => fs.writeFileSync(process.argv[1], process.pid + '\\n'), ${Math.round(UNNAMED_LOCK_GRACE_MS / 3)});
+      setTimeout(() => fs.writeFileSync(process.argv[1], process.pid + '\\n'), ${Math.round(UNNAMED_LOCK_GRACE_MS / 6)});
       setTimeout(() => {}, 10000);`;
     const other = spawn(process.execPath, ['-e', script, `${file}.lock`], { stdio: 'ignore' });
     try {
