@@ -105,13 +105,13 @@ export async function captureBench(scale: number, log: (line: string) => void): 
     }
     // CPU per relayed event, by thread, over each block up to its bytes being on disk: where
     // Loupe spends what bare does not (ADR 12). Null where /proc is missing.
-    const cpuOf: Record<'bare' | 'loupe', (ThreadCpu & { events: number }) | null> = { bare: { mainMs: 0, othersMs: 0, events: 0 }, loupe: { mainMs: 0, othersMs: 0, events: 0 } };
-    const addCpu = (t: 'bare' | 'loupe', cpu: ThreadCpu | null, results: StreamResult[]) => {
+    // Summed over every block of the target, so divided by its events in `rate`.
+    const cpuOf: Record<'bare' | 'loupe', ThreadCpu | null> = { bare: { mainMs: 0, othersMs: 0 }, loupe: { mainMs: 0, othersMs: 0 } };
+    const addCpu = (t: 'bare' | 'loupe', cpu: ThreadCpu | null) => {
       const sum = cpuOf[t];
       if (!sum || !cpu) return void (cpuOf[t] = null);
       sum.mainMs += cpu.mainMs;
       sum.othersMs += cpu.othersMs;
-      sum.events += results.reduce((n, r) => n + r.events, 0);
     };
     // Steady state: 20 streams always in flight (a new one starts as one ends) for a block of
     // 60 streams per target, blocks interleaved. Loupe's writer writes during its own block;
@@ -140,9 +140,9 @@ export async function captureBench(scale: number, log: (line: string) => void): 
           const cpu = cpuSince(cpuBefore, threadCpu(loupe.pid));
           await loupe.settled();
           derivedMs.push(performance.now() - ended);
-          addCpu('loupe', cpu, results);
+          addCpu('loupe', cpu);
         } else if (t === 'bare') {
-          addCpu('bare', cpuSince(cpuBefore, threadCpu(bare.pid)), results);
+          addCpu('bare', cpuSince(cpuBefore, threadCpu(bare.pid)));
         }
         await track(t, results);
       }
@@ -171,7 +171,7 @@ export async function captureBench(scale: number, log: (line: string) => void): 
         loupeOverBare: eventsPerSec.loupe / eventsPerSec.bare,
         loupeWrittenMs: { p50: percentile(writtenMs, 50), max: Math.max(...writtenMs) },
         loupeDerivedMs: { p50: percentile(derivedMs, 50), max: Math.max(...derivedMs) },
-        cpuUsPerEvent: { bare: perEvent(cpuOf.bare), loupe: perEvent(cpuOf.loupe) },
+        cpuUsPerEvent: { bare: perEvent(cpuOf.bare, rate.bare.events), loupe: perEvent(cpuOf.loupe, rate.loupe.events) },
       },
       memory: { streams: viaLoupe.streams, rssMb: (loupeStats.rss ?? 0) / 2 ** 20, peakRssMb: peakRss / 2 ** 20 },
       store: { eventsReceivedViaLoupe: viaLoupe.events, eventsStored: stored.events, exchangesStored: stored.exchanges, lost: loupeStats.lost ?? 0 },
@@ -216,7 +216,7 @@ function countStoredEvents(dbPath: string): { events: number; exchanges: number 
 
 export type { ChildHandle };
 
-function perEvent(cpu: (ThreadCpu & { events: number }) | null): { main: number; others: number } | null {
-  if (!cpu || cpu.events === 0) return null;
-  return { main: (cpu.mainMs * 1000) / cpu.events, others: (cpu.othersMs * 1000) / cpu.events };
+function perEvent(cpu: ThreadCpu | null, events: number): { main: number; others: number } | null {
+  if (!cpu || events === 0) return null;
+  return { main: (cpu.mainMs * 1000) / events, others: (cpu.othersMs * 1000) / events };
 }
