@@ -9,20 +9,23 @@ import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimUpstream, type SimUpstream } from './sim/index.js';
+import Database from 'better-sqlite3';
 import { openDb } from './store/db.js';
 import { copyAsSchemaV1 } from '../test/support/schema-v1-copy.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = path.join(root, 'bin', 'loupe.js');
 
+const openForeign = (file: string) => new Database(file);
+
 function loupe(args: string[]) {
   return spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 60_000 });
 }
 
 /** For commands that talk to the in-process simulator, which spawnSync would block. */
-function loupeAsync(args: string[]): Promise<{ status: number | null; stderr: string }> {
+function loupeAsync(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ status: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'inherit', 'pipe'] });
+    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'inherit', 'pipe'], env });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.once('error', reject);
@@ -115,9 +118,13 @@ describe('loupe CLI', () => {
     const scriptPath = path.join(root, '.test-results', 'record-client.mjs');
     fs.mkdirSync(path.dirname(scriptPath), { recursive: true });
     fs.writeFileSync(scriptPath, script);
-    const result = await loupeAsync(['record', '--db', db, '--upstream', sim.url, '--label', 'ci-run', '--', process.execPath, scriptPath]);
+    const secretArg = 'sk-argv-secret-1111111111111111111';
+    const result = await loupeAsync(['record', '--db', db, '--upstream', sim.url, '--label', 'ci-run', '--', process.execPath, scriptPath, secretArg]);
     expect(result.status).toBe(7);
     expect(result.stderr).toContain('recorded 2 exchanges');
+    // The command's arguments may hold a key the shell expanded; they never reach stderr.
+    expect(result.stderr).toContain(`recording ${process.execPath} (and its 2 arguments)`);
+    expect(result.stderr).not.toContain(secretArg);
 
     const doc = JSON.parse(loupe(['export', db]).stdout);
     expect(doc.runs).toHaveLength(1);
@@ -126,6 +133,35 @@ describe('loupe CLI', () => {
 
     const lines = loupe(['export', db, '--format', 'jsonl']).stdout.trim().split('\n');
     expect(lines.map((l) => JSON.parse(l).id)).toEqual([doc.runs[0].id]);
+  });
+
+  it("record forwards to the command's own OPENAI_BASE_URL when no --upstream is given", async () => {
+    const db = path.join(dir, 'record-inherited.loupe');
+    const script = `
+      import OpenAI from 'openai';
+      const client = new OpenAI({ apiKey: 'sk-record-test-000000000000000000', maxRetries: 0 });
+      await client.responses.create({ model: 'gpt-5', input: 'local model server' });
+    `;
+    const scriptPath = path.join(root, '.test-results', 'record-inherited-client.mjs');
+    fs.writeFileSync(scriptPath, script);
+    // Without this, the request would go to api.openai.com, unreachable here, and fail.
+    const result = await loupeAsync(['record', '--db', db, '--', process.execPath, scriptPath], { ...process.env, OPENAI_BASE_URL: `${sim.url}/v1` });
+    expect(result.stderr).toContain(`forwarding to ${sim.url}/v1 (your OPENAI_BASE_URL)`);
+    expect(result.status).toBe(0);
+    expect(result.stderr).toContain('recorded 1 exchange ');
+    expect(JSON.parse(loupe(['export', db]).stdout).runs[0].responses[0].status).toBe('completed');
+  });
+
+  it('export stops quietly, with status 0, when the reader of its output goes away (| head)', async () => {
+    const db = path.join(dir, 'record.loupe');
+    for (const format of ['json', 'jsonl']) {
+      const child = spawn(process.execPath, [bin, 'export', db, '--format', format], { stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout.destroy();
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const status = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect({ format, status, stderr }).toEqual({ format, status: 0, stderr: '' });
+    }
   });
 
   it('reindex rebuilds the derived tables from raw', () => {
@@ -171,6 +207,11 @@ describe('loupe CLI', () => {
   });
 
   it('reports bad arguments and bad files in one line with a non-zero exit', () => {
+    const foreign = path.join(dir, 'someone-elses.sqlite');
+    const other = openForeign(foreign);
+    other.exec('CREATE TABLE notes (body TEXT)');
+    other.close();
+    const foreignBytes = fs.readFileSync(foreign);
     const cases: Array<[string[], number, RegExp]> = [
       [['serve', '--port', 'seven'], 2, /--port must be a port number/],
       [['serve', '--bogus'], 2, /unknown option --bogus/],
@@ -180,7 +221,14 @@ describe('loupe CLI', () => {
       [['export', path.join(root, 'README.md')], 1, /not a usable Loupe recording/],
       [['export', path.join(dir, 'record.loupe'), '--format', 'xml'], 2, /unknown --format "xml"/],
       [['record', '--db', path.join(dir, 'x.loupe')], 2, /record needs a command after `--`/],
-      [['serve', '--port', '0', '--upstream', 'not a url'], 1, /--upstream must be an http\(s\) URL/],
+      [['serve', '--port', '0', '--upstream', 'not a url'], 2, /--upstream must be an http\(s\) URL/],
+      [['serve', '--port', '0', '--db', path.join(dir, 'never-created.loupe'), '--upstream', 'ftp://example.com'], 2, /--upstream must be an http\(s\) URL/],
+      [['serve', '--port', '0', '--db', path.join(dir, 'never-created.loupe'), '--ui-port', 'abc'], 2, /--ui-port must be a port number/],
+      [['export', path.join(dir, 'record.loupe'), '--db', 'other.loupe'], 2, /--db does not apply to loupe export/],
+      [['serve', '--label', 'x'], 2, /--label does not apply to loupe serve/],
+      [['export', path.join(dir, 'record.loupe'), 'extra.loupe'], 2, /unexpected argument "extra\.loupe" for loupe export/],
+      [['serve', '--', 'node', 'agent.js'], 2, /loupe serve takes no command after `--`; did you mean loupe record\?/],
+      [['serve', '--port', '0', '--db', foreign], 1, /another program's SQLite database .*Loupe left it untouched/],
     ];
     for (const [args, status, message] of cases) {
       const result = loupe(args);
@@ -188,5 +236,9 @@ describe('loupe CLI', () => {
       expect(result.stderr).toMatch(message);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
     }
+    // Checked before anything was opened: no recording was created for a bad flag, and the
+    // other program's database is byte for byte as it was (not even switched to WAL).
+    expect(fs.existsSync(path.join(dir, 'never-created.loupe'))).toBe(false);
+    expect(fs.readFileSync(foreign).equals(foreignBytes)).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 // `loupe`: the headless entry point. Commands and flags are a contract (DESIGN.md).
 // Errors are one line on stderr and a non-zero exit: 2 for usage, 1 for anything else.
-import { parseArgs, UsageError } from './cli/args.js';
+import { parseArgs, UsageError, type ParsedArgs } from './cli/args.js';
 import { demoHelp } from './cli/demo-help.js';
 import { exportCommand } from './cli/export.js';
 import { record } from './cli/record.js';
@@ -9,6 +9,29 @@ import { serve } from './cli/serve.js';
 
 const VALUE_FLAGS = new Set(['port', 'ui-port', 'upstream', 'db', 'format', 'upstream-timeout', 'label', 'scenario', 'speed']);
 const BOOL_FLAGS = new Set(['help', 'h', 'version']);
+
+/**
+ * What each command takes: its flags and how many FILE arguments. A flag another command
+ * owns (`loupe export f --db x`) is an error, not silently ignored: the user meant it to
+ * do something.
+ */
+const COMMANDS: Record<string, { flags: readonly string[]; files: number }> = {
+  serve: { flags: ['port', 'ui-port', 'upstream', 'db', 'upstream-timeout'], files: 0 },
+  record: { flags: ['db', 'upstream', 'port', 'label', 'upstream-timeout'], files: 0 },
+  export: { flags: ['format'], files: 1 },
+  reindex: { flags: [], files: 1 },
+  demo: { flags: ['scenario', 'speed', 'db', 'port', 'ui-port'], files: 0 },
+};
+
+function checkCommandArgs(args: ParsedArgs, command: string): void {
+  const spec = COMMANDS[command];
+  if (!spec) throw new UsageError(`unknown command "${command}"; try loupe --help`);
+  for (const name of args.flags.keys()) {
+    if (!spec.flags.includes(name)) throw new UsageError(`--${name} does not apply to loupe ${command}; try loupe --help`);
+  }
+  if (args.positionals.length > spec.files) throw new UsageError(`unexpected argument "${args.positionals[spec.files]}" for loupe ${command}; try loupe --help`);
+  if (args.rest.length && command !== 'record') throw new UsageError(`loupe ${command} takes no command after \`--\`; did you mean loupe record?`);
+}
 
 const HELP = `loupe: record and inspect OpenAI Responses API traffic
 
@@ -38,6 +61,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return args.command === null && !args.flags.size ? 2 : 0;
   }
+  checkCommandArgs(args, args.command);
   switch (args.command) {
     case 'serve':
       return serve(args);

@@ -105,7 +105,7 @@ export function fileActions(deps: FileActionDeps): FileActions {
           properties: ['createDirectory', 'showOverwriteConfirmation'],
         });
         if (picked.canceled || !picked.filePath) return;
-        const text = await exportRecording(source, format, app.getVersion(), { nativeBinding: host.nativeBinding });
+        const text = await exportRecording(source, format, { nativeBinding: host.nativeBinding });
         await fs.writeFile(picked.filePath, text);
       } catch (err) {
         await showError(deps.window(), `Could not export as ${label}`, err);

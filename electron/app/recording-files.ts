@@ -7,12 +7,8 @@
 // and renamed into place, so a failed copy never leaves half a file under the chosen name.
 import fs from 'node:fs';
 import path from 'node:path';
-import { exportDocument, exportRun } from '../../shared/export/export-json.js';
-import { harDocument, type HarInput } from '../../shared/export/har.js';
-import { otlpDocument } from '../../shared/export/otlp.js';
-import { openDb, type Db } from '../store/db.js';
-import { exchangeIds, loadRawExchange } from '../store/raw-read.js';
-import { loadRuns } from '../store/runs-read.js';
+import { openDb } from '../store/db.js';
+import { exportRecording as writeExport } from '../store/export-recording.js';
 
 export const EXPORT_FORMATS = {
   json: { label: 'Loupe JSON', extension: 'json' },
@@ -43,31 +39,18 @@ export async function saveCopy(source: string, dest: string, options: FileOption
   fs.renameSync(partial, dest);
 }
 
-/** The recording in one of the CLI's formats (`loupe export --format`), as the text to write. */
-export async function exportRecording(file: string, format: ExportFormat, version: string, options: FileOptions = {}): Promise<string> {
+/**
+ * The recording in one of the CLI's formats (`loupe export --format`), as the text to
+ * write: the same code as the CLI, so a File > Export and a `loupe export` of one
+ * recording agree (agent spans included).
+ */
+export async function exportRecording(file: string, format: ExportFormat, options: FileOptions = {}): Promise<string> {
   const db = openDb(file, { readonly: true, nativeBinding: options.nativeBinding });
   try {
-    switch (format) {
-      case 'json':
-        return `${JSON.stringify(exportDocument(loadRuns(db)))}\n`;
-      case 'jsonl':
-        return loadRuns(db).map((run) => `${JSON.stringify(exportRun(run))}\n`).join('');
-      case 'har':
-        return `${JSON.stringify(harDocument(await harInputs(db), version))}\n`;
-      case 'otlp':
-        return `${JSON.stringify(otlpDocument(loadRuns(db), version))}\n`;
-    }
+    const parts: string[] = [];
+    await writeExport(db, format, (text) => void parts.push(text));
+    return parts.join('');
   } finally {
     db.close();
   }
-}
-
-async function harInputs(db: Db): Promise<HarInput[]> {
-  const upstreamOf = db.prepare('SELECT upstream FROM exchanges WHERE id = ?').pluck();
-  const out: HarInput[] = [];
-  for (const id of exchangeIds(db)) {
-    const raw = await loadRawExchange(db, id);
-    if (raw) out.push({ raw, upstream: upstreamOf.get(id) as string });
-  }
-  return out;
 }

@@ -1,6 +1,8 @@
 // Argument parsing for the `loupe` CLI. Deliberately tiny and strict: unknown flags and
 // missing values are errors with a one-line message, never silently ignored.
 
+import { parseUpstream } from '../../shared/capture/upstream-url.js';
+
 export class UsageError extends Error {}
 
 export interface ParsedArgs {
@@ -60,4 +62,16 @@ export function secondsFlag(args: ParsedArgs, name: string): number | undefined 
   const n = Number(v);
   if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} must be a positive number of seconds, got "${v}"`);
   return n * 1000;
+}
+
+/** --upstream, checked before anything starts: a bad URL is a usage error, not a failure after the recording was opened. */
+export function upstreamFlag(args: ParsedArgs): string | undefined {
+  const v = stringFlag(args, 'upstream');
+  if (v === undefined) return undefined;
+  try {
+    parseUpstream(v);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  return v;
 }

@@ -4,6 +4,7 @@
 import { openDb } from '../store/db.js';
 import { EXPORT_FORMATS, exportRecording, isExportFormat } from '../store/export-recording.js';
 import { stringFlag, UsageError, type ParsedArgs } from './args.js';
+import { ReaderGone, stdoutSink } from './stdout-sink.js';
 
 export async function exportCommand(args: ParsedArgs): Promise<number> {
   const file = args.positionals[0];
@@ -12,7 +13,10 @@ export async function exportCommand(args: ParsedArgs): Promise<number> {
   if (!isExportFormat(format)) throw new UsageError(`unknown --format "${format}"; use one of ${EXPORT_FORMATS.join(', ')}`);
   const db = openDb(file, { readonly: true });
   try {
-    await exportRecording(db, format, (text) => process.stdout.write(text));
+    await exportRecording(db, format, stdoutSink());
+  } catch (err) {
+    // `| head` took what it wanted: a normal end for a producer, so exit 0 and say nothing.
+    if (!(err instanceof ReaderGone)) throw err;
   } finally {
     db.close();
   }

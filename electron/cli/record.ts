@@ -2,44 +2,59 @@
 // free port, records everything it sends, and exits with CMD's own status so it can wrap
 // a test suite in CI.
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import { startCore } from '../core.js';
-import { portFlag, secondsFlag, stringFlag, UsageError, type ParsedArgs } from './args.js';
+import { portFlag, secondsFlag, stringFlag, upstreamFlag, UsageError, type ParsedArgs } from './args.js';
 import { defaultLibraryPath } from './default-db.js';
+import { inheritedUpstream, withLoopbackNoProxy } from './record-env.js';
 
 export async function record(args: ParsedArgs): Promise<number> {
   if (!args.rest.length) throw new UsageError('record needs a command after `--`, e.g. loupe record -- node agent.js');
   const dbPath = stringFlag(args, 'db') ?? defaultLibraryPath();
+  const inherited = inheritedUpstream(process.env);
   const core = await startCore({
     dbPath,
     port: portFlag(args, 'port') ?? 0,
-    upstream: stringFlag(args, 'upstream'),
+    upstream: upstreamFlag(args) ?? inherited,
     upstreamTimeoutMs: secondsFlag(args, 'upstream-timeout'),
   });
   const label = stringFlag(args, 'label');
   const baseUrl = label ? core.proxy.baseUrl.replace(/\/v1$/, `/s/${encodeURIComponent(label)}/v1`) : core.proxy.baseUrl;
-  process.stderr.write(`loupe: recording ${args.rest.join(' ')} to ${dbPath} (OPENAI_BASE_URL=${baseUrl})\n`);
-
   const [cmd, ...cmdArgs] = args.rest as [string, ...string[]];
-  const child = spawn(cmd, cmdArgs, { stdio: 'inherit', env: { ...process.env, OPENAI_BASE_URL: baseUrl } });
+  // The program's name only: its arguments may hold a key the shell has already expanded
+  // (`curl -H "Authorization: Bearer $OPENAI_API_KEY"`), and stderr ends up in CI logs.
+  process.stderr.write(
+    `loupe: recording ${cmd}${cmdArgs.length ? ` (and its ${cmdArgs.length} argument${cmdArgs.length === 1 ? '' : 's'})` : ''} to ${dbPath}\n` +
+      `loupe: forwarding to ${core.proxy.upstream}${!stringFlag(args, 'upstream') && inherited ? ' (your OPENAI_BASE_URL)' : ''}; OPENAI_BASE_URL=${baseUrl}\n`,
+  );
+
+  const child = spawn(cmd, cmdArgs, { stdio: 'inherit', env: withLoopbackNoProxy({ ...process.env, OPENAI_BASE_URL: baseUrl }) });
+  // SIGTERM and SIGHUP are usually sent to this process alone, so they are passed on. Ctrl-C
+  // is not: the terminal already sends SIGINT to the whole foreground group, CMD included,
+  // and a second one could cut short CMD's own clean-up (Python's, for one). Loupe keeps
+  // recording until CMD exits.
   const forward = (signal: NodeJS.Signals) => child.kill(signal);
-  process.on('SIGINT', forward);
+  const ignore = () => {};
+  process.on('SIGINT', ignore);
   process.on('SIGTERM', forward);
+  process.on('SIGHUP', forward);
   const status = await new Promise<number>((resolve) => {
     child.once('error', (err) => {
       process.stderr.write(`loupe: cannot run ${cmd}: ${err.message}\n`);
       resolve(127);
     });
-    child.once('exit', (code, signal) => resolve(code ?? 128 + signalNumber(signal)));
+    child.once('exit', (code, signal) => resolve(code ?? exitStatusOf(signal)));
   });
-  process.off('SIGINT', forward);
+  process.off('SIGINT', ignore);
   process.off('SIGTERM', forward);
+  process.off('SIGHUP', forward);
   await core.close();
   const count = core.recorder.health.exchanges;
   process.stderr.write(`loupe: recorded ${count} exchange${count === 1 ? '' : 's'} to ${dbPath}\n`);
   return status;
 }
 
-function signalNumber(signal: NodeJS.Signals | null): number {
-  const numbers: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
-  return (signal && numbers[signal]) ?? 1;
+/** What a shell reports for a command killed by `signal`: 128 plus its number (SIGSEGV 139, SIGPIPE 141). */
+export function exitStatusOf(signal: NodeJS.Signals | null): number {
+  return 128 + ((signal && os.constants.signals[signal]) || 1);
 }

@@ -5,22 +5,24 @@ import { startCore } from '../core.js';
 import { startHeadlessServer } from '../headless/server.js';
 import { createService } from '../service/service.js';
 import { demoStarter } from '../demo/demo-starter.js';
-import { portFlag, secondsFlag, stringFlag, type ParsedArgs } from './args.js';
+import { portFlag, secondsFlag, stringFlag, upstreamFlag, type ParsedArgs } from './args.js';
 import { defaultLibraryPath } from './default-db.js';
 import { DEFAULT_PROXY_PORT } from '../capture/proxy-server.js';
 
 export async function serve(args: ParsedArgs): Promise<number> {
+  // Every flag is checked before the recording is opened (and, on a first run, created).
   const dbPath = stringFlag(args, 'db') ?? defaultLibraryPath();
+  const uiPort = portFlag(args, 'ui-port') ?? 0;
   const core = await startCore({
     dbPath,
     port: portFlag(args, 'port') ?? DEFAULT_PROXY_PORT,
-    upstream: stringFlag(args, 'upstream'),
+    upstream: upstreamFlag(args),
     upstreamTimeoutMs: secondsFlag(args, 'upstream-timeout'),
   });
   const service = createService({ core, startDemo: demoStarter(core) });
   let ui;
   try {
-    ui = await startHeadlessServer({ api: service, port: portFlag(args, 'ui-port') ?? 0 });
+    ui = await startHeadlessServer({ api: service, port: uiPort });
   } catch (err) {
     await service.close();
     await core.close();
@@ -31,9 +33,12 @@ export async function serve(args: ParsedArgs): Promise<number> {
     `loupe: recording to ${dbPath}\nloupe: forwarding to ${core.proxy.upstream}${core.proxy.via ? ` via ${core.proxy.via}` : ''}\n` +
       `loupe: point clients at it with OPENAI_BASE_URL=${core.proxy.baseUrl}\n`,
   );
+  // SIGHUP too: closing the terminal that runs `loupe serve` must flush the last batches
+  // and their derivation like Ctrl-C does, not kill the process with them unwritten.
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
+    process.once('SIGHUP', resolve);
   });
   process.stderr.write('loupe: shutting down, flushing the recording…\n');
   await ui.close();

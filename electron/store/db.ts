@@ -31,6 +31,8 @@ export function openDb(file: string, options: OpenOptions = {}): Db {
   }
   try {
     if (!options.readonly) {
+      // Before any pragma: journal_mode = WAL alone would change someone else's file.
+      refuseForeignDatabase(db);
       // A new file gets 16 KB pages (an existing one keeps its own: the pragma is a no-op
       // there). Chunk rows are blobs of up to a batch's bytes and each WAL page is its own
       // pwrite: with 4 KB pages the writer thread spent 1.58-1.65 us of CPU per saturated
@@ -55,4 +57,14 @@ export function openDb(file: string, options: OpenOptions = {}): Db {
 /** Whether the recording has this table: files from an older schema opened read-only lack newer ones. */
 export function hasTable(db: Db, name: string): boolean {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+}
+
+/**
+ * A database with tables of its own but no Loupe schema is someone else's SQLite file
+ * (`--db app.sqlite` by mistake): migrating would add Loupe's tables to it. A new or
+ * empty file has no tables and is set up as a recording.
+ */
+function refuseForeignDatabase(db: Db): void {
+  if ((db.pragma('user_version', { simple: true }) as number) !== 0) return;
+  if (db.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get() !== undefined) throw new Error("it is another program's SQLite database (tables, but no Loupe schema); Loupe left it untouched");
 }

@@ -23,22 +23,26 @@ export function isExportFormat(value: string): value is ExportFormat {
   return (EXPORT_FORMATS as readonly string[]).includes(value);
 }
 
-/** Writes the recording in `format` through `write`, piece by piece. */
-export async function exportRecording(db: Db, format: ExportFormat, write: (text: string) => void): Promise<void> {
+/**
+ * Writes the recording in `format` through `write`, piece by piece, waiting for each
+ * piece's promise (if it returns one) so a slow reader holds the export back instead of
+ * the pieces piling up in memory.
+ */
+export async function exportRecording(db: Db, format: ExportFormat, write: (text: string) => void | Promise<void>): Promise<void> {
   switch (format) {
     case 'json': {
       const runs = loadRuns(db);
-      write(`${JSON.stringify(exportDocument(runs, undefined, spansByRun(db, runs)))}\n`);
+      await write(`${JSON.stringify(exportDocument(runs, undefined, spansByRun(db, runs)))}\n`);
       return;
     }
     case 'jsonl': {
       const runs = loadRuns(db);
       const spans = spansByRun(db, runs);
-      for (const run of runs) write(`${JSON.stringify(exportRun(run, undefined, spans.get(run.id)))}\n`);
+      for (const run of runs) await write(`${JSON.stringify(exportRun(run, undefined, spans.get(run.id)))}\n`);
       return;
     }
     case 'otlp':
-      write(`${JSON.stringify(otlpDocument(loadRuns(db), pkg.version))}\n`);
+      await write(`${JSON.stringify(otlpDocument(loadRuns(db), pkg.version))}\n`);
       return;
     case 'har': {
       const upstreamOf = db.prepare('SELECT upstream FROM exchanges WHERE id = ?');
@@ -47,7 +51,7 @@ export async function exportRecording(db: Db, format: ExportFormat, write: (text
         const raw = await loadRawExchange(db, id);
         if (raw) inputs.push({ raw, upstream: (upstreamOf.get(id) as { upstream: string }).upstream });
       }
-      write(`${JSON.stringify(harDocument(inputs, pkg.version))}\n`);
+      await write(`${JSON.stringify(harDocument(inputs, pkg.version))}\n`);
       return;
     }
   }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDb, type Db } from './db.js';
+import { migrate } from './migrations.js';
 import { QuietCheckpointer } from './quiet-checkpoint.js';
 
 let dir = '';
@@ -58,7 +59,7 @@ describe('checkpoints at quiet moments', () => {
     const file = path.join(dir, 'old.loupe');
     const old = new Database(file);
     old.pragma('page_size = 4096');
-    old.exec('CREATE TABLE scratch (x)');
+    migrate(old); // a recording from before new files got 16 KB pages
     old.close();
     db = openDb(file);
     // Set on the first write, so an existing file keeps its own.
