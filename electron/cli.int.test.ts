@@ -111,7 +111,7 @@ describe('loupe CLI', () => {
     const script = `
       import OpenAI from 'openai';
       const client = new OpenAI({ apiKey: 'sk-record-test-000000000000000000', maxRetries: 0 });
-      const first = await client.responses.create({ model: 'gpt-5', input: 'one' });
+      const first = await client.responses.create({ model: 'gpt-5', input: 'one', tools: [{ type: 'mcp', server_label: 'gh', server_url: 'https://mcp.example.com', authorization: 'gho_record-cli-token-0123456789abcdef' }] });
       await client.responses.create({ model: 'gpt-5', input: 'two', previous_response_id: first.id });
       process.exit(7);
     `;
@@ -125,6 +125,10 @@ describe('loupe CLI', () => {
     // The command's arguments may hold a key the shell expanded; they never reach stderr.
     expect(result.stderr).toContain(`recording ${process.execPath} (and its 2 arguments)`);
     expect(result.stderr).not.toContain(secretArg);
+    // The store writer's thread masked the MCP tool's OAuth token before it reached the file.
+    for (const suffix of ['', '-wal']) {
+      if (fs.existsSync(db + suffix)) expect(fs.readFileSync(db + suffix).includes('gho_record-cli-token-0123456789abcdef')).toBe(false);
+    }
 
     const doc = JSON.parse(loupe(['export', db]).stdout);
     expect(doc.runs).toHaveLength(1);

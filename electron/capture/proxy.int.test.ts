@@ -134,6 +134,35 @@ describe('proxy with the openai SDK', () => {
     }
   });
 
+  it("masks an MCP tool's OAuth token and secret headers in the stored body, and forwards them intact", async () => {
+    const token = 'gho_mcp-oauth-token-0123456789abcdef';
+    const headerKey = 'mcp-header-key-fedcba9876543210';
+    const tools = [
+      { type: 'mcp' as const, server_label: 'gh', server_url: 'https://mcp.example.com', authorization: token, require_approval: 'never' as const },
+      { type: 'mcp' as const, server_label: 'docs', server_url: 'https://docs.example.com', headers: { 'X-Api-Key': headerKey, 'X-Team': 'payments' } },
+    ];
+    const response = await h.client.responses.create({ model: 'gpt-5', input: 'use the tools', tools });
+    const forwarded = JSON.parse(h.sim.stats().lastRequest!.body.toString());
+    expect(forwarded.tools[0].authorization).toBe(token);
+    expect(forwarded.tools[1].headers['X-Api-Key']).toBe(headerKey);
+    await h.settle();
+    const id = last(h).id;
+    const stored = h.core.db.prepare("SELECT data FROM chunks WHERE exchange_id = ? AND stream = 'request' ORDER BY seq").all(id) as Array<{ data: Buffer }>;
+    const body = JSON.parse(Buffer.concat(stored.map((r) => r.data)).toString());
+    expect(body.tools[0].authorization).toBe('*'.repeat(token.length));
+    expect(body.tools[1].headers).toEqual({ 'X-Api-Key': '*'.repeat(headerKey.length), 'X-Team': 'payments' });
+    expect(body.input).toBe('use the tools');
+    const record = h.core.db.prepare('SELECT record FROM responses WHERE response_id = ?').pluck().get(response.id) as string;
+    expect(record).not.toContain(token);
+    h.core.recorder.flush();
+    await h.settle();
+    for (const suffix of ['', '-wal']) {
+      const bytes = fs.readFileSync(h.dbPath + suffix);
+      expect(bytes.includes(Buffer.from(token))).toBe(false);
+      expect(bytes.includes(Buffer.from(headerKey))).toBe(false);
+    }
+  });
+
   it('handles 100 concurrent streams and records each in full', async () => {
     const before = exchanges(h).length;
     const results = await Promise.all(

@@ -1,6 +1,7 @@
 // WebSocket mode through the proxy with the SDK's own ResponsesWS client: several turns on
 // one connection, continuations, a mid-turn close from the upstream and from the client.
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import net from 'node:net';
 import OpenAI from 'openai';
 import { ResponsesWS } from 'openai/resources/responses/ws';
@@ -89,6 +90,22 @@ describe('WebSocket mode through the proxy', () => {
     expect(received).toEqual(events.map((e) => e.type));
     const close = storedChunks(h.core.db, row.id, 'client').find((c) => c.opcode === 8)!;
     expect(close.data.readUInt16BE(0)).toBe(1000);
+  });
+
+  it("masks an MCP tool's OAuth token in stored client messages", async () => {
+    const before = lastWsId(h);
+    const token = 'gho_ws-mcp-oauth-token-0123456789abcdef';
+    const { ws, closed, completed } = connect(h, { events: 2 });
+    ws.send({ type: 'response.create', model: 'gpt-5', input: 'use the tool', tools: [{ type: 'mcp', server_label: 'gh', server_url: 'https://mcp.example.com', authorization: token }] });
+    await completed(1);
+    ws.close({ code: 1000, reason: 'done' });
+    await closed;
+    const row = await endedWsExchange(h, before);
+    const sent = storedChunks(h.core.db, row.id, 'client').filter((c) => c.opcode === 1).map((c) => JSON.parse(c.data.toString()));
+    expect(sent[0].tools[0]).toMatchObject({ type: 'mcp', server_label: 'gh', authorization: '*'.repeat(token.length) });
+    expect(sent[0].input).toBe('use the tool');
+    await h.settle();
+    for (const suffix of ['', '-wal']) expect(fs.readFileSync(h.dbPath + suffix).includes(Buffer.from(token))).toBe(false);
   });
 
   it('passes an upstream close mid-turn through with its code and records it', async () => {

@@ -2,6 +2,7 @@
 // worker thread by structured clone. Chunk bytes sit back to back in one arena per batch;
 // the writer gathers each stream's chunks into the one blob its row stores.
 import type { ChunkStream, ExchangeEnd, ExchangeStart, ResponseHead } from '../../shared/capture/exchange.js';
+import { JsonSecretScrubber } from '../../shared/capture/json-secret-scrubber.js';
 import type { Db } from './db.js';
 
 export interface RawSegment {
@@ -35,8 +36,39 @@ export function batchExchangeIds(batch: RawBatch): Set<number> {
   return new Set([...batch.starts.map((s) => s.id), ...batch.heads.map(([id]) => id), ...batch.segments.map((s) => s.id), ...batch.ends.map(([id]) => id)]);
 }
 
+/**
+ * Which of an exchange's streams carries JSON the client wrote, to be scrubbed of secrets
+ * before it is stored (json-secret-scrubber.ts): a WebSocket's client messages, or an
+ * HTTP request body sent as JSON. A compressed or non-JSON body (a file upload) is left
+ * as it came: scanning its bytes as JSON could only damage it.
+ */
+export function clientJsonStream(start: ExchangeStart): 'request' | 'client' | null {
+  if (start.transport === 'websocket') return 'client';
+  const header = (name: string) => start.requestHeaders.find(([n]) => n.toLowerCase() === name)?.[1]?.toLowerCase() ?? '';
+  const encoding = header('content-encoding').trim();
+  if (encoding && encoding !== 'identity') return null;
+  return header('content-type').includes('json') ? 'request' : null;
+}
+
+/** WebSocket text messages are JSON; binary ones, control frames and HTTP bodies (opcode 0) are judged as above. */
+const TEXT_OPCODE = 1;
+
 /** Returns a function that writes one batch in one transaction. */
 export function rawBatchWriter(db: Db): (batch: RawBatch) => void {
+  // Per exchange whose client JSON is scrubbed; state carries over from batch to batch
+  // until the exchange ends.
+  const scrubbers = new Map<number, { stream: 'request' | 'client'; scrubber: JsonSecretScrubber }>();
+  const scrub = (seg: RawSegment, data: Uint8Array) => {
+    const entry = scrubbers.get(seg.id);
+    if (!entry || entry.stream !== seg.stream) return;
+    let at = 0;
+    for (let i = 0; i < seg.offsets.length; i++) {
+      const length = seg.marks[i * 3]!;
+      const opcode = seg.marks[i * 3 + 2]!;
+      if (seg.stream === 'request' || opcode === TEXT_OPCODE) entry.scrubber.scrub(data.subarray(at, at + length));
+      at += length;
+    }
+  };
   const insertExchange = db.prepare(
     `INSERT INTO exchanges (id, started_at, transport, method, path, upstream, label, agent, connection_id, request_headers)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -64,18 +96,32 @@ export function rawBatchWriter(db: Db): (batch: RawBatch) => void {
     }
     return out;
   };
-  return db.transaction((batch: RawBatch) => {
+  const write = db.transaction((batch: RawBatch) => {
     for (const s of batch.starts) {
       insertExchange.run(s.id, s.startedAt, s.transport, s.method, s.path, s.upstream, s.label, s.agent, s.connectionId, JSON.stringify(s.requestHeaders));
     }
     for (const [id, h] of batch.heads) insertHead.run(id, h.status, h.statusText, JSON.stringify(h.headers), h.tUs);
     for (const seg of batch.segments) {
-      insertChunk.run(seg.id, seg.stream, seg.seq, segmentData(batch.arena, seg), toBuffer(new Uint8Array(seg.marks.buffer, seg.marks.byteOffset, seg.marks.byteLength)));
+      const data = segmentData(batch.arena, seg);
+      scrub(seg, data);
+      insertChunk.run(seg.id, seg.stream, seg.seq, data, toBuffer(new Uint8Array(seg.marks.buffer, seg.marks.byteOffset, seg.marks.byteLength)));
     }
     for (const [id, e] of batch.ends) {
       insertEnd.run(id, e.state, e.error, e.tUs, e.requestBytes, e.responseBytes, e.truncated ? 1 : 0);
     }
   });
+  return (batch) => {
+    // A start comes in the same batch as the exchange's first chunk or an earlier one.
+    for (const s of batch.starts) {
+      const stream = clientJsonStream(s);
+      if (stream) scrubbers.set(s.id, { stream, scrubber: new JsonSecretScrubber() });
+    }
+    try {
+      write(batch);
+    } finally {
+      for (const [id] of batch.ends) scrubbers.delete(id);
+    }
+  };
 }
 
 function contiguous(seg: RawSegment): boolean {

@@ -3,7 +3,8 @@
 // nobody can use.
 import type { HeaderList } from './exchange.js';
 
-const SECRET_HEADERS = new Set([
+/** Header names whose values are secrets, lower case. */
+export const SECRET_HEADER_NAMES: readonly string[] = [
   'authorization',
   'proxy-authorization',
   'api-key',
@@ -12,7 +13,9 @@ const SECRET_HEADERS = new Set([
   'x-goog-api-key',
   'cookie',
   'set-cookie',
-]);
+];
+
+const SECRET_HEADERS = new Set(SECRET_HEADER_NAMES);
 
 const COOKIE_HEADERS = new Set(['cookie', 'set-cookie']);
 

@@ -81,7 +81,7 @@ export function buildResponse(
     temperature: params.temperature ?? 1,
     text: params.text ?? { format: { type: 'text' }, verbosity: 'medium' },
     tool_choice: params.tool_choice ?? 'auto',
-    tools: params.tools ?? [],
+    tools: (params.tools ?? []).map(echoedTool),
     top_logprobs: params.top_logprobs ?? 0,
     top_p: params.top_p ?? 1,
     truncation: params.truncation ?? 'disabled',
@@ -112,4 +112,16 @@ export function finishedResponse(
     error: failed ? { code: 'server_error', message: SIM_SERVER_ERROR_MESSAGE } : undefined,
     completedAt: plan.terminal === 'completed' ? nowSeconds : undefined,
   });
+}
+
+/**
+ * A tool as the API echoes it. An MCP tool's credentials are sent on every request and not
+ * kept (its `authorization` "isn't persisted"), so the echo has no `authorization`, and
+ * `headers` comes back null: a recorded response in ../shared/fixtures
+ * (vercel-ai/openai/responses/openai-mcp-tool.1.json) shows both.
+ */
+function echoedTool<T extends { type: string }>(tool: T): T {
+  if (tool.type !== 'mcp') return tool;
+  const { authorization: _authorization, ...rest } = tool as T & { authorization?: string };
+  return { ...rest, headers: null } as unknown as T;
 }

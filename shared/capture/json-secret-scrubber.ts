@@ -1,0 +1,128 @@
+// Masks secrets in the JSON a client sends before it is stored. Some credentials ride in
+// the body, not in HTTP headers: an MCP tool's `authorization` (an OAuth token) and its
+// `headers` ({"Authorization": "Bearer …"}), in a request body or a WebSocket
+// `response.create`. Any object key that names a secret header (redact.ts) has its string
+// value masked.
+//
+// Streaming: fed a body in pieces, in order, it keeps its state between them, so a key or
+// a value split across reads or batches is still found. It masks in place, byte for byte
+// with '*': the stored body keeps its length, so chunk marks stay true, and stays valid
+// JSON (an escape becomes two '*', a multi-byte character one '*' per byte). The value is
+// masked whole; unlike a header's hint, its end is not known until it has gone by.
+// Only object keys count: a secret-looking name inside a string (a tool's arguments are
+// JSON in a string) is text, and is left alone.
+import { SECRET_HEADER_NAMES } from './redact.js';
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const STAR = 0x2a;
+const encoder = new TextEncoder();
+/** The secret names as bytes, by length: a key is compared byte by byte, never made text. */
+const NAMES_BY_LENGTH = new Map<number, Uint8Array[]>();
+for (const name of SECRET_HEADER_NAMES) {
+  const list = NAMES_BY_LENGTH.get(name.length) ?? [];
+  list.push(encoder.encode(name));
+  NAMES_BY_LENGTH.set(name.length, list);
+}
+const MAX_KEY_BYTES = Math.max(...NAMES_BY_LENGTH.keys());
+
+// Where the scrubber is in the JSON text.
+const OUTSIDE = 0;
+const IN_STRING = 1;
+const AFTER_STRING = 2;
+const AFTER_SECRET_KEY = 3;
+const IN_SECRET = 4;
+
+function isSpace(b: number): boolean {
+  return b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
+}
+
+/** Whether the first `length` bytes of `key` spell a secret name, in any case. */
+function isSecretKey(key: Uint8Array, length: number): boolean {
+  const names = NAMES_BY_LENGTH.get(length);
+  if (!names) return false;
+  outer: for (const name of names) {
+    for (let i = 0; i < length; i++) {
+      const b = key[i]!;
+      // Lower-case ASCII letters only; every secret name is letters and '-'.
+      if ((b >= 0x41 && b <= 0x5a ? b | 0x20 : b) !== name[i]) continue outer;
+    }
+    return true;
+  }
+  return false;
+}
+
+export class JsonSecretScrubber {
+  private mode = OUTSIDE;
+  /** The previous byte, inside a string, was an unpaired backslash. */
+  private escaped = false;
+  private readonly key = new Uint8Array(MAX_KEY_BYTES);
+  private keyLength = 0;
+  /** The string being read can no longer be a secret key (too long, or escaped). */
+  private notKey = false;
+  /** Secret values masked so far. */
+  masked = 0;
+
+  /**
+   * Masks the secrets in the next piece of the body, in place. One pass, byte by byte,
+   * with the state in locals: the loop stays simple enough for the JIT.
+   */
+  scrub(bytes: Uint8Array): void {
+    const key = this.key;
+    let mode = this.mode;
+    let escaped = this.escaped;
+    let keyLength = this.keyLength;
+    let notKey = this.notKey;
+    const n = bytes.length;
+    for (let i = 0; i < n; i++) {
+      // Long stretches (between strings, inside one that can no longer be a key) are
+      // crossed by tight loops: most of a body is text.
+      if (mode === OUTSIDE) while (i < n && bytes[i] !== QUOTE) i++;
+      else if (mode === IN_STRING && notKey && !escaped) while (i < n && bytes[i] !== QUOTE && bytes[i] !== BACKSLASH) i++;
+      if (i === n) break;
+      const b = bytes[i]!;
+      if (mode === OUTSIDE) {
+        if (b === QUOTE) {
+          mode = IN_STRING;
+          escaped = false;
+          keyLength = 0;
+          notKey = false;
+        }
+      } else if (mode === IN_STRING) {
+        if (escaped) escaped = false;
+        else if (b === BACKSLASH) escaped = notKey = true;
+        else if (b === QUOTE) mode = AFTER_STRING;
+        else if (notKey) continue;
+        else if (keyLength < MAX_KEY_BYTES) key[keyLength++] = b;
+        else notKey = true;
+      } else if (mode === IN_SECRET) {
+        if (escaped) escaped = false;
+        else if (b === BACKSLASH) escaped = true;
+        else if (b === QUOTE) {
+          mode = OUTSIDE;
+          continue;
+        }
+        bytes[i] = STAR;
+      } else if (!isSpace(b)) {
+        // After a string, ':' makes it a key; after a secret key, a string is its value.
+        // Anything else goes back to reading the text as usual (null, an object of headers,
+        // the next item), and this byte is read again in that light.
+        if (mode === AFTER_STRING && b === COLON) {
+          mode = !notKey && isSecretKey(key, keyLength) ? AFTER_SECRET_KEY : OUTSIDE;
+        } else if (mode === AFTER_SECRET_KEY && b === QUOTE) {
+          mode = IN_SECRET;
+          escaped = false;
+          this.masked++;
+        } else {
+          mode = OUTSIDE;
+          i--;
+        }
+      }
+    }
+    this.mode = mode;
+    this.escaped = escaped;
+    this.keyLength = keyLength;
+    this.notKey = notKey;
+  }
+}
