@@ -56,7 +56,7 @@ describe('upstream down or slow', () => {
     try {
       const err = await h.client.responses.create({ model: 'gpt-5', input: 'x' }, { headers: simHeader({ hangMs: 3_000 }) }).catch((e: unknown) => e);
       expect((err as InstanceType<typeof OpenAI.APIError>).status).toBe(504);
-      expect((err as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({ type: 'proxy_error', code: 'upstream_timeout' });
+      expect((err as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({ type: 'proxy_error', code: 'upstream_unreachable', message: expect.stringContaining('did not answer in time') });
       await h.settle();
       expect(lastExchange(h)).toMatchObject({ status: 504, state: 'upstream_timeout' });
     } finally {

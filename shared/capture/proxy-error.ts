@@ -1,7 +1,7 @@
 // Errors the proxy itself produces are shaped like the API's own, so every OpenAI client
 // surfaces them as a normal APIError with a message that says it was Loupe, not OpenAI.
 
-export type ProxyErrorCode = 'upstream_unreachable' | 'upstream_timeout' | 'bad_request' | 'proxy_internal';
+export type ProxyErrorCode = 'upstream_unreachable' | 'bad_request' | 'proxy_internal';
 
 export interface ProxyError {
   status: number;
@@ -15,12 +15,17 @@ export function proxyErrorBody(error: ProxyError): string {
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNRESET', 'EPIPE']);
 
-/** Maps a failure before the upstream answered to what the client is told. */
+/**
+ * Maps a failure before the upstream answered to what the client is told. A timeout is a
+ * 504 but keeps the code `upstream_unreachable`: issue 2 names that one body for both
+ * statuses, and clients that match on it should not miss a timeout. The status and the
+ * message tell the two apart; the recording keeps the state `upstream_timeout`.
+ */
 export function upstreamFailure(err: { code?: string; message: string }, upstream: string, timedOut: boolean): ProxyError {
   if (timedOut || err.code === 'ETIMEDOUT') {
     return {
       status: 504,
-      code: 'upstream_timeout',
+      code: 'upstream_unreachable',
       message: `Loupe proxy: the upstream ${upstream} did not answer in time (${err.message})`,
     };
   }
