@@ -12,6 +12,7 @@ import { openDb, type Db } from './store/db.js';
 import { openLocked } from './store/recording-lock.js';
 import { Recorder, type RecorderHealth } from './store/recorder.js';
 import { createStoreWriter, DEFAULT_WORKER_SCRIPT, type StoreWriter } from './store/store-writer.js';
+import { closeSession, openSession } from './store/interrupted-session.js';
 import { upgradeNotice } from './store/upgrade-notice.js';
 
 export interface CoreOptions {
@@ -60,6 +61,19 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   );
   const events = new EventEmitter<CoreEvents>();
   const firstId = (db.prepare('SELECT COALESCE(MAX(id), 0) + 1 AS id FROM exchanges').get() as { id: number }).id;
+  try {
+    const recovery = await openSession(db, firstId);
+    if (recovery) {
+      log(
+        `loupe: the last session on ${options.dbPath} did not close cleanly; ${recovery.cutShort} exchange(s) it left open are marked cut short, ` +
+          `${recovery.derived} derived now`,
+      );
+    }
+  } catch (err) {
+    db.close();
+    lock.release();
+    throw err;
+  }
   let recorder: Recorder | null = null;
   const writer = createStoreWriter(
     db,
@@ -101,6 +115,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     });
   } catch (err) {
     await writer.close();
+    closeSession(db);
     db.close();
     lock.release();
     throw err;
@@ -128,6 +143,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       await proxy.close();
       recorder.close();
       await writer.close();
+      closeSession(db);
       if (!writer.threaded) db.pragma('wal_checkpoint(TRUNCATE)');
       db.close();
       lock.release();

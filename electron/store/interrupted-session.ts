@@ -1,0 +1,82 @@
+// What a Loupe that stopped without closing (killed, crashed, the machine lost power)
+// leaves behind, put right by the next one that opens the recording for writing:
+// - exchanges that never ended have no end row, so they would look in flight forever:
+//   they get one, saying the recording was cut short there (their bytes stay as stored);
+// - ended exchanges whose derivation had not run yet (it lags traffic by up to a second,
+//   ADR 7) would be missing from every run and export until `loupe reindex`: they are
+//   derived now.
+// A session marks itself open in `meta` when it starts and removes the mark when it closes
+// cleanly, so a mark found at start names the first exchange of a session that did not.
+import type { ChunkStream } from '../../shared/capture/exchange.js';
+import type { Db } from './db.js';
+import { computeDerived, derivedRows, derivedWriter } from './derive.js';
+import { storedChunks } from './raw-read.js';
+
+const OPEN_SESSION = 'open_session_first_id';
+
+export const INTERRUPTED_ERROR = 'Loupe stopped before this exchange ended (killed or crashed); what arrived until then is kept';
+
+export interface Recovery {
+  /** Exchanges given an end row because they never had one. */
+  cutShort: number;
+  /** Ended exchanges derived now because they never had been. */
+  derived: number;
+}
+
+/** Marks a session open from `firstId` on, and returns what an earlier session that never closed left to put right. */
+export async function openSession(db: Db, firstId: number): Promise<Recovery | null> {
+  const mark = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(OPEN_SESSION) as string | undefined;
+  const recovery = mark === undefined ? null : await recover(db, Number(mark));
+  db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(OPEN_SESSION, String(firstId));
+  return recovery;
+}
+
+/** After everything is written and derived: the session closed cleanly. */
+export function closeSession(db: Db): void {
+  db.prepare('DELETE FROM meta WHERE key = ?').run(OPEN_SESSION);
+}
+
+async function recover(db: Db, from: number): Promise<Recovery> {
+  const open = db.prepare('SELECT id FROM exchanges WHERE id >= ? AND id NOT IN (SELECT exchange_id FROM exchange_ends) ORDER BY id').pluck().all(from) as number[];
+  const insertEnd = db.prepare(
+    `INSERT OR IGNORE INTO exchange_ends (exchange_id, state, error, t_us, request_bytes, response_bytes, truncated)
+     VALUES (?, 'proxy_error', ?, ?, ?, ?, 1)`,
+  );
+  db.transaction(() => {
+    for (const id of open) {
+      const sent = streamTotals(db, id, ['request', 'client']);
+      const received = streamTotals(db, id, ['response', 'server']);
+      insertEnd.run(id, INTERRUPTED_ERROR, Math.max(sent.lastUs, received.lastUs), sent.bytes, received.bytes);
+    }
+  })();
+  // Ended (now all of them) but with nothing derived. An exchange that derives to nothing
+  // (a GET of the model list) is derived again, which is cheap and harmless.
+  const underived = db
+    .prepare(
+      `SELECT exchange_id FROM exchange_ends WHERE exchange_id >= ?
+         AND exchange_id NOT IN (SELECT exchange_id FROM responses)
+         AND exchange_id NOT IN (SELECT exchange_id FROM exchange_notes)
+         AND exchange_id NOT IN (SELECT exchange_id FROM agent_spans)
+       ORDER BY exchange_id`,
+    )
+    .pluck()
+    .all(from) as number[];
+  const write = derivedWriter(db);
+  for (const id of underived) {
+    const result = await computeDerived(db, id);
+    if (result) write([derivedRows(id, result)]);
+  }
+  return { cutShort: open.length, derived: underived.length };
+}
+
+function streamTotals(db: Db, id: number, streams: ChunkStream[]): { bytes: number; lastUs: number } {
+  let bytes = 0;
+  let lastUs = 0;
+  for (const stream of streams) {
+    for (const chunk of storedChunks(db, id, stream)) {
+      bytes += chunk.data.length;
+      lastUs = Math.max(lastUs, chunk.tUs);
+    }
+  }
+  return { bytes, lastUs };
+}
