@@ -12,6 +12,7 @@ import { startSimUpstream, type SimUpstream } from './sim/index.js';
 import Database from 'better-sqlite3';
 import { openDb } from './store/db.js';
 import { copyAsSchemaV1 } from '../test/support/schema-v1-copy.js';
+import { eventually } from '../test/support/harness.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = path.join(root, 'bin', 'loupe.js');
@@ -154,6 +155,24 @@ describe('loupe CLI', () => {
     expect(result.status).toBe(0);
     expect(result.stderr).toContain('recorded 1 exchange ');
     expect(JSON.parse(loupe(['export', db]).stdout).runs[0].responses[0].status).toBe('completed');
+  });
+
+  it('record passes SIGTERM on to the command, not a SIGINT sent to Loupe alone, and reports a signal death as 128+N', async () => {
+    const db = path.join(dir, 'record-signals.loupe');
+    const script = `process.on('SIGINT', () => console.error('child got SIGINT')); console.error('child ready'); setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, [bin, 'record', '--db', db, '--upstream', sim.url, '--', process.execPath, '-e', script], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    await eventually(() => (stderr.includes('child ready') ? true : undefined));
+    // Ctrl-C reaches the command from the terminal itself; Loupe does not send it again.
+    child.kill('SIGINT');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(child.exitCode).toBeNull();
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    expect(stderr).not.toContain('child got SIGINT');
+    expect(stderr).toContain('recorded 0 exchanges');
   });
 
   it('export stops quietly, with status 0, when the reader of its output goes away (| head)', async () => {

@@ -29,15 +29,16 @@ export async function record(args: ParsedArgs): Promise<number> {
   );
 
   const child = spawn(cmd, cmdArgs, { stdio: 'inherit', env: withLoopbackNoProxy({ ...process.env, OPENAI_BASE_URL: baseUrl }) });
-  // SIGTERM and SIGHUP are usually sent to this process alone, so they are passed on. Ctrl-C
-  // is not: the terminal already sends SIGINT to the whole foreground group, CMD included,
-  // and a second one could cut short CMD's own clean-up (Python's, for one). Loupe keeps
-  // recording until CMD exits.
+  // SIGTERM is usually sent to this process alone, so it is passed on. Ctrl-C and a hangup
+  // are not: the terminal sends SIGINT and SIGHUP to the whole foreground group, CMD
+  // included, and a second one could cut short CMD's own clean-up (Python's, for one).
+  // Loupe keeps recording until CMD exits, whatever CMD makes of them (under nohup, it
+  // ignores the hangup too).
   const forward = (signal: NodeJS.Signals) => child.kill(signal);
   const ignore = () => {};
   process.on('SIGINT', ignore);
+  process.on('SIGHUP', ignore);
   process.on('SIGTERM', forward);
-  process.on('SIGHUP', forward);
   const status = await new Promise<number>((resolve) => {
     child.once('error', (err) => {
       process.stderr.write(`loupe: cannot run ${cmd}: ${err.message}\n`);
@@ -46,8 +47,8 @@ export async function record(args: ParsedArgs): Promise<number> {
     child.once('exit', (code, signal) => resolve(code ?? exitStatusOf(signal)));
   });
   process.off('SIGINT', ignore);
+  process.off('SIGHUP', ignore);
   process.off('SIGTERM', forward);
-  process.off('SIGHUP', forward);
   await core.close();
   const count = core.recorder.health.exchanges;
   process.stderr.write(`loupe: recorded ${count} exchange${count === 1 ? '' : 's'} to ${dbPath}\n`);

@@ -33,12 +33,11 @@ export async function serve(args: ParsedArgs): Promise<number> {
     `loupe: recording to ${dbPath}\nloupe: forwarding to ${core.proxy.upstream}${core.proxy.via ? ` via ${core.proxy.via}` : ''}\n` +
       `loupe: point clients at it with OPENAI_BASE_URL=${core.proxy.baseUrl}\n`,
   );
-  // SIGHUP too: closing the terminal that runs `loupe serve` must flush the last batches
-  // and their derivation like Ctrl-C does, not kill the process with them unwritten.
+  // Not SIGHUP: a listener would undo `nohup loupe serve`. A hangup ends the process as it
+  // always did, and the next writer puts the recording right (interrupted-session.ts).
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
-    process.once('SIGHUP', resolve);
   });
   process.stderr.write('loupe: shutting down, flushing the recording…\n');
   await ui.close();

@@ -88,7 +88,7 @@ describe('demo scenarios through the proxy', () => {
     expect(new Set(spans.map((s) => s.traceId)).size).toBe(1);
     // `loupe export --format json` carries them on the run.
     let json = '';
-    await exportRecording(h.core.db, 'json', (text) => (json += text));
+    await exportRecording(h.core.db, 'json', (text) => void (json += text));
     const exported = (JSON.parse(json) as ExportDocument).runs.find((r) => r.id === run.id);
     expect(exported?.agent_spans?.map((s) => s.id)).toEqual(spans.map((s) => s.id));
     // Each of the three parallel calls is joined to its output, plus the handoff.
