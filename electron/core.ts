@@ -115,7 +115,11 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     });
   } catch (err) {
     await writer.close();
-    closeSession(db);
+    try {
+      closeSession(db); // nothing was recorded
+    } catch {
+      // As in close(): the next start checks again.
+    }
     db.close();
     lock.release();
     throw err;
@@ -143,7 +147,12 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       await proxy.close();
       recorder.close();
       await writer.close();
-      closeSession(db);
+      try {
+        closeSession(db);
+      } catch {
+        // The file cannot be written (the disk filled up, say): the next start finds the
+        // session still marked open and checks it again, which is harmless.
+      }
       if (!writer.threaded) db.pragma('wal_checkpoint(TRUNCATE)');
       db.close();
       lock.release();
