@@ -76,11 +76,12 @@ describe('a session that did not close cleanly', () => {
     try {
       expect(logs).toContain(`loupe: the last session on ${dbPath} did not close cleanly; 1 exchange(s) it left open are marked cut short, 2 derived now`);
       const end = core.db.prepare('SELECT state, error, t_us, request_bytes, response_bytes, truncated FROM exchange_ends WHERE exchange_id = 2').get();
-      expect(end).toEqual({ state: 'proxy_error', error: INTERRUPTED_ERROR, t_us: 2_000, request_bytes: 30, response_bytes: Buffer.byteLength(PARTIAL_STREAM), truncated: 1 });
+      expect(end).toEqual({ state: 'proxy_error', error: INTERRUPTED_ERROR, t_us: 2_000, request_bytes: 30, response_bytes: Buffer.byteLength(PARTIAL_STREAM), truncated: 0 });
       const responses = core.db.prepare('SELECT exchange_id, response_id, status FROM responses ORDER BY exchange_id').all();
       expect(responses).toEqual([
         { exchange_id: 1, response_id: 'resp_interrupted_1', status: 'completed' },
-        { exchange_id: 2, response_id: 'resp_cut_2', status: expect.any(String) },
+        // Not left in progress: the run no longer looks as if it were still running.
+        { exchange_id: 2, response_id: 'resp_cut_2', status: 'aborted' },
       ]);
       // New exchanges carry on after the old ones.
       await fetch(`${core.proxy.baseUrl}/responses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"model":"gpt-5","input":"after"}' });
@@ -124,8 +125,8 @@ describe('a session that did not close cleanly', () => {
     expect(second.stderr.join('')).toMatch(/did not close cleanly; 1 exchange\(s\) it left open are marked cut short, 1 derived now/);
     const db = new Database(dbPath, { readonly: true });
     try {
-      expect(db.prepare('SELECT state, error, truncated FROM exchange_ends').all()).toEqual([{ state: 'proxy_error', error: INTERRUPTED_ERROR, truncated: 1 }]);
-      expect(db.prepare('SELECT status FROM responses').pluck().all()).toEqual(['in_progress']);
+      expect(db.prepare('SELECT state, error, truncated FROM exchange_ends').all()).toEqual([{ state: 'proxy_error', error: INTERRUPTED_ERROR, truncated: 0 }]);
+      expect(db.prepare('SELECT status FROM responses').pluck().all()).toEqual(['aborted']);
     } finally {
       db.close();
     }

@@ -38,9 +38,13 @@ export function closeSession(db: Db): void {
 
 async function recover(db: Db, from: number): Promise<Recovery> {
   const open = db.prepare('SELECT id FROM exchanges WHERE id >= ? AND id NOT IN (SELECT exchange_id FROM exchange_ends) ORDER BY id').pluck().all(from) as number[];
+  // Not marked truncated: that flag means the body passed the store's size cap, and the
+  // normalizer then keeps the response's last known status (in progress) because the
+  // stream's end may have happened unseen. Here it is known that no end came, so the
+  // response reads as aborted, with this error in its note.
   const insertEnd = db.prepare(
     `INSERT OR IGNORE INTO exchange_ends (exchange_id, state, error, t_us, request_bytes, response_bytes, truncated)
-     VALUES (?, 'proxy_error', ?, ?, ?, ?, 1)`,
+     VALUES (?, 'proxy_error', ?, ?, ?, ?, 0)`,
   );
   db.transaction(() => {
     for (const id of open) {
