@@ -28,9 +28,10 @@ export function assertBuilt(): void {
   }
 }
 
-export async function serve(upstream: string, extra: string[] = []): Promise<Served> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-e2e-'));
-  const dbPath = path.join(dir, 'e2e.loupe');
+/** `dbPath` names the recording (to start again on one); by default a fresh one in a new temp folder. */
+export async function serve(upstream: string, extra: string[] = [], options: { dbPath?: string } = {}): Promise<Served> {
+  const dbPath = options.dbPath ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-e2e-')), 'e2e.loupe');
+  const dir = path.dirname(dbPath);
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', dbPath, '--upstream', upstream, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));

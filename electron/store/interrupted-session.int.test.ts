@@ -1,23 +1,18 @@
 // A Loupe that was killed mid-session: the next one to open the recording for writing
 // ends what was left open and derives what was left underived. One test builds that state
 // exactly; the other makes it the real way, with SIGKILL, through the built CLI.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCore } from '../core.js';
 import { startSimUpstream, type SimUpstream } from '../sim/index.js';
 import { eventually } from '../../test/support/harness.js';
+import { assertBuilt, serve } from '../../e2e/support/serve.js';
 import { openDb } from './db.js';
 import { INTERRUPTED_ERROR } from './interrupted-session.js';
 import { rawBatchWriter, type RawBatch } from './raw-batch.js';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = path.join(root, 'bin', 'loupe.js');
 
 const RESPONSE = JSON.stringify({
   id: 'resp_interrupted_1',
@@ -98,9 +93,9 @@ describe('a session that did not close cleanly', () => {
   });
 
   it('after SIGKILL mid-stream, the next `loupe serve` ends the stream it left open', async () => {
-    if (!fs.existsSync(path.join(root, 'dist', 'electron', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+    assertBuilt();
     const dbPath = path.join(dir, 'killed.loupe');
-    const first = await serve(dbPath);
+    const first = await serve(sim.url, [], { dbPath });
     // A stream that will still be running when the proxy dies.
     const res = await fetch(`${first.proxy}/responses`, {
       method: 'POST',
@@ -119,10 +114,9 @@ describe('a session that did not close cleanly', () => {
     await new Promise((resolve) => first.child.once('exit', resolve));
     await reader.read().catch(() => undefined);
 
-    const second = await serve(dbPath);
-    second.child.kill('SIGTERM');
-    await new Promise((resolve) => second.child.once('exit', resolve));
-    expect(second.stderr.join('')).toMatch(/did not close cleanly; 1 exchange\(s\) it left open are marked cut short, 1 derived now/);
+    const second = await serve(sim.url, [], { dbPath });
+    await second.stop();
+    expect(second.stderr()).toMatch(/did not close cleanly; 1 exchange\(s\) it left open are marked cut short, 1 derived now/);
     const db = new Database(dbPath, { readonly: true });
     try {
       expect(db.prepare('SELECT state, error, truncated FROM exchange_ends').all()).toEqual([{ state: 'proxy_error', error: INTERRUPTED_ERROR, truncated: 0 }]);
@@ -131,15 +125,4 @@ describe('a session that did not close cleanly', () => {
       db.close();
     }
   });
-
-  async function serve(dbPath: string): Promise<{ child: ChildProcessWithoutNullStreams; proxy: string; stderr: string[] }> {
-    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', dbPath, '--upstream', sim.url]);
-    const stderr: string[] = [];
-    child.stderr.on('data', (d: Buffer) => stderr.push(d.toString()));
-    const line = await new Promise<string>((resolve, reject) => {
-      readline.createInterface({ input: child.stdout }).once('line', resolve);
-      child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr.join('')}`)));
-    });
-    return { child, proxy: (JSON.parse(line) as { proxy: string }).proxy, stderr };
-  }
 });

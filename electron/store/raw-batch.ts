@@ -2,6 +2,7 @@
 // worker thread by structured clone. Chunk bytes sit back to back in one arena per batch;
 // the writer gathers each stream's chunks into the one blob its row stores.
 import type { ChunkStream, ExchangeEnd, ExchangeStart, ResponseHead } from '../../shared/capture/exchange.js';
+import { headerValue } from '../../shared/capture/hop-headers.js';
 import { JsonSecretScrubber } from '../../shared/capture/json-secret-scrubber.js';
 import type { Db } from './db.js';
 
@@ -42,9 +43,9 @@ export function batchExchangeIds(batch: RawBatch): Set<number> {
  * HTTP request body sent as JSON. A compressed or non-JSON body (a file upload) is left
  * as it came: scanning its bytes as JSON could only damage it.
  */
-export function clientJsonStream(start: ExchangeStart): 'request' | 'client' | null {
+function clientJsonStream(start: ExchangeStart): 'request' | 'client' | null {
   if (start.transport === 'websocket') return 'client';
-  const header = (name: string) => start.requestHeaders.find(([n]) => n.toLowerCase() === name)?.[1]?.toLowerCase() ?? '';
+  const header = (name: string) => headerValue(start.requestHeaders, name)?.toLowerCase() ?? '';
   const encoding = header('content-encoding').trim();
   if (encoding && encoding !== 'identity') return null;
   return header('content-type').includes('json') ? 'request' : null;
