@@ -6,6 +6,16 @@ import type { TraceBenchReport } from './trace-bench.js';
 const ms = (n: number) => `${n.toFixed(2)} ms`;
 const verdict = (ok: boolean) => (ok ? 'meets target' : 'MISSES target');
 
+/**
+ * Loupe's overhead as a multiple of bare's. A ratio only means something when bare added
+ * time: at p99 the tails of 2,400 streams can put bare's below direct's, and dividing by
+ * that printed -8880310000.01x (session 10). Then the two overheads are printed instead.
+ */
+export function overheadRatio(loupe: number, bare: number): string {
+  if (bare > 0) return `${(loupe / bare).toFixed(2)}x`;
+  return `n/a (bare ${ms(bare)}, loupe ${ms(loupe)} over direct)`;
+}
+
 export function printCapture(r: CaptureBenchReport): void {
   const out: string[] = ['', 'Capture: direct vs bare Node pass-through vs Loupe (recording everything); realistic also times a raw TCP relay, the floor of any hop', ''];
   for (const row of r.realistic) {
@@ -16,9 +26,7 @@ export function printCapture(r: CaptureBenchReport): void {
     if (row.concurrency === 10) {
       out.push(`  target: loupe adds <= 1 ms p50: ${verdict(row.overhead.loupe.p50 <= 1)}`);
     } else {
-      const p50 = row.overhead.loupe.p50 / Math.max(row.overhead.bare.p50, 1e-9);
-      const p99 = row.overhead.loupe.p99 / Math.max(row.overhead.bare.p99, 1e-9);
-      out.push(`  loupe/bare overhead ratio: p50 ${p50.toFixed(2)}x, p99 ${p99.toFixed(2)}x`);
+      out.push(`  loupe/bare overhead ratio: p50 ${overheadRatio(row.overhead.loupe.p50, row.overhead.bare.p50)}, p99 ${overheadRatio(row.overhead.loupe.p99, row.overhead.bare.p99)}`);
       out.push(`  target: loupe overhead no worse than bare: p50 ${verdict(row.overhead.loupe.p50 <= row.overhead.bare.p50)}, p99 ${verdict(row.overhead.loupe.p99 <= row.overhead.bare.p99)}`);
     }
   }
