@@ -7,9 +7,6 @@ import { record } from './cli/record.js';
 import { reindexCommand } from './cli/reindex.js';
 import { serve } from './cli/serve.js';
 
-const VALUE_FLAGS = new Set(['port', 'ui-port', 'upstream', 'db', 'format', 'upstream-timeout', 'label', 'scenario', 'speed']);
-const BOOL_FLAGS = new Set(['help', 'h', 'version']);
-
 /**
  * What each command takes: its flags and how many FILE arguments. A flag another command
  * owns (`loupe export f --db x`) is an error, not silently ignored: the user meant it to
@@ -22,6 +19,10 @@ const COMMANDS: Record<string, { flags: readonly string[]; files: number }> = {
   reindex: { flags: [], files: 1 },
   demo: { flags: ['scenario', 'speed', 'db', 'port', 'ui-port'], files: 0 },
 };
+
+/** Every command's flags take a value; the flags below, valid anywhere, do not. */
+const VALUE_FLAGS = new Set(Object.values(COMMANDS).flatMap((c) => c.flags));
+const BOOL_FLAGS = new Set(['help', 'h', 'version']);
 
 function checkCommandArgs(args: ParsedArgs, command: string): void {
   const spec = COMMANDS[command];

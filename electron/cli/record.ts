@@ -11,11 +11,12 @@ import { inheritedUpstream, withLoopbackNoProxy } from './record-env.js';
 export async function record(args: ParsedArgs): Promise<number> {
   if (!args.rest.length) throw new UsageError('record needs a command after `--`, e.g. loupe record -- node agent.js');
   const dbPath = stringFlag(args, 'db') ?? defaultLibraryPath();
-  const inherited = inheritedUpstream(process.env);
+  const given = upstreamFlag(args);
+  const inherited = given ? undefined : inheritedUpstream(process.env);
   const core = await startCore({
     dbPath,
     port: portFlag(args, 'port') ?? 0,
-    upstream: upstreamFlag(args) ?? inherited,
+    upstream: given ?? inherited,
     upstreamTimeoutMs: secondsFlag(args, 'upstream-timeout'),
   });
   const label = stringFlag(args, 'label');
@@ -25,7 +26,7 @@ export async function record(args: ParsedArgs): Promise<number> {
   // (`curl -H "Authorization: Bearer $OPENAI_API_KEY"`), and stderr ends up in CI logs.
   process.stderr.write(
     `loupe: recording ${cmd}${cmdArgs.length ? ` (and its ${cmdArgs.length} argument${cmdArgs.length === 1 ? '' : 's'})` : ''} to ${dbPath}\n` +
-      `loupe: forwarding to ${core.proxy.upstream}${!stringFlag(args, 'upstream') && inherited ? ' (your OPENAI_BASE_URL)' : ''}; OPENAI_BASE_URL=${baseUrl}\n`,
+      `loupe: forwarding to ${core.proxy.upstream}${inherited ? ' (your OPENAI_BASE_URL)' : ''}; OPENAI_BASE_URL=${baseUrl}\n`,
   );
 
   const child = spawn(cmd, cmdArgs, { stdio: 'inherit', env: withLoopbackNoProxy({ ...process.env, OPENAI_BASE_URL: baseUrl }) });
