@@ -22,6 +22,9 @@ export interface CaptureBenchReport {
   saturation: {
     eventsPerSec: Record<Target, number>;
     loupeOverBare: number;
+    /** Measured rounds (one block per target each) and the time Loupe's blocks took in all. */
+    rounds: number;
+    loupeMs: number;
     /** After each Loupe block: ms from the last stream's end until its bytes were on disk (inside Loupe's rate), and until derived and checkpointed too (outside it). */
     loupeWrittenMs: { p50: number; max: number };
     loupeDerivedMs: { p50: number; max: number };
@@ -119,7 +122,13 @@ export async function captureBench(scale: number, log: (line: string) => void): 
     // ~0.1 s, under the 1 s an ended exchange may wait). 24 rounds, not 12: the same build
     // gave 0.80-0.99x of bare over five runs of 12 (session 7), as this virtual machine's
     // speed moved under blocks this short; paired probes of two builds agreed within 0.05.
-    for (let round = 0; round < Math.round(24 * scale); round++) {
+    // At least 24 rounds and at least 2 s of Loupe's blocks, whichever is more: on a machine
+    // three times faster (session 11, ~27 ms blocks) 24 rounds were 0.65 s of Loupe, and one
+    // build gave 0.83-0.98x over six runs. Capped so a very slow machine still finishes.
+    const minRounds = Math.round(24 * scale);
+    let rounds = 0;
+    for (let round = 0; round < minRounds || (rate.loupe.ms < 2000 * scale && round < 8 * minRounds); round++) {
+      rounds = round + 1;
       for (const t of rotate(TARGETS, round)) {
         const pid = t === 'bare' ? bare.pid : t === 'loupe' ? loupe.pid : null;
         const cpuBefore = pid === null ? null : threadCpu(pid);
@@ -169,6 +178,8 @@ export async function captureBench(scale: number, log: (line: string) => void): 
       saturation: {
         eventsPerSec,
         loupeOverBare: eventsPerSec.loupe / eventsPerSec.bare,
+        rounds,
+        loupeMs: rate.loupe.ms,
         loupeWrittenMs: { p50: percentile(writtenMs, 50), max: Math.max(...writtenMs) },
         loupeDerivedMs: { p50: percentile(derivedMs, 50), max: Math.max(...derivedMs) },
         cpuUsPerEvent: { bare: perEvent(cpuOf.bare, rate.bare.events), loupe: perEvent(cpuOf.loupe, rate.loupe.events) },

@@ -1,6 +1,7 @@
 // Starts a benchmark child process and talks to it over IPC.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { RELAY_HEAP_FLAGS } from '../electron/cli/relaunch-plan.js';
 
 export interface ChildHandle {
   url: string;
@@ -18,7 +19,11 @@ export interface ChildHandle {
 const script = fileURLToPath(new URL('./children.js', import.meta.url));
 
 export async function spawnChild(kind: 'sim' | 'bare' | 'tcp' | 'loupe', ...args: string[]): Promise<ChildHandle> {
-  const proc: ChildProcess = fork(script, [kind, ...args], { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const proc: ChildProcess = fork(script, [kind, ...args], {
+    // Loupe's child starts as `loupe serve` does (bin/loupe.js); the others with Node's defaults.
+    execArgv: ['--expose-gc', ...(kind === 'loupe' ? RELAY_HEAP_FLAGS : [])],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   let nextId = 0;
   const waiting = new Map<number, (msg: Record<string, unknown>) => void>();
   const url = await new Promise<string>((resolve, reject) => {

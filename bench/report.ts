@@ -31,7 +31,7 @@ export function printCapture(r: CaptureBenchReport): void {
     }
   }
   const s = r.saturation.eventsPerSec;
-  out.push('', `saturation, 20 streams of 200 events with no gaps always in flight (60 per block, blocks interleaved)`);
+  out.push('', `saturation, 20 streams of 200 events with no gaps always in flight (60 per block, blocks interleaved; ${r.saturation.rounds} rounds, ${(r.saturation.loupeMs / 1000).toFixed(1)} s of Loupe's)`);
   out.push(`  events/s  direct ${s.direct.toFixed(0)}  bare ${s.bare.toFixed(0)}  loupe ${s.loupe.toFixed(0)}`);
   out.push(`  loupe/bare ${r.saturation.loupeOverBare.toFixed(2)}x  target >= 0.90x: ${verdict(r.saturation.loupeOverBare >= 0.9)}`);
   const w = r.saturation.loupeWrittenMs;

@@ -84,7 +84,12 @@ describe('loupe CLI', () => {
 
     // One writer per file: a second proxy or a reindex is refused with one line, not let in
     // to fail every write (both would number exchanges from the same start).
-    const inUse = new RegExp(`is being recorded by another Loupe \\(process ${child.pid}\\)`);
+    // The process named is the one that writes: the server `loupe` relaunched with the relay's
+    // heap flags (ADR 15), whose parent is the `loupe` started here.
+    const server = Number(fs.readFileSync(`${db}.lock`, 'utf8').trim());
+    const stat = fs.readFileSync(`/proc/${server}/stat`, 'utf8');
+    expect(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])).toBe(child.pid);
+    const inUse = new RegExp(`is being recorded by another Loupe \\(process ${server}\\)`);
     const second = spawnSync(process.execPath, [bin, 'serve', '--port', '0', '--db', db, '--upstream', sim.url], { encoding: 'utf8', timeout: 20_000 });
     expect(second.status).toBe(1);
     expect(second.stderr).toMatch(inUse);
