@@ -43,13 +43,13 @@ export async function demoCommand(args: ParsedArgs): Promise<number> {
     stops.push(() => service.close());
     const ui = await startHeadlessServer({ api: service, port: portFlag(args, 'ui-port') ?? 0 });
     stops.push(() => ui.close());
-    process.stdout.write(`${JSON.stringify({ proxy: core.proxy.baseUrl, ui: ui.url })}\n`);
-    process.stderr.write(`loupe demo: recording to ${dbPath}; open ${ui.url} to watch\n`);
-
+    // Listening before the ready line, as serve does: whoever reads it may signal at once.
     const signalled = new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
     });
+    process.stdout.write(`${JSON.stringify({ proxy: core.proxy.baseUrl, ui: ui.url })}\n`);
+    process.stderr.write(`loupe demo: recording to ${dbPath}; open ${ui.url} to watch\n`);
     const played = runDemo({
       baseURL: core.proxy.baseUrl,
       scenario,

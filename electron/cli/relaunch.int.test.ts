@@ -82,7 +82,7 @@ describe.skipIf(!onLinux)('loupe relaunched with the relay heap flags', () => {
     // Twice, as a terminal and a script in front would both send it: passed on once.
     launcher.kill('SIGINT');
     launcher.kill('SIGINT');
-    expect(await exited).toBe(0);
+    expect(await exited, stderr()).toBe(0);
     expect(alive(server)).toBe(false);
     expect(stderr()).toMatch(/shutting down, flushing the recording/);
     expect(closedCleanly(db)).toBe(true);

@@ -35,8 +35,10 @@ export function relaunch(plan: RelaunchPlan, script: string, argv: readonly stri
       resolve(1);
     });
     child.once('exit', (code, signal) => {
-      for (const [signal, listener] of listeners) process.off(signal, listener);
+      // After a clean exit the listeners stay (they do not hold the process open): a Ctrl-C
+      // that comes in the last moment must not turn status 0 into death by SIGINT.
       if (signal) {
+        for (const [name, listener] of listeners) process.off(name, listener);
         // Die the same way, so a shell or supervisor sees what it would without a launcher.
         process.kill(process.pid, signal);
         resolve(128 + (os.constants.signals[signal] ?? 0));

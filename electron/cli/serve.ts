@@ -28,17 +28,22 @@ export async function serve(args: ParsedArgs): Promise<number> {
     await core.close();
     throw err;
   }
+  // Listening before the ready line: whoever reads it may signal at once, and a SIGINT that
+  // came before the listener would end the process by Node's default, unflushed. (A
+  // fresh-clone CI run saw serve end by a signal in relaunch.int.test.ts; the write wakes the
+  // reader, which can signal before this process runs again.)
+  // Not SIGHUP: a listener would undo `nohup loupe serve`. A hangup ends the process as it
+  // always did, and the next writer puts the recording right (interrupted-session.ts).
+  const signalled = new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
   process.stdout.write(`${JSON.stringify({ proxy: core.proxy.baseUrl, ui: ui.url })}\n`);
   process.stderr.write(
     `loupe: recording to ${dbPath}\nloupe: forwarding to ${core.proxy.upstream}${core.proxy.via ? ` via ${core.proxy.via}` : ''}\n` +
       `loupe: point clients at it with OPENAI_BASE_URL=${core.proxy.baseUrl}\n`,
   );
-  // Not SIGHUP: a listener would undo `nohup loupe serve`. A hangup ends the process as it
-  // always did, and the next writer puts the recording right (interrupted-session.ts).
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await signalled;
   process.stderr.write('loupe: shutting down, flushing the recording…\n');
   await ui.close();
   await service.close();
