@@ -126,9 +126,8 @@ export async function captureBench(scale: number, log: (line: string) => void): 
     // three times faster (session 11, ~27 ms blocks) 24 rounds were 0.65 s of Loupe, and one
     // build gave 0.83-0.98x over six runs. Capped so a very slow machine still finishes.
     const minRounds = Math.round(24 * scale);
-    let rounds = 0;
-    for (let round = 0; round < minRounds || (rate.loupe.ms < 2000 * scale && round < 8 * minRounds); round++) {
-      rounds = round + 1;
+    let round = 0;
+    for (; round < minRounds || (rate.loupe.ms < 2000 * scale && round < 8 * minRounds); round++) {
       for (const t of rotate(TARGETS, round)) {
         const pid = t === 'bare' ? bare.pid : t === 'loupe' ? loupe.pid : null;
         const cpuBefore = pid === null ? null : threadCpu(pid);
@@ -178,7 +177,7 @@ export async function captureBench(scale: number, log: (line: string) => void): 
       saturation: {
         eventsPerSec,
         loupeOverBare: eventsPerSec.loupe / eventsPerSec.bare,
-        rounds,
+        rounds: round,
         loupeMs: rate.loupe.ms,
         loupeWrittenMs: { p50: percentile(writtenMs, 50), max: Math.max(...writtenMs) },
         loupeDerivedMs: { p50: percentile(derivedMs, 50), max: Math.max(...derivedMs) },

@@ -13,6 +13,7 @@ import Database from 'better-sqlite3';
 import { openDb } from './store/db.js';
 import { copyAsSchemaV1 } from '../test/support/schema-v1-copy.js';
 import { eventually } from '../test/support/harness.js';
+import { parentOf } from '../test/support/proc.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = path.join(root, 'bin', 'loupe.js');
@@ -87,8 +88,7 @@ describe('loupe CLI', () => {
     // The process named is the one that writes: the server `loupe` relaunched with the relay's
     // heap flags (ADR 15), whose parent is the `loupe` started here.
     const server = Number(fs.readFileSync(`${db}.lock`, 'utf8').trim());
-    const stat = fs.readFileSync(`/proc/${server}/stat`, 'utf8');
-    expect(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])).toBe(child.pid);
+    expect(parentOf(server)).toBe(child.pid);
     const inUse = new RegExp(`is being recorded by another Loupe \\(process ${server}\\)`);
     const second = spawnSync(process.execPath, [bin, 'serve', '--port', '0', '--db', db, '--upstream', sim.url], { encoding: 'utf8', timeout: 20_000 });
     expect(second.status).toBe(1);

@@ -2,10 +2,10 @@
 // free port, records everything it sends, and exits with CMD's own status so it can wrap
 // a test suite in CI.
 import { spawn } from 'node:child_process';
-import os from 'node:os';
 import { startCore } from '../core.js';
 import { portFlag, secondsFlag, stringFlag, upstreamFlag, UsageError, type ParsedArgs } from './args.js';
 import { defaultLibraryPath } from './default-db.js';
+import { exitStatusOf } from './exit-status.js';
 import { inheritedUpstream, withLoopbackNoProxy } from './record-env.js';
 
 export async function record(args: ParsedArgs): Promise<number> {
@@ -54,9 +54,4 @@ export async function record(args: ParsedArgs): Promise<number> {
   const count = core.recorder.health.exchanges;
   process.stderr.write(`loupe: recorded ${count} exchange${count === 1 ? '' : 's'} to ${dbPath}\n`);
   return status;
-}
-
-/** What a shell reports for a command killed by `signal`: 128 plus its number (SIGSEGV 139, SIGPIPE 141). */
-export function exitStatusOf(signal: NodeJS.Signals | null): number {
-  return 128 + ((signal && os.constants.signals[signal]) || 1);
 }

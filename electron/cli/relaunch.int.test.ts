@@ -12,27 +12,13 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../test/support/harness.js';
+import { argsOf, childrenOf, processGroupOf } from '../../test/support/proc.js';
 import { RELAY_HEAP_FLAGS } from './relaunch-plan.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = path.join(root, 'bin', 'loupe.js');
 const onLinux = process.platform === 'linux';
 
-/** The processes whose parent is `pid`, from /proc. */
-function childrenOf(pid: number): number[] {
-  const found: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) found.push(Number(entry));
-    } catch {
-      // gone between the listing and the read
-    }
-  }
-  return found;
-}
-const argsOf = (pid: number) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -77,7 +63,7 @@ describe.skipIf(!onLinux)('loupe relaunched with the relay heap flags', () => {
     const { launcher, server, db, stderr } = await startServe(dir, 'sigint');
     expect(argsOf(server).slice(1, 1 + RELAY_HEAP_FLAGS.length)).toEqual(RELAY_HEAP_FLAGS);
     // Its own process group: a terminal's Ctrl-C reaches the launcher alone, which passes it on once.
-    expect(fs.readFileSync(`/proc/${server}/stat`, 'utf8').split(') ')[1]!.split(' ')[2]).toBe(String(server));
+    expect(processGroupOf(server)).toBe(server);
     const exited = new Promise<number | null>((resolve) => launcher.once('exit', resolve));
     // Twice, as a terminal and a script in front would both send it: passed on once.
     launcher.kill('SIGINT');

@@ -3,7 +3,7 @@
 // returned as this process's), and, on the other side, ends the relaunched process cleanly
 // when the launcher is gone.
 import { spawn } from 'node:child_process';
-import os from 'node:os';
+import { exitStatusOf } from './exit-status.js';
 import { LAUNCHER_ENV, RELAY_HEAP_FLAGS, type RelaunchPlan } from './relaunch-plan.js';
 
 /** Runs `script argv` in a new Node process as `plan` says; resolves with the status to exit with. */
@@ -41,7 +41,7 @@ export function relaunch(plan: RelaunchPlan, script: string, argv: readonly stri
         for (const [name, listener] of listeners) process.off(name, listener);
         // Die the same way, so a shell or supervisor sees what it would without a launcher.
         process.kill(process.pid, signal);
-        resolve(128 + (os.constants.signals[signal] ?? 0));
+        resolve(exitStatusOf(signal));
       } else {
         resolve(code ?? 1);
       }
