@@ -7,7 +7,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startSimUpstream, type SimUpstream } from './sim/index.js';
 import Database from 'better-sqlite3';
 import { openDb } from './store/db.js';
@@ -51,6 +51,8 @@ describe('loupe CLI', () => {
   it('serve prints one JSON ready line, records, and flushes everything on SIGTERM', async () => {
     const db = path.join(dir, 'serve.loupe');
     const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', db, '--upstream', sim.url], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // A failed assertion must not leave it serving; its server then shuts down on its own.
+    onTestFinished(() => void child.kill('SIGKILL'));
     const stderr: string[] = [];
     child.stderr.on('data', (d: Buffer) => stderr.push(d.toString()));
     const firstLine = await new Promise<string>((resolve, reject) => {

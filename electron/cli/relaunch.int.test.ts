@@ -10,7 +10,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { eventually } from '../../test/support/harness.js';
 import { argsOf, childrenOf, processGroupOf } from '../../test/support/proc.js';
 import { RELAY_HEAP_FLAGS } from './relaunch-plan.js';
@@ -40,6 +40,8 @@ const closedCleanly = (db: string) => {
 async function startServe(dir: string, name: string): Promise<{ launcher: ChildProcess; server: number; db: string; stderr: () => string }> {
   const db = path.join(dir, `${name}.loupe`);
   const launcher = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', db, '--upstream', 'http://127.0.0.1:9'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // A failed assertion must not leave it serving; its server then shuts down on its own.
+  onTestFinished(() => void launcher.kill('SIGKILL'));
   let stderr = '';
   launcher.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   await new Promise<string>((resolve, reject) => {
