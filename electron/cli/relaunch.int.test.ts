@@ -13,6 +13,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { eventually } from '../../test/support/harness.js';
 import { argsOf, childrenOf, processGroupOf } from '../../test/support/proc.js';
+import { OPEN_SESSION } from '../store/interrupted-session.js';
 import { RELAY_HEAP_FLAGS } from './relaunch-plan.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -31,7 +32,7 @@ const alive = (pid: number) => {
 const closedCleanly = (db: string) => {
   const conn = new Database(db, { readonly: true });
   try {
-    return conn.prepare("SELECT COUNT(*) FROM meta WHERE key = 'open_session_first_id'").pluck().get() === 0;
+    return conn.prepare('SELECT COUNT(*) FROM meta WHERE key = ?').pluck().get(OPEN_SESSION) === 0;
   } finally {
     conn.close();
   }

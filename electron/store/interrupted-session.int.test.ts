@@ -11,7 +11,7 @@ import { startSimUpstream, type SimUpstream } from '../sim/index.js';
 import { eventually } from '../../test/support/harness.js';
 import { assertBuilt, serve } from '../../e2e/support/serve.js';
 import { openDb } from './db.js';
-import { INTERRUPTED_ERROR } from './interrupted-session.js';
+import { INTERRUPTED_ERROR, OPEN_SESSION } from './interrupted-session.js';
 import { rawBatchWriter, type RawBatch } from './raw-batch.js';
 
 const RESPONSE = JSON.stringify({
@@ -63,7 +63,7 @@ describe('a session that did not close cleanly', () => {
     // nothing derived yet (derivation lags the raw writes).
     const db = openDb(dbPath);
     rawBatchWriter(db)(batchOf([{ id: 1, body: RESPONSE, ended: true, stream: false }, { id: 2, body: PARTIAL_STREAM, ended: false, stream: true }]));
-    db.prepare("INSERT INTO meta (key, value) VALUES ('open_session_first_id', '1')").run();
+    db.prepare("INSERT INTO meta (key, value) VALUES (?, '1')").run(OPEN_SESSION);
     db.close();
 
     const logs: string[] = [];

@@ -12,7 +12,8 @@ import type { Db } from './db.js';
 import { computeDerived, derivedRows, derivedWriter } from './derive.js';
 import { storedChunks } from './raw-read.js';
 
-const OPEN_SESSION = 'open_session_first_id';
+/** The `meta` key a writer sets while its session is open; tests read it to tell a clean close. */
+export const OPEN_SESSION = 'open_session_first_id';
 
 export const INTERRUPTED_ERROR = 'Loupe stopped before this exchange ended (killed or crashed); what arrived until then is kept';
 
