@@ -1,13 +1,13 @@
 // The desktop app's composition root: it wires the parts in order and holds no logic of
 // its own (the shell adds nothing the headless mode lacks but what a desktop gives):
-// settings → better-sqlite3 binding → core + service (CoreHost) → IPC adapter → window →
+// settings → better-sqlite3 binding → core + service (AppHost, in a worker when built) → IPC adapter → window →
 // menu → files the OS asks to open. Each part and its reasons live in electron/app/ and
 // electron/ipc/.
 import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session } from 'electron';
 import type { RecordingInfo } from '../shared/api/types.js';
 import { APP_URL, isAppUrl, registerAppScheme, serveRenderer } from './app/app-protocol.js';
-import { CoreHost } from './app/core-host.js';
+import { startAppHost, type AppHost } from './app/app-host.js';
 import { showBox } from './app/dialogs.js';
 import { confirmingOpener } from './app/external-links.js';
 import { fileActions } from './app/file-actions.js';
@@ -25,7 +25,7 @@ import { defaultLibraryPath } from './cli/default-db.js';
 import { registerIpc } from './ipc/ipc-adapter.js';
 
 export interface Shell {
-  host: CoreHost;
+  host: AppHost;
   window: MainWindow;
   actions: MenuActions;
 }
@@ -49,7 +49,11 @@ async function boot(): Promise<Shell> {
   const { settings, problem } = settingsFile.load();
   const nativeBinding = nativeBindingFor(app.getAppPath(), process.versions, app.isPackaged);
   if (nativeBinding) useAsDefaultBinding(nativeBinding);
-  const { host, notice } = await CoreHost.start({ dbPath: path.resolve(defaultLibraryPath()), nativeBinding }, settings);
+  const dbPath = path.resolve(defaultLibraryPath());
+  // The core runs in a worker thread sized like `loupe serve`'s relay (ADR 16).
+  const onCrash = (err: Error) =>
+    void showBox(window.get(), { type: 'error', title: 'Loupe', message: "Loupe's proxy stopped", detail: `${err.message}\n\nApps pointed at Loupe cannot reach the API until Loupe is restarted. What was recorded before is in ${dbPath}.` });
+  const { host, notice } = await startAppHost({ dbPath, nativeBinding, onCrash }, settings);
 
   hardenSession(session.defaultSession);
   serveRenderer(protocol, path.join(app.getAppPath(), 'dist', 'renderer'));

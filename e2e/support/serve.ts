@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { RELAY_HEAP_FLAGS } from '../../electron/cli/relaunch-plan.js';
+import { RELAY_HEAP_FLAGS } from '../../electron/capture/relay-heap.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = path.join(ROOT, 'bin', 'loupe.js');

@@ -1,17 +1,21 @@
 // Proxy settings changed without restarting the app: the core restarts in place on the
 // same recording, the page's subscriptions survive, a taken port is refused with a clear
 // message (and the running proxy stays up), and only applied settings are saved.
+// Each check runs twice: on the core in this thread (CoreHost), and through the worker
+// thread the built desktop app runs it in (RemoteCoreHost with dist's worker script, ADR 16).
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiEvents } from '../../shared/api/contract.js';
 import { eventually } from '../../test/support/harness.js';
 import { startSimUpstream, type SimUpstream } from '../sim/index.js';
 import { applySettings } from './apply-settings.js';
-import { CoreHost, PortInUseError, portIsFree } from './core-host.js';
+import { startAppHost, type AppHost } from './app-host.js';
+import { PortInUseError, portIsFree } from './port-check.js';
 import { SettingsFile } from './settings.js';
 
 const KEY = 'sk-host-test-0000000000000000000000000000';
@@ -25,19 +29,25 @@ function occupy(): Promise<net.Server> {
 const portOf = (s: net.Server) => (s.address() as net.AddressInfo).port;
 const ask = (baseURL: string, input: string) => new OpenAI({ apiKey: KEY, baseURL, maxRetries: 0 }).responses.create({ model: 'gpt-5', input });
 
-describe('CoreHost: proxy settings applied in place', () => {
+const WORKER_SCRIPT = fileURLToPath(new URL('../../dist/electron/app/core-host-worker.js', import.meta.url));
+
+describe.each([
+  ['in this thread (CoreHost)', false as const],
+  ['in a worker thread (RemoteCoreHost)', WORKER_SCRIPT],
+])('the app host, %s: proxy settings applied in place', (_name, hostWorker) => {
   let simA: SimUpstream;
   let simB: SimUpstream;
   let dir: string;
-  const hosts: CoreHost[] = [];
+  const hosts: AppHost[] = [];
   const servers: net.Server[] = [];
   const start = async (settings: { port: number; upstream: string }) => {
-    const started = await CoreHost.start({ dbPath: path.join(dir, `${hosts.length}.loupe`), storeWorker: false, livePollMs: 20, log: () => {} }, settings);
+    const started = await startAppHost({ dbPath: path.join(dir, `${hosts.length}.loupe`), storeWorker: false, livePollMs: 20, log: () => {}, hostWorker }, settings);
     hosts.push(started.host);
     return started;
   };
 
   beforeAll(async () => {
+    if (hostWorker && !fs.existsSync(hostWorker)) throw new Error('dist/ is missing: run `npm run build` first');
     simA = await startSimUpstream();
     simB = await startSimUpstream();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-host-'));

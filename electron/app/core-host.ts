@@ -3,13 +3,14 @@
 // the same), and everything holding the host (the IPC adapter, the menu, the renderer's
 // subscriptions) keeps working: calls wait for the switch, listeners are carried over.
 import { EventEmitter } from 'node:events';
-import net from 'node:net';
-import { EVENTS, type ChannelName, type EventName, type EventPayload, type LoupeApi, type RequestOf, type ResponseOf } from '../../shared/api/contract.js';
+import { EVENTS, type ChannelName, type EventName, type EventPayload, type RequestOf, type ResponseOf } from '../../shared/api/contract.js';
 import { ApiError } from '../../shared/api/errors.js';
 import type { RecordingInfo } from '../../shared/api/types.js';
 import { startCore, type Core } from '../core.js';
 import { createService, type LoupeService } from '../service/service.js';
 import { demoStarter } from '../demo/demo-starter.js';
+import { PortInUseError, portIsFree } from './port-check.js';
+import type { AppHost } from './app-host.js';
 import type { ProxySettings } from './settings.js';
 
 export interface CoreHostOptions {
@@ -22,23 +23,6 @@ export interface CoreHostOptions {
   livePollMs?: number;
 }
 
-export class PortInUseError extends Error {
-  override readonly name = 'PortInUseError';
-  constructor(readonly port: number) {
-    super(`Port ${port} is already in use by another program, so Loupe's proxy cannot listen on it. Quit that program, or choose another port (Proxy menu, or "port" in settings.json; 0 picks any free port).`);
-  }
-}
-
-/** True when nothing listens on 127.0.0.1:port (the proxy's own address). Port 0 is always free. */
-export function portIsFree(port: number): Promise<boolean> {
-  if (port === 0) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const probe = net.createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-  });
-}
-
 interface Running {
   core: Core;
   service: LoupeService;
@@ -46,7 +30,7 @@ interface Running {
   offs: Array<() => void>;
 }
 
-export class CoreHost implements LoupeApi {
+export class CoreHost implements AppHost {
   private readonly events = new EventEmitter();
   /** Settles when no restart is in progress; calls queue behind it. */
   private switching: Promise<void> = Promise.resolve();

@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { app, type BrowserWindow, type FileFilter } from 'electron';
 import type { RecordingInfo } from '../../shared/api/types.js';
-import type { CoreHost } from './core-host.js';
+import type { AppHost } from './app-host.js';
 import { openDialog, saveDialog, showError } from './dialogs.js';
 import type { MenuActions } from './menu.js';
 import type { RecentRecordings } from './recent.js';
@@ -17,7 +17,7 @@ export const RECORDING_FILTERS: FileFilter[] = [
 ];
 
 export interface FileActionDeps {
-  host: CoreHost;
+  host: AppHost;
   recent: RecentRecordings;
   window(): BrowserWindow | null;
   /** The recent list changed: rebuild the menu. */

@@ -4,13 +4,13 @@
 import fs from 'node:fs';
 import { clipboard, shell, type BrowserWindow } from 'electron';
 import { applySettings } from './apply-settings.js';
-import type { CoreHost } from './core-host.js';
+import type { AppHost } from './app-host.js';
 import { showError } from './dialogs.js';
 import type { MenuActions } from './menu.js';
 import type { SettingsFile } from './settings.js';
 
 export interface SettingsActionDeps {
-  host: CoreHost;
+  host: AppHost;
   file: SettingsFile;
   window(): BrowserWindow | null;
   /** The settings or the proxy URL changed: rebuild the menu. */

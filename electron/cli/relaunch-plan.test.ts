@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RELAY_HEAP_FLAGS, relaunchPlan } from './relaunch-plan.js';
+import { RELAY_HEAP_FLAGS } from '../capture/relay-heap.js';
+import { relaunchPlan } from './relaunch-plan.js';
 
 describe('relaunchPlan', () => {
   it('relaunches the commands that run the relay, in a group of their own but for record', () => {

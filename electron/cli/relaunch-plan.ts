@@ -1,13 +1,8 @@
 // Whether `loupe` runs a command in a second Node process started with V8 heap flags, and
 // how that process is tied to the first. Pure: the launcher (relaunch.ts) carries it out.
-//
-// Why (ADR 15): V8 lets the young generation grow to 16 MB a semi-space under load and
-// never shrinks it back; with it that large, the relay ran needless full GCs under
-// sustained traffic. A small young generation and a roomier starting old generation stop
-// them, and V8 takes both sizes only when the process starts.
-
-/** The relay process's V8 flags. The benchmark's Loupe child starts with the same. */
-export const RELAY_HEAP_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--initial-old-space-size=32'];
+// Why (ADR 15): the relay's V8 heap flags (../capture/relay-heap.ts) take effect only when
+// a process starts.
+import { RELAY_HEAP_FLAGS } from '../capture/relay-heap.js';
 
 /** Set in the relaunched process's environment, so it knows a launcher waits on it. */
 export const LAUNCHER_ENV = 'LOUPE_LAUNCHER';

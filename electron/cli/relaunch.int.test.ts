@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { eventually } from '../../test/support/harness.js';
 import { argsOf, childrenOf, processGroupOf } from '../../test/support/proc.js';
 import { OPEN_SESSION } from '../store/interrupted-session.js';
-import { RELAY_HEAP_FLAGS } from './relaunch-plan.js';
+import { RELAY_HEAP_FLAGS } from '../capture/relay-heap.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = path.join(root, 'bin', 'loupe.js');

@@ -4,7 +4,8 @@
 // when the launcher is gone.
 import { spawn } from 'node:child_process';
 import { exitStatusOf } from './exit-status.js';
-import { LAUNCHER_ENV, RELAY_HEAP_FLAGS, type RelaunchPlan } from './relaunch-plan.js';
+import { RELAY_HEAP_FLAGS } from '../capture/relay-heap.js';
+import { LAUNCHER_ENV, type RelaunchPlan } from './relaunch-plan.js';
 
 /** Runs `script argv` in a new Node process as `plan` says; resolves with the status to exit with. */
 export function relaunch(plan: RelaunchPlan, script: string, argv: readonly string[]): Promise<number> {
