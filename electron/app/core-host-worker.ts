@@ -45,8 +45,14 @@ async function handle(msg: HostRequest): Promise<unknown> {
 }
 
 port.on('message', (msg: HostRequest) => {
-  handle(msg).then(
-    (value) => post({ type: 'reply', id: msg.id, state: stateOf(host), value }),
-    (err: unknown) => post({ type: 'reply', id: msg.id, state: stateOf(host), error: toWireError(err) }),
-  );
+  handle(msg)
+    .then(
+      (value) => post({ type: 'reply', id: msg.id, state: stateOf(host), value }),
+      (err: unknown) => post({ type: 'reply', id: msg.id, state: stateOf(host), error: toWireError(err) }),
+    )
+    .finally(() => {
+      // Closed and flushed: let the thread end on its own, so what it wrote to stderr last
+      // reaches the process's stderr (the main thread stops it if something lingers).
+      if (msg.op === 'close') port.close();
+    });
 });

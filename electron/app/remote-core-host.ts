@@ -17,6 +17,9 @@ import type { CoreHostOptions } from './core-host.js';
 import { fromWireError, type HostMessage, type HostRequest, type HostState } from './host-messages.js';
 import type { ProxySettings } from './settings.js';
 
+/** How long a closed worker may take to end by itself. */
+const THREAD_END_GRACE_MS = 2_000;
+
 type Call = { resolve(value: unknown): void; reject(err: Error): void };
 /** A request before it is numbered. */
 type Unnumbered<R> = R extends unknown ? Omit<R, 'id'> : never;
@@ -38,6 +41,7 @@ export class RemoteCoreHost implements AppHost {
   /** Set once the worker is gone; every call after fails with it. */
   private gone: Error | null = null;
   private closing: Promise<void> | null = null;
+  private exited = false;
 
   private constructor(
     private readonly worker: Worker,
@@ -58,6 +62,7 @@ export class RemoteCoreHost implements AppHost {
     };
     worker.on('error', (err) => (this.running ? crashed(err) : this.startup.reject(err)));
     worker.on('exit', (code) => {
+      this.exited = true;
       if (!this.running) return this.startup.reject(new Error(`Loupe's proxy worker exited (${code}) before it started`));
       if (!this.closing) crashed(new Error(`its thread exited (code ${code})`));
       this.end(new ApiError('unavailable', 'Loupe is shutting down'));
@@ -118,9 +123,13 @@ export class RemoteCoreHost implements AppHost {
 
   close(): Promise<void> {
     this.closing ??= (async () => {
-      // The worker's own close flushes the recording; only then is the thread stopped.
+      // The worker's own close flushes the recording; the thread then ends by itself, or
+      // is stopped if something in it (a demo agent's timer, say) lingers.
       await this.call({ op: 'close' }).catch(() => undefined);
-      await this.worker.terminate();
+      const ended = this.exited ? null : new Promise((resolve) => this.worker.once('exit', resolve));
+      const linger = setTimeout(() => void this.worker.terminate(), THREAD_END_GRACE_MS);
+      await ended;
+      clearTimeout(linger);
       this.events.removeAllListeners();
     })();
     return this.closing;
