@@ -9,10 +9,15 @@ import { spawnChild, type ChildHandle } from './child-handle.js';
 import { percentile, runPool, runWaves, type StreamResult } from './load.js';
 import { cpuSince, threadCpu, type ThreadCpu } from './thread-cpu.js';
 
-type Target = 'direct' | 'bare' | 'loupe';
-const TARGETS: Target[] = ['direct', 'bare', 'loupe'];
+type Target = 'direct' | 'bare' | 'loupe' | 'serve';
+/**
+ * Saturation's targets. `serve` is Loupe with the API service the UI reads, as `loupe serve`
+ * runs it (bench/children.ts): printed for what it is, with no target of its own, since the
+ * issue's target is for the recording proxy (`loupe`).
+ */
+const TARGETS: Target[] = ['direct', 'bare', 'loupe', 'serve'];
 /** The realistic profile also times a raw TCP relay: the floor any relay process pays here. */
-type RealisticTarget = Target | 'tcp';
+type RealisticTarget = Exclude<Target, 'serve'> | 'tcp';
 const REALISTIC_TARGETS: RealisticTarget[] = ['direct', 'tcp', 'bare', 'loupe'];
 const WARM_WAVES = 12;
 const SATURATION_WARM_ROUNDS = 6;
@@ -29,6 +34,8 @@ export interface CaptureBenchReport {
     loupeWrittenMs: { p50: number; max: number };
     loupeDerivedMs: { p50: number; max: number };
     /** CPU per relayed event in µs: the relay's main thread, and all its other threads together. Null off Linux. */
+    /** Loupe with the API service beside it (`loupe serve`), over bare: no target, shown for what users run. */
+    serveOverBare: number;
     cpuUsPerEvent: Record<'bare' | 'loupe', { main: number; others: number } | null>;
   };
   memory: { streams: number; rssMb: number; peakRssMb: number };
@@ -42,7 +49,12 @@ export async function captureBench(scale: number, log: (line: string) => void): 
   const bare = await spawnChild('bare', sim.url);
   const tcp = await spawnChild('tcp', sim.url);
   const loupe = await spawnChild('loupe', sim.url, dbPath);
-  const urls: Record<RealisticTarget, string> = { direct: sim.url, tcp: tcp.url, bare: bare.url, loupe: loupe.url };
+  const serve = await spawnChild('serve', sim.url, path.join(dir, 'serve.loupe'));
+  const urls: Record<RealisticTarget | 'serve', string> = { direct: sim.url, tcp: tcp.url, bare: bare.url, loupe: loupe.url, serve: serve.url };
+  const settledAll = async () => {
+    await loupe.settled();
+    await serve.settled();
+  };
   let viaLoupe = { streams: 0, events: 0 };
   let peakRss = 0;
   const track = async (target: RealisticTarget, results: StreamResult[]) => {
@@ -90,7 +102,13 @@ export async function captureBench(scale: number, log: (line: string) => void): 
       log(`realistic ${concurrency} streams: done`);
     }
 
-    const rate: Record<Target, { events: number; ms: number }> = { direct: { events: 0, ms: 0 }, bare: { events: 0, ms: 0 }, loupe: { events: 0, ms: 0 } };
+    const rate: Record<Target, { events: number; ms: number }> = { direct: { events: 0, ms: 0 }, bare: { events: 0, ms: 0 }, loupe: { events: 0, ms: 0 }, serve: { events: 0, ms: 0 } };
+    // The service's run index grows with the recording, so `serve` first records as many
+    // realistic streams as Loupe has by now, unmeasured.
+    for (let done = 0; done < viaLoupe.streams; done += 1_000) {
+      await runPool(urls.serve, 50, Math.min(1_000, viaLoupe.streams - done), { events: 40, gapMs: 0 });
+      await serve.settled();
+    }
     const saturationSim = { events: 200, gapMs: 0, ttftMs: 0 };
     const writtenMs: number[] = [];
     const derivedMs: number[] = [];
@@ -102,8 +120,8 @@ export async function captureBench(scale: number, log: (line: string) => void): 
     for (let round = 0; round < SATURATION_WARM_ROUNDS; round++) {
       for (const t of TARGETS) {
         const { results } = await runPool(urls[t], 20, 60, saturationSim);
-        await track(t, results);
-        await loupe.settled();
+        if (t !== 'serve') await track(t, results);
+        await settledAll();
       }
     }
     // CPU per relayed event, by thread, over each block up to its bytes being on disk: where
@@ -149,16 +167,23 @@ export async function captureBench(scale: number, log: (line: string) => void): 
           await loupe.settled();
           derivedMs.push(performance.now() - ended);
           addCpu('loupe', cpu);
+        } else if (t === 'serve') {
+          // Counted as Loupe's blocks are: until its bytes are on disk.
+          const ended = performance.now();
+          await serve.recorded();
+          rate.serve.ms += performance.now() - ended;
+          await serve.settled();
         } else if (t === 'bare') {
           addCpu('bare', cpuSince(cpuBefore, threadCpu(bare.pid)));
         }
-        await track(t, results);
+        if (t !== 'serve') await track(t, results);
       }
     }
     const eventsPerSec = {
       direct: (rate.direct.events / rate.direct.ms) * 1000,
       bare: (rate.bare.events / rate.bare.ms) * 1000,
       loupe: (rate.loupe.events / rate.loupe.ms) * 1000,
+      serve: (rate.serve.events / rate.serve.ms) * 1000,
     };
     log('saturation: done');
 
@@ -177,6 +202,7 @@ export async function captureBench(scale: number, log: (line: string) => void): 
       saturation: {
         eventsPerSec,
         loupeOverBare: eventsPerSec.loupe / eventsPerSec.bare,
+        serveOverBare: eventsPerSec.serve / eventsPerSec.bare,
         rounds: round,
         loupeMs: rate.loupe.ms,
         loupeWrittenMs: { p50: percentile(writtenMs, 50), max: Math.max(...writtenMs) },
@@ -187,7 +213,7 @@ export async function captureBench(scale: number, log: (line: string) => void): 
       store: { eventsReceivedViaLoupe: viaLoupe.events, eventsStored: stored.events, exchangesStored: stored.exchanges, lost: loupeStats.lost ?? 0 },
     };
   } finally {
-    await Promise.allSettled([bare.close(), tcp.close(), sim.close(), loupe.close()]);
+    await Promise.allSettled([bare.close(), tcp.close(), sim.close(), loupe.close(), serve.close()]);
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -1,11 +1,13 @@
 // Child processes of the benchmark. Each system under test runs in its own process, as it
 // would for a user, so the load generator's own work does not share its event loop.
-// Usage: node dist/bench/children.js sim|bare|tcp|loupe <upstream-url> <db-path>
+// Usage: node dist/bench/children.js sim|bare|tcp|loupe|serve <upstream-url> <db-path>
 // Each prints its base URL as one JSON line, then answers IPC messages: 'stats',
 // 'recorded', 'settled', 'close'.
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { startCore } from '../electron/core.js';
+import { EVENTS } from '../shared/api/contract.js';
+import { startCore, type Core } from '../electron/core.js';
+import { startService } from '../electron/service/service-thread.js';
 import { startSimUpstream } from '../electron/sim/index.js';
 
 type Child = {
@@ -71,13 +73,30 @@ async function startTcp(upstream: string): Promise<Child> {
 }
 
 async function startLoupe(upstream: string, dbPath: string): Promise<Child> {
+  return coreChild(await startCore({ dbPath, port: 0, upstream, log: (l) => process.stderr.write(`${l}\n`) }));
+}
+
+/**
+ * Loupe as `loupe serve` runs it: the core plus the API service the UI reads (in a thread
+ * of its own, service-thread.ts), with every event listened to, as the headless server does.
+ */
+async function startServe(upstream: string, dbPath: string): Promise<Child> {
   const core = await startCore({ dbPath, port: 0, upstream, log: (l) => process.stderr.write(`${l}\n`) });
+  const service = await startService(core);
+  for (const event of EVENTS) service.on(event, () => {});
+  return coreChild(core, () => service.close());
+}
+
+function coreChild(core: Core, closeFirst: () => Promise<void> = nothingPending): Child {
   return {
     url: core.proxy.baseUrl.replace(/\/v1$/, ''),
     stats: async () => ({ rss: process.memoryUsage().rss, exchanges: core.recorder.health.exchanges, lost: core.recorder.health.lostExchanges }),
     recorded: () => core.recorded(),
     settled: () => core.settled(),
-    close: () => core.close(),
+    close: async () => {
+      await closeFirst();
+      await core.close();
+    },
   };
 }
 
@@ -94,7 +113,15 @@ async function startSim(): Promise<Child> {
 
 const [kind, upstream = '', dbPath = ''] = process.argv.slice(2);
 const child =
-  kind === 'sim' ? await startSim() : kind === 'bare' ? await startBare(upstream) : kind === 'tcp' ? await startTcp(upstream) : await startLoupe(upstream, dbPath);
+  kind === 'sim'
+    ? await startSim()
+    : kind === 'bare'
+      ? await startBare(upstream)
+      : kind === 'tcp'
+        ? await startTcp(upstream)
+        : kind === 'serve'
+          ? await startServe(upstream, dbPath)
+          : await startLoupe(upstream, dbPath);
 process.send!({ ready: child.url });
 process.on('message', async (msg: { id: number; op: 'stats' | 'recorded' | 'settled' | 'close'; gc?: boolean }) => {
   if (msg.op === 'stats') {

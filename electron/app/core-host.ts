@@ -7,7 +7,7 @@ import { EVENTS, type ChannelName, type EventName, type EventPayload, type Reque
 import { ApiError } from '../../shared/api/errors.js';
 import type { RecordingInfo } from '../../shared/api/types.js';
 import { startCore, type Core } from '../core.js';
-import { createService, type LoupeService } from '../service/service.js';
+import { startService, type ServiceHandle } from '../service/service-thread.js';
 import { demoStarter } from '../demo/demo-starter.js';
 import { PortInUseError, portIsFree } from './port-check.js';
 import type { AppHost } from './app-host.js';
@@ -20,12 +20,14 @@ export interface CoreHostOptions {
   log?: (line: string) => void;
   /** Tests: false writes on the main thread. */
   storeWorker?: string | false;
+  /** Tests: the API service's worker script, or false to serve from this thread. */
+  serviceWorker?: string | false;
   livePollMs?: number;
 }
 
 interface Running {
   core: Core;
-  service: LoupeService;
+  service: ServiceHandle;
   settings: ProxySettings;
   offs: Array<() => void>;
 }
@@ -133,11 +135,11 @@ export class CoreHost implements AppHost {
       // Bring the proxy back as it was (its port was ours a moment ago), or on any free port.
       this.running = await launch(this.options, current).catch(() => launch(this.options, { ...current, port: 0 }));
       this.attach();
-      this.reopen(viewing);
+      await this.reopen(viewing);
       throw /already in use/i.test((err as Error).message) ? new PortInUseError(next.port) : err;
     }
     this.attach();
-    this.reopen(viewing);
+    await this.reopen(viewing);
   }
 
   /** Forwards the running service's events to the host's listeners. */
@@ -146,19 +148,23 @@ export class CoreHost implements AppHost {
     this.running.offs = EVENTS.map((name) => service.on(name, (payload) => this.events.emit(name, payload)));
   }
 
-  /** Tells the page everything changed (new proxy URL), and goes back to the file it was showing. */
-  private reopen(viewing: RecordingInfo): void {
+  /**
+   * Tells the page everything changed (new proxy URL), and goes back to the file it was
+   * showing. A restart resolves only after this, so the page has heard by then (the service
+   * may answer from another thread).
+   */
+  private async reopen(viewing: RecordingInfo): Promise<void> {
     const service = this.running.service;
     if (!viewing.live) {
-      service.invoke('recordings.open', { path: viewing.path }).catch((err: Error) => {
+      await service.invoke('recordings.open', { path: viewing.path }).catch((err: Error) => {
         this.log(`loupe: could not reopen ${viewing.path} after the restart: ${err.message}`);
         this.events.emit('recording.opened', { path: this.running.core.dbPath, live: true });
       });
       return;
     }
-    service
+    await service
       .invoke('app.info', {})
-      .then((info) => this.events.emit('recording.opened', info.recording))
+      .then((info) => void this.events.emit('recording.opened', info.recording))
       .catch((err: Error) => this.log(`loupe: ${err.message}`));
   }
 
@@ -176,7 +182,18 @@ async function launch(options: CoreHostOptions, settings: ProxySettings): Promis
     log: options.log,
     ...(options.storeWorker !== undefined ? { storeWorker: options.storeWorker } : {}),
   });
-  const service = createService({ core, livePollMs: options.livePollMs, startDemo: demoStarter(core, options.log) });
+  let service: ServiceHandle;
+  try {
+    service = await startService(core, {
+      livePollMs: options.livePollMs,
+      startDemo: demoStarter(core, options.log),
+      nativeBinding: options.nativeBinding,
+      ...(options.serviceWorker !== undefined ? { script: options.serviceWorker } : {}),
+    });
+  } catch (err) {
+    await core.close();
+    throw err;
+  }
   return { core, service, settings: { ...settings }, offs: [] };
 }
 

@@ -12,13 +12,11 @@ import { Worker } from 'node:worker_threads';
 import type { ChannelName, EventName, EventPayload, RequestOf, ResponseOf } from '../../shared/api/contract.js';
 import { ApiError } from '../../shared/api/errors.js';
 import { RELAY_WORKER_LIMITS } from '../capture/relay-heap.js';
+import { workerEnded } from '../threads/worker-end.js';
 import type { AppHost, StartedHost } from './app-host.js';
 import type { CoreHostOptions } from './core-host.js';
 import { fromWireError, type HostMessage, type HostRequest, type HostState } from './host-messages.js';
 import type { ProxySettings } from './settings.js';
-
-/** How long a closed worker may take to end by itself. */
-const THREAD_END_GRACE_MS = 2_000;
 
 type Call = { resolve(value: unknown): void; reject(err: Error): void };
 /** A request before it is numbered. */
@@ -123,13 +121,9 @@ export class RemoteCoreHost implements AppHost {
 
   close(): Promise<void> {
     this.closing ??= (async () => {
-      // The worker's own close flushes the recording; the thread then ends by itself, or
-      // is stopped if something in it (a demo agent's timer, say) lingers.
+      // The worker's own close flushes the recording.
       await this.call({ op: 'close' }).catch(() => undefined);
-      const ended = this.exited ? null : new Promise((resolve) => this.worker.once('exit', resolve));
-      const linger = setTimeout(() => void this.worker.terminate(), THREAD_END_GRACE_MS);
-      await ended;
-      clearTimeout(linger);
+      await workerEnded(this.worker, this.exited);
       this.events.removeAllListeners();
     })();
     return this.closing;

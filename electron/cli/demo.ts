@@ -5,7 +5,7 @@
 import { startCore } from '../core.js';
 import { DEMO_SCENARIOS, isDemoScenario, runDemo, type DemoScenario } from '../demo/index.js';
 import { startHeadlessServer } from '../headless/server.js';
-import { createService } from '../service/service.js';
+import { startService } from '../service/service-thread.js';
 import { demoStarter } from '../demo/demo-starter.js';
 import { startSimUpstream } from '../sim/index.js';
 import { portFlag, stringFlag, UsageError, type ParsedArgs } from './args.js';
@@ -39,7 +39,7 @@ export async function demoCommand(args: ParsedArgs): Promise<number> {
   try {
     const core = await startCore({ dbPath, port: portFlag(args, 'port') ?? 0, upstream: sim.url });
     stops.push(() => core.close());
-    const service = createService({ core, startDemo: demoStarter(core) });
+    const service = await startService(core, { startDemo: demoStarter(core) });
     stops.push(() => service.close());
     const ui = await startHeadlessServer({ api: service, port: portFlag(args, 'ui-port') ?? 0 });
     stops.push(() => ui.close());

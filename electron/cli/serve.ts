@@ -3,7 +3,7 @@
 // human-facing messages go to stderr so scripts can read stdout safely.
 import { startCore } from '../core.js';
 import { startHeadlessServer } from '../headless/server.js';
-import { createService } from '../service/service.js';
+import { startService } from '../service/service-thread.js';
 import { demoStarter } from '../demo/demo-starter.js';
 import { portFlag, secondsFlag, stringFlag, upstreamFlag, type ParsedArgs } from './args.js';
 import { defaultLibraryPath } from './default-db.js';
@@ -19,12 +19,14 @@ export async function serve(args: ParsedArgs): Promise<number> {
     upstream: upstreamFlag(args),
     upstreamTimeoutMs: secondsFlag(args, 'upstream-timeout'),
   });
-  const service = createService({ core, startDemo: demoStarter(core) });
+  // The API service runs in a thread of its own, off the relay's (service-thread.ts).
+  let service;
   let ui;
   try {
+    service = await startService(core, { startDemo: demoStarter(core) });
     ui = await startHeadlessServer({ api: service, port: uiPort });
   } catch (err) {
-    await service.close();
+    await service?.close();
     await core.close();
     throw err;
   }

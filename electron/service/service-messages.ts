@@ -1,0 +1,33 @@
+// The messages between the thread that relays (the core) and the worker that runs the API
+// service beside it (service-thread.ts, service-worker.ts). The core's events cross in
+// batches, each before any call posted after it, so a read never misses what was recorded
+// before it was asked.
+import type { ChannelName, EventName } from '../../shared/api/contract.js';
+import type { ApiErrorBody } from '../../shared/api/errors.js';
+import type { RecorderHealth } from '../store/recorder.js';
+
+export interface ServiceWorkerData {
+  dbPath: string;
+  proxyUrl: string;
+  health: RecorderHealth;
+  livePollMs?: number;
+  nativeBinding?: string;
+  /** Whether `demo.start` is served (by asking the core's thread to start it). */
+  demo: boolean;
+}
+
+/** From the core's thread. */
+export type ToService =
+  | { type: 'core-events'; recorded: number[]; derived: number[]; failed: boolean; health: RecorderHealth }
+  | { type: 'invoke'; id: number; channel: ChannelName; request: unknown }
+  | { type: 'subscribe'; event: EventName }
+  | { type: 'demo-reply'; id: number; value?: { scenario: string; label: string }; error?: ApiErrorBody }
+  | { type: 'close'; id: number };
+
+/** From the service's worker. */
+export type FromService =
+  | { type: 'ready' }
+  | { type: 'start-failed'; message: string }
+  | { type: 'reply'; id: number; value?: unknown; error?: ApiErrorBody }
+  | { type: 'event'; event: EventName; payload: unknown }
+  | { type: 'demo'; id: number; scenario: string; speed: number };

@@ -1,0 +1,83 @@
+// Worker thread entry of the API service (service-thread.ts says why it runs apart from the
+// relay). It reads the recording through a connection of its own and learns what the core
+// recorded from the core's events, which arrive as messages.
+import { EventEmitter } from 'node:events';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { EventName } from '../../shared/api/contract.js';
+import { ApiError, toErrorBody } from '../../shared/api/errors.js';
+import { useAsDefaultBinding } from '../app/native-default.js';
+import type { CoreEvents } from '../core.js';
+import { openDb } from '../store/db.js';
+import { createService } from './service.js';
+import type { ServiceCore } from './service-core.js';
+import type { FromService, ServiceWorkerData, ToService } from './service-messages.js';
+
+const port = parentPort!;
+const post = (msg: FromService) => port.postMessage(msg);
+const data = workerData as ServiceWorkerData;
+// Module caches are per thread: recordings opened read-only need the Electron build too (ADR 4).
+if (data.nativeBinding) useAsDefaultBinding(data.nativeBinding);
+
+const demos = new Map<number, { resolve(value: { scenario: string; label: string }): void; reject(err: Error): void }>();
+let nextDemo = 0;
+const events = new EventEmitter<CoreEvents>();
+let core: ServiceCore;
+let service: ReturnType<typeof createService>;
+try {
+  core = { db: openDb(data.dbPath, { readonly: true, nativeBinding: data.nativeBinding }), dbPath: data.dbPath, proxy: { baseUrl: data.proxyUrl }, recorder: { health: data.health }, events };
+  service = createService({
+    core,
+    livePollMs: data.livePollMs,
+    startDemo: data.demo
+      ? (scenario, speed) =>
+          new Promise((resolve, reject) => {
+            const id = nextDemo++;
+            demos.set(id, { resolve, reject });
+            post({ type: 'demo', id, scenario, speed });
+          })
+      : undefined,
+  });
+  post({ type: 'ready' });
+} catch (err) {
+  post({ type: 'start-failed', message: (err as Error).message });
+  port.close();
+}
+
+const forwarded = new Set<EventName>();
+
+port.on('message', (msg: ToService) => {
+  switch (msg.type) {
+    case 'core-events':
+      core.recorder.health = msg.health;
+      for (const id of msg.recorded) events.emit('exchange.recorded', id);
+      for (const id of msg.derived) events.emit('exchange.derived', id);
+      if (msg.failed) events.emit('recording.failed', msg.health);
+      return;
+    case 'invoke':
+      service.invoke(msg.channel, msg.request as never).then(
+        (value) => post({ type: 'reply', id: msg.id, value }),
+        (err: unknown) => post({ type: 'reply', id: msg.id, error: toErrorBody(err) }),
+      );
+      return;
+    case 'subscribe':
+      // Events cross only once someone on the core's thread listens for them.
+      if (forwarded.has(msg.event)) return;
+      forwarded.add(msg.event);
+      service.on(msg.event, (payload) => post({ type: 'event', event: msg.event, payload }));
+      return;
+    case 'demo-reply': {
+      const demo = demos.get(msg.id);
+      demos.delete(msg.id);
+      if (msg.error) demo?.reject(new ApiError(msg.error.code, msg.error.message));
+      else demo?.resolve(msg.value!);
+      return;
+    }
+    case 'close':
+      void service.close().finally(() => {
+        core.db.close();
+        post({ type: 'reply', id: msg.id });
+        port.close();
+      });
+      return;
+  }
+});
