@@ -20,6 +20,9 @@ export class RecordingSource {
   readonly index: RunIndex;
   private readonly poller: LiveExchanges | null;
   private readonly pending = new Set<number>();
+  /** Ended, not derived yet: their final state is normalized at the next catch-up. */
+  private readonly ended = new Set<number>();
+  private catching: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
   private readonly detach: Array<() => void> = [];
   private closed = false;
@@ -44,12 +47,20 @@ export class RecordingSource {
     const firstId = (db.prepare('SELECT COALESCE(MAX(id), 0) + 1 FROM exchanges').pluck().get() as number);
     this.poller = new LiveExchanges(db, this.index, firstId, (ids) => this.touch(ids), pollMs);
     this.poller.start();
+    // An ended exchange's final state is shown before derivation writes it (which waits for
+    // a pause in traffic, ADR 7), by normalizing its raw record. That is the same work the
+    // writer's derivation does, so it is done at the paced catch-up, not as each exchange
+    // ends: under saturating traffic, normalizing every exchange at once cost the service's
+    // thread ~0.8 µs per relayed event (session 12), and at the catch-up's pace many are
+    // derived, and skipped, before their turn.
     const onRecorded = (id: number) => {
       listener.recorded(id);
-      void this.poller!.ended(id).then((changed) => changed && this.touch([id]));
+      this.ended.add(id);
+      this.touch([]);
     };
     const onDerived = (id: number) => {
       if (this.closed) return;
+      this.ended.delete(id);
       this.index.refreshDerived(id);
       this.touch([id]);
     };
@@ -83,21 +94,41 @@ export class RecordingSource {
     // A rebuild rethreads every run of the recording, so it costs more as the recording
     // grows: on one with 10,000 responses, under saturating traffic, rebuilding every 40 ms
     // took most of the relay's thread (session 12: 0.49x of bare's events/s). Paced like
-    // the live poller, rebuilds take at most its share of the thread, and the page's view
+    // the live poller, catch-ups take at most its share of the thread, and the page's view
     // of a large recording updates less often under heavy traffic instead. Reads still
-    // rebuild at once (flush).
-    this.timer = setTimeout(() => this.flush(), nextPollDelay(COALESCE_MS, this.lastRebuildMs));
+    // catch up at once.
+    this.timer = setTimeout(() => void this.catchUp().catch(() => undefined), nextPollDelay(COALESCE_MS, this.lastRebuildMs));
     this.timer.unref();
   }
 
-  /** Applies pending changes now; the service calls it before answering, so reads are never stale. */
-  flush(): void {
+  /**
+   * Shows the final state of what ended since the last catch-up, then applies every pending
+   * change. The service awaits it before answering, so reads are never stale. Catch-ups run
+   * one at a time.
+   */
+  catchUp(): Promise<void> {
+    const run = this.catching.then(() => this.catchUpNow());
+    this.catching = run.catch(() => undefined);
+    return run;
+  }
+
+  private async catchUpNow(): Promise<void> {
+    // What arrives while this runs schedules the next catch-up.
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (this.closed) return;
+    const started = performance.now();
+    const ended = [...this.ended];
+    this.ended.clear();
+    for (const id of ended) if (await this.poller!.ended(id)) this.pending.add(id);
+    this.flush(started);
+  }
+
+  /** Applies pending changes now. `started`: when the catch-up this ends began, for its pace. */
+  private flush(started: number): void {
+    if (this.closed) return;
     const ids = [...this.pending];
     this.pending.clear();
-    const started = performance.now();
     const change = this.index.rebuild();
     this.lastRebuildMs = performance.now() - started;
     if (!ids.length && !change.updated.length && !change.removed.length) return;

@@ -89,7 +89,7 @@ export function createService(options: ServiceOptions): LoupeService {
       const req = requestObject(request);
       const query = normalizeQuery(optionalString(req, 'query'));
       const filter = { status: optionalStrings(req, 'status') as RunStatus[] | undefined, models: optionalStrings(req, 'models') };
-      source.flush();
+      await source.catchUp();
       const all = source.index.allSummaries();
       const runs = all.filter((run) => matchesFilters(run, filter) && (!query || matchesQuery(source.index.text(run.id), query)));
       runs.sort(compareRuns);
@@ -101,7 +101,7 @@ export function createService(options: ServiceOptions): LoupeService {
       const req = requestObject(request);
       const runId = requiredString(req, 'runId');
       const maxItems = optionalCount(req, 'maxItems') ?? DEFAULT_MAX_ITEMS;
-      source.flush();
+      await source.catchUp();
       const run = source.index.run(runId);
       const summary = source.index.summary(runId);
       if (!run || !summary) throw new ApiError('not_found', `no run "${runId}" in this recording`);
@@ -170,7 +170,7 @@ export function createService(options: ServiceOptions): LoupeService {
     },
     async sync() {
       await source.pollLive();
-      source.flush();
+      await source.catchUp();
     },
     async close() {
       core?.events.off('recording.failed', onFailed);
