@@ -36,6 +36,8 @@ export interface CaptureBenchReport {
     /** CPU per relayed event in µs: the relay's main thread, and all its other threads together. Null off Linux. */
     /** Loupe with the API service beside it (`loupe serve`), over bare: no target, shown for what users run. */
     serveOverBare: number;
+    /** `loupe serve`'s RSS after everything it relayed (its prefill and its blocks), and how many streams that was. */
+    serveMemory: { streams: number; rssMb: number };
     cpuUsPerEvent: Record<'bare' | 'loupe', { main: number; others: number } | null>;
   };
   memory: { streams: number; rssMb: number; peakRssMb: number };
@@ -105,6 +107,7 @@ export async function captureBench(scale: number, log: (line: string) => void): 
     const rate: Record<Target, { events: number; ms: number }> = { direct: { events: 0, ms: 0 }, bare: { events: 0, ms: 0 }, loupe: { events: 0, ms: 0 }, serve: { events: 0, ms: 0 } };
     // The service's run index grows with the recording, so `serve` first records as many
     // realistic streams as Loupe has by now, unmeasured.
+    let viaServe = viaLoupe.streams;
     for (let done = 0; done < viaLoupe.streams; done += 1_000) {
       await runPool(urls.serve, 50, Math.min(1_000, viaLoupe.streams - done), { events: 40, gapMs: 0 });
       await serve.settled();
@@ -173,6 +176,7 @@ export async function captureBench(scale: number, log: (line: string) => void): 
           await serve.recorded();
           rate.serve.ms += performance.now() - ended;
           await serve.settled();
+          viaServe += results.length;
         } else if (t === 'bare') {
           addCpu('bare', cpuSince(cpuBefore, threadCpu(bare.pid)));
         }
@@ -186,6 +190,8 @@ export async function captureBench(scale: number, log: (line: string) => void): 
       serve: (rate.serve.events / rate.serve.ms) * 1000,
     };
     log('saturation: done');
+    const serveRss = (await serve.stats({ gc: true })).rss ?? 0;
+    await serve.close();
 
     const target = Math.round(10_000 * Math.min(1, scale));
     while (viaLoupe.streams < target) {
@@ -203,6 +209,7 @@ export async function captureBench(scale: number, log: (line: string) => void): 
         eventsPerSec,
         loupeOverBare: eventsPerSec.loupe / eventsPerSec.bare,
         serveOverBare: eventsPerSec.serve / eventsPerSec.bare,
+        serveMemory: { streams: viaServe, rssMb: serveRss / 2 ** 20 },
         rounds: round,
         loupeMs: rate.loupe.ms,
         loupeWrittenMs: { p50: percentile(writtenMs, 50), max: Math.max(...writtenMs) },
