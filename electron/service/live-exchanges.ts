@@ -14,9 +14,10 @@ export const LIVE_POLL_MS = 150;
 /**
  * The largest share of this thread the poll may take. Each poll normalizes an in-flight
  * exchange whole, so its cost grows with the stream (measured: 2,000 events 20–45 ms, 20,000
- * events 120–170 ms, loading included), and this thread also relays traffic. A poll that took T
+ * events 120–170 ms, loading included), and this thread also answers the page (and relays
+ * traffic, where the service runs beside the core: service-thread.ts). A poll that took T
  * waits at least T / share before the next one, so a long stream's view updates less often
- * instead of its polls crowding out the relay.
+ * instead of its polls crowding out the rest.
  */
 export const LIVE_POLL_SHARE = 0.1;
 
@@ -103,11 +104,17 @@ export class LiveExchanges {
     }
   }
 
+  /** The exchange is derived: its in-flight progress need not be remembered. */
+  forget(id: number): void {
+    this.progress.delete(id);
+  }
+
   /**
-   * The exchange ended and its raw record is complete: show the final state at once, before
-   * derivation (which replaces it) has run. Derivation waits for a pause in traffic (up to
-   * 1 s, ADR 7), so this covers exchanges too short for a poll to have seen in flight:
-   * without it a run would show its later responses before its earlier ones.
+   * The exchange ended and its raw record is complete: show its final state before
+   * derivation (which replaces it) has run; RecordingSource calls this at its next
+   * catch-up. Derivation waits for a pause in traffic (up to 1 s, ADR 7), so this covers
+   * exchanges too short for a poll to have seen in flight: without it a run would show its
+   * later responses before its earlier ones.
    */
   async ended(id: number): Promise<boolean> {
     this.progress.delete(id);

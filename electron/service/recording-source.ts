@@ -61,6 +61,7 @@ export class RecordingSource {
     const onDerived = (id: number) => {
       if (this.closed) return;
       this.ended.delete(id);
+      this.poller!.forget(id);
       this.index.refreshDerived(id);
       this.touch([id]);
     };
