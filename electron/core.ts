@@ -21,6 +21,8 @@ export interface CoreOptions {
   upstream?: string;
   upstreamTimeoutMs?: number;
   maxBodyBytes?: number;
+  /** The largest WebSocket message relayed either way (proxy-server.ts). */
+  maxWebSocketMessageBytes?: number;
   env?: Record<string, string | undefined>;
   /** The store writer's worker script, or false to write on the main thread. */
   storeWorker?: string | false;
@@ -109,6 +111,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       port: options.port,
       upstream: options.upstream,
       upstreamTimeoutMs: options.upstreamTimeoutMs,
+      maxWebSocketMessageBytes: options.maxWebSocketMessageBytes,
       sink: recorder,
       env: options.env,
       onRecordError: (err) => log(`loupe: recording failed for one exchange (traffic still flows): ${(err as Error).message}`),

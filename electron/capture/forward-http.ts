@@ -24,6 +24,8 @@ export interface ForwardContext {
   sink: CaptureSink;
   /** Time allowed for the upstream to answer, and for any silence mid-body. */
   upstreamTimeoutMs: number;
+  /** The largest WebSocket message relayed either way. */
+  maxWebSocketMessageBytes: number;
   connectionId(req: { socket: Socket }): string;
   onTapError(err: unknown): void;
 }

@@ -30,7 +30,16 @@ const EARLY_BYTES_CAP = 16 << 20;
 /** Codes that may not be sent in a close frame (RFC 6455 §7.4.1). */
 const UNSENDABLE = new Set([1005, 1006, 1015]);
 
-const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 0 });
+/** One server per message limit (in practice one): ws fixes the limit when it is made. */
+const servers = new Map<number, WebSocketServer>();
+function serverFor(maxPayload: number): WebSocketServer {
+  let wss = servers.get(maxPayload);
+  if (!wss) servers.set(maxPayload, (wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload })));
+  return wss;
+}
+
+/** What ws reports when a message is over its maxPayload; it has sent close 1009 itself. */
+const isTooBig = (err: NodeJS.ErrnoException) => err.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH';
 
 export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, socket: Duplex, head: Buffer): void {
   const { tap, route, clientHeaders, now } = beginExchange(ctx, req, 'websocket');
@@ -76,7 +85,7 @@ export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, sock
       headers: Object.fromEntries(forwardedHeaders(clientHeaders, ctx.target.host)),
       agent: ctx.pool.tunnel ?? undefined,
       perMessageDeflate: false,
-      maxPayload: 0,
+      maxPayload: ctx.maxWebSocketMessageBytes,
       handshakeTimeout: ctx.upstreamTimeoutMs,
     });
   } catch (err) {
@@ -102,8 +111,16 @@ export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, sock
 
   // Set when the upstream broke the protocol mid-connection (a malformed frame).
   let upstreamFault: string | null = null;
+  // Set when a message either way was over the limit; the exchange's end says so.
+  let tooBig: string | null = null;
   upstream.on('error', (err: NodeJS.ErrnoException) => {
     if (upstream.readyState === WebSocket.CLOSED && ended) return;
+    if (clientWs && isTooBig(err)) {
+      // ws told the upstream 1009 and closes it; the client hears the same, with why.
+      tooBig = `a message from the upstream was over Loupe's WebSocket message limit (${ctx.maxWebSocketMessageBytes} bytes)`;
+      clientWs.close(1009, 'Loupe: upstream message too big');
+      return;
+    }
     if (clientWs) {
       // ws would wait up to 30 s for the upstream's close frame while the client hears
       // nothing; drop the upstream now, and the close handling drops the client with it.
@@ -154,7 +171,7 @@ export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, sock
     socket.off('data', keepEarly);
     const headAndEarly = early.length ? Buffer.concat([head, ...early]) : head;
     if (earlyBytes > EARLY_BYTES_CAP) socket.resume();
-    wss.handleUpgrade(req, socket, headAndEarly, (client) => {
+    serverFor(ctx.maxWebSocketMessageBytes).handleUpgrade(req, socket, headAndEarly, (client) => {
       clientWs = client;
       pipe(client, upstream, 'client', (n) => (clientBytes += n));
       pipe(upstream, client, 'server', (n) => (serverBytes += n));
@@ -170,15 +187,21 @@ export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, sock
         }
         if (closedBy === from) {
           const abnormal = code === 1006;
-          const state: ExchangeState = !abnormal ? 'complete' : from === 'server' ? 'upstream_reset' : 'client_aborted';
+          // A message over the limit was Loupe's refusal, whoever closed first.
+          const state: ExchangeState = tooBig ? 'proxy_error' : !abnormal ? 'complete' : from === 'server' ? 'upstream_reset' : 'client_aborted';
           const dropped = from === 'server' && upstreamFault ? `the upstream broke the WebSocket protocol: ${upstreamFault}` : `the ${from === 'server' ? 'upstream' : 'client'} dropped the connection without a close frame`;
-          pendingEnd = [state, abnormal ? dropped : `closed by the ${from === 'server' ? 'upstream' : 'client'} with code ${code}${reason.length ? ` (${reason.toString()})` : ''}`];
+          pendingEnd = [state, tooBig ?? (abnormal ? dropped : `closed by the ${from === 'server' ? 'upstream' : 'client'} with code ${code}${reason.length ? ` (${reason.toString()})` : ''}`)];
         }
         if (client.readyState === WebSocket.CLOSED && upstream.readyState === WebSocket.CLOSED && pendingEnd) finish(...pendingEnd);
       };
       client.on('close', onClose('client', upstream));
       upstream.on('close', onClose('server', client));
-      client.on('error', () => client.terminate());
+      client.on('error', (err: NodeJS.ErrnoException) => {
+        if (!isTooBig(err)) return client.terminate();
+        // ws told the client 1009 and waits for its close frame; the upstream hears the same.
+        tooBig = `a message from the client was over Loupe's WebSocket message limit (${ctx.maxWebSocketMessageBytes} bytes)`;
+        if (upstream.readyState === WebSocket.OPEN) upstream.close(1009, 'Loupe: client message too big');
+      });
     });
   });
 

@@ -18,6 +18,14 @@ export const DEFAULT_PROXY_PORT = 7455;
 export const DEFAULT_UPSTREAM = 'https://api.openai.com';
 /** The OpenAI SDKs wait up to 10 minutes for a response; the proxy must not give up sooner. */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 600_000;
+/**
+ * A WebSocket message is relayed whole (ws gathers its frames before handing it on), so the
+ * proxy holds each one in memory, and a larger one is refused with close code 1009 (RFC 6455
+ * §7.4.1, "message too big"). HTTP bodies stream and have no such limit. 128 MiB is far
+ * above what a Responses request carries (a 50 MB file is ~67 MB as base64), and keeps one
+ * connection's messages from taking the machine's memory.
+ */
+export const DEFAULT_MAX_WEBSOCKET_MESSAGE_BYTES = 128 << 20;
 /** A client connection idle this long between requests is closed (and told so in Keep-Alive). */
 const KEEP_ALIVE_MS = 30_000;
 
@@ -26,6 +34,8 @@ export interface ProxyOptions {
   host?: string;
   upstream?: string;
   upstreamTimeoutMs?: number;
+  /** The largest WebSocket message relayed either way (forward-ws.ts); default 128 MiB. */
+  maxWebSocketMessageBytes?: number;
   sink: CaptureSink;
   env?: Record<string, string | undefined>;
   /** Called when recording failed; the traffic itself went through. */
@@ -56,6 +66,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     pool,
     sink: options.sink,
     upstreamTimeoutMs,
+    maxWebSocketMessageBytes: options.maxWebSocketMessageBytes ?? DEFAULT_MAX_WEBSOCKET_MESSAGE_BYTES,
     connectionId: (req: { socket: Socket }) => connectionIds.get(req.socket) ?? 'unknown',
     onTapError: options.onRecordError ?? ((err: unknown) => console.error('loupe: recording failed:', err)),
   };

@@ -208,6 +208,38 @@ describe('WebSocket mode through the proxy', () => {
     }
   });
 
+  it("refuses a message over the size limit either way with 1009, tells the other side, and records why", async () => {
+    const limit = 1 << 20;
+    const capped = await startHarness({ maxWebSocketMessageBytes: limit });
+    try {
+      // From the client: a message just under the limit goes through, one over it does not.
+      const client = new WebSocket(`ws://127.0.0.1:${capped.core.proxy.port}/v1/responses`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
+      client.on('error', () => {});
+      await new Promise((r) => client.once('open', r));
+      const replies: string[] = [];
+      client.on('message', (m) => replies.push(m.toString().slice(0, 40)));
+      client.send(JSON.stringify({ type: 'response.create', model: 'gpt-5', input: 'x'.repeat(limit - 200) }));
+      await eventually(() => (replies.some((r) => r.includes('response.completed')) ? true : undefined));
+      const closed = new Promise<[number, string]>((r) => client.once('close', (code, reason) => r([code, reason.toString()])));
+      client.send(JSON.stringify({ type: 'response.create', model: 'gpt-5', input: 'x'.repeat(limit + 10) }));
+      expect((await closed)[0]).toBe(1009);
+      expect(await endedWsExchange(capped, 0)).toMatchObject({ state: 'proxy_error', error: `a message from the client was over Loupe's WebSocket message limit (${limit} bytes)` });
+
+      // From the upstream: a final event larger than the limit (the simulator's completed
+      // response carries the whole text).
+      const first = lastWsId(capped);
+      const { ws, closed: sdkClosed } = connect(capped, { events: 2, chunkChars: limit });
+      ws.send({ type: 'response.create', model: 'gpt-5', input: 'say a lot' });
+      expect(await sdkClosed).toMatchObject({ code: 1009, reason: 'Loupe: upstream message too big' });
+      expect(await endedWsExchange(capped, first)).toMatchObject({
+        state: 'proxy_error',
+        error: `a message from the upstream was over Loupe's WebSocket message limit (${limit} bytes)`,
+      });
+    } finally {
+      await capped.close();
+    }
+  });
+
   it('answers 502 on the upgrade when the upstream is unreachable', async () => {
     const dead = await startHarness({ upstream: 'http://127.0.0.1:9' });
     try {
