@@ -188,6 +188,7 @@ async function launch(options: CoreHostOptions, settings: ProxySettings): Promis
       livePollMs: options.livePollMs,
       startDemo: demoStarter(core, options.log),
       nativeBinding: options.nativeBinding,
+      log: options.log,
       ...(options.serviceWorker !== undefined ? { script: options.serviceWorker } : {}),
     });
   } catch (err) {

@@ -26,8 +26,8 @@ export class RecordingSource {
   private timer: NodeJS.Timeout | null = null;
   private readonly detach: Array<() => void> = [];
   private closed = false;
-  /** How long the last rebuild took: it sets the pace of the next (see touch). */
-  private lastRebuildMs = 0;
+  /** How long the last catch-up took: it sets the pace of the next (see touch). */
+  private lastCatchUpMs = 0;
 
   private constructor(
     readonly db: Db,
@@ -98,7 +98,7 @@ export class RecordingSource {
     // the live poller, catch-ups take at most its share of the thread, and the page's view
     // of a large recording updates less often under heavy traffic instead. Reads still
     // catch up at once.
-    this.timer = setTimeout(() => void this.catchUp().catch(() => undefined), nextPollDelay(COALESCE_MS, this.lastRebuildMs));
+    this.timer = setTimeout(() => void this.catchUp().catch(() => undefined), nextPollDelay(COALESCE_MS, this.lastCatchUpMs));
     this.timer.unref();
   }
 
@@ -131,7 +131,7 @@ export class RecordingSource {
     const ids = [...this.pending];
     this.pending.clear();
     const change = this.index.rebuild();
-    this.lastRebuildMs = performance.now() - started;
+    this.lastCatchUpMs = performance.now() - started;
     if (!ids.length && !change.updated.length && !change.removed.length) return;
     this.listener.changed(
       change,

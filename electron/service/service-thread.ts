@@ -28,6 +28,8 @@ export interface ServiceThreadOptions {
   livePollMs?: number;
   startDemo?: (scenario: string, speed: number) => Promise<{ scenario: string; label: string }>;
   nativeBinding?: string;
+  /** Where problems are reported; stderr by default. */
+  log?: (line: string) => void;
   /** The worker's script; false runs the service in this thread. */
   script?: string | false;
 }
@@ -83,7 +85,7 @@ class ServiceThread implements ServiceHandle {
     this.worker.on('error', (err) => {
       started.reject(err);
       this.end(new ApiError('unavailable', `Loupe's API service stopped: ${err.message}`));
-      process.stderr.write(`loupe: the API service stopped (recording goes on): ${err.message}\n`);
+      (this.options.log ?? ((line: string) => process.stderr.write(`${line}\n`)))(`loupe: the API service stopped (recording goes on): ${err.message}`);
     });
     this.worker.on('exit', (code) => {
       this.exited = true;
