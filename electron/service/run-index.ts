@@ -8,7 +8,7 @@
 // an in-flight response learned its id) are reported with the run that now holds them.
 import type { RunSummary } from '../../shared/api/types.js';
 import { attachAgentSpans } from '../../shared/trace/attach-agent-spans.js';
-import type { AgentSpan, ResponseRecord } from '../../shared/trace/types.js';
+import type { AgentSpan, JsonObject, ResponseRecord } from '../../shared/trace/types.js';
 import { hasTable, type Db } from '../store/db.js';
 import { runSearchText, summarizeRun } from './run-summary.js';
 import { threadRecords, type Run } from './trace-adapter.js';
@@ -173,9 +173,17 @@ export class RunIndex {
   }
 }
 
-/** Stream events are only needed for replay, which reads full records; the index keeps the rest. */
+/**
+ * What the index keeps of a derived record, for every response of the recording: what
+ * threading, summaries and search read. Run detail and replay read full records from the
+ * file (fullRecordOf). Dropped: the stream events, and the request's params but `stream_id`
+ * (thread-index.ts's lanes). Params carry the tools and instructions an agent resends every
+ * turn, often kilobytes a response, and nothing here reads them.
+ */
 function slim(record: ResponseRecord): ResponseRecord {
-  return record.events.length ? { ...record, events: [] } : record;
+  const streamId = record.request.params.stream_id;
+  const params: JsonObject = streamId === undefined ? {} : { stream_id: streamId };
+  return { ...record, events: [], request: { ...record.request, params } };
 }
 
 function sameSummary(a: RunSummary, b: RunSummary): boolean {

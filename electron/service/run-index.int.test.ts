@@ -1,0 +1,39 @@
+// The run index keeps every response of a recording in memory, so it keeps only what
+// threading, summaries and search read: a request's params (the tools and instructions an
+// agent resends every turn) are dropped but for `stream_id`, the lane threading reads, and
+// run detail still gets them whole from the file.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../../test/support/harness.js';
+import { RunIndex } from './run-index.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+const TOOL = { type: 'function' as const, name: 'lookup', description: 'Looks things up. '.repeat(200), parameters: { type: 'object', properties: {} }, strict: false };
+
+describe('RunIndex', () => {
+  it("keeps a response's params only as far as threading needs, and serves them whole from the file", async () => {
+    const instructions = 'Be brief. '.repeat(300);
+    await h.client.responses.create({ model: 'gpt-5', input: 'with tools', instructions, tools: [TOOL] }, { headers: { 'x-loupe-session': 'tools' } });
+    // stream_id is a multi-agent request field the SDK's types do not list.
+    await h.client.responses.create({ model: 'gpt-5', input: 'in a lane', stream_id: 'lane-2' } as never, { headers: { 'x-loupe-session': 'lanes' } });
+    await h.settle();
+
+    const index = new RunIndex(h.core.db);
+    const [withTools] = index.run('label:tools')!.responses;
+    const [inLane] = index.run('label:lanes')!.responses;
+    expect(withTools!.request.params).toEqual({});
+    expect(inLane!.request.params).toEqual({ stream_id: 'lane-2' });
+    // What threading and summaries read is all there.
+    expect(withTools!.request.input.map((i) => i.type)).toEqual(['message']);
+    expect(withTools!.output.length).toBeGreaterThan(0);
+    expect(index.summary('label:tools')!.responses).toBe(1);
+
+    const full = index.fullRecordOf(withTools!);
+    expect(full.request.params.instructions).toBe(instructions);
+    expect(full.request.params.tools).toEqual([TOOL]);
+  });
+});
