@@ -1,7 +1,8 @@
 // The run index keeps every response of a recording in memory, so it keeps only what
 // threading, summaries and search read: a request's params (the tools and instructions an
 // agent resends every turn) are dropped but for `stream_id`, the lane threading reads, and
-// run detail still gets them whole from the file.
+// run detail still gets them whole from the file. Items a later turn resends are kept once.
+import type { ResponseInputItem } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../test/support/harness.js';
 import { RunIndex } from './run-index.js';
@@ -35,5 +36,25 @@ describe('RunIndex', () => {
     const full = index.fullRecordOf(withTools!);
     expect(full.request.params.instructions).toBe(instructions);
     expect(full.request.params.tools).toEqual([TOOL]);
+  });
+
+  it('keeps an item resent by a later turn once, and an item resent changed as the new item it is', async () => {
+    const first = await h.client.responses.create({ model: 'gpt-5', input: [{ role: 'user', content: 'plan the trip' }] }, { headers: { 'x-loupe-session': 'turns' } });
+    // Resent as the SDK's own input items (an output item is a valid input item on the wire).
+    const history: ResponseInputItem[] = [{ role: 'user', content: 'plan the trip' }, ...first.output.map((o) => ({ ...o }) as ResponseInputItem)];
+    await h.client.responses.create({ model: 'gpt-5', input: [...history, { role: 'user', content: 'now book it' }] }, { headers: { 'x-loupe-session': 'turns' } });
+    await h.client.responses.create({ model: 'gpt-5', input: [{ role: 'user', content: 'plan the trip!' }] }, { headers: { 'x-loupe-session': 'turns' } });
+    await h.settle();
+
+    const index = new RunIndex(h.core.db);
+    const responses = index.run('label:turns')!.responses;
+    expect(responses).toHaveLength(3);
+    const [one, two, three] = responses;
+    // The same user message, resent: one object. Its output, resent as input: one object.
+    expect(two!.request.input[0]).toBe(one!.request.input[0]);
+    expect(two!.request.input[1]).toBe(one!.output[0]);
+    // Changed by one character: its own object, with its own text.
+    expect(three!.request.input[0]).not.toBe(one!.request.input[0]);
+    expect(three!.request.input[0]!.raw.content).toBe('plan the trip!');
   });
 });

@@ -8,8 +8,9 @@
 // an in-flight response learned its id) are reported with the run that now holds them.
 import type { RunSummary } from '../../shared/api/types.js';
 import { attachAgentSpans } from '../../shared/trace/attach-agent-spans.js';
-import type { AgentSpan, JsonObject, ResponseRecord } from '../../shared/trace/types.js';
+import type { AgentSpan, JsonObject, ResponseRecord, TraceItem } from '../../shared/trace/types.js';
 import { hasTable, type Db } from '../store/db.js';
+import { ItemInterner } from './item-interner.js';
 import { runSearchText, summarizeRun } from './run-summary.js';
 import { threadRecords, type Run } from './trace-adapter.js';
 
@@ -34,6 +35,8 @@ export class RunIndex {
   private revision = 0;
   private readonly byExchange;
   private readonly fullRecord;
+  /** Items shared across the responses that resend them (item-interner.ts). */
+  private readonly items = new ItemInterner();
 
   constructor(private readonly db: Db) {
     this.byExchange = db.prepare('SELECT record FROM responses WHERE exchange_id = ? ORDER BY idx');
@@ -41,7 +44,7 @@ export class RunIndex {
     const rows = db.prepare('SELECT exchange_id AS id, record FROM responses ORDER BY exchange_id, idx').all() as Array<{ id: number; record: string }>;
     for (const row of rows) {
       const list = this.derived.get(row.id) ?? [];
-      list.push(slim(JSON.parse(row.record) as ResponseRecord));
+      list.push(this.slim(JSON.parse(row.record) as ResponseRecord));
       this.derived.set(row.id, list);
       this.dirty.add(row.id);
     }
@@ -64,7 +67,7 @@ export class RunIndex {
   /** The exchange's derived rows were (re)written: they replace any in-flight view of it. */
   refreshDerived(exchangeId: number): void {
     const rows = this.byExchange.all(exchangeId) as Array<{ record: string }>;
-    if (rows.length) this.derived.set(exchangeId, rows.map((r) => slim(JSON.parse(r.record) as ResponseRecord)));
+    if (rows.length) this.derived.set(exchangeId, rows.map((r) => this.slim(JSON.parse(r.record) as ResponseRecord)));
     else this.derived.delete(exchangeId);
     const spans = this.spansOf?.(exchangeId) ?? [];
     if (spans.length) this.spans.set(exchangeId, spans);
@@ -164,6 +167,21 @@ export class RunIndex {
     return text;
   }
 
+  /**
+   * What the index keeps of a derived record, for every response of the recording: what
+   * threading, summaries and search read. Run detail and replay read full records from the
+   * file (fullRecordOf). Dropped: the stream events, and the request's params but
+   * `stream_id` (thread-index.ts's lanes); params carry the tools and instructions an agent
+   * resends every turn, and nothing here reads them. Items are shared with the responses
+   * that resend them (item-interner.ts).
+   */
+  private slim(record: ResponseRecord): ResponseRecord {
+    const streamId = record.request.params.stream_id;
+    const params: JsonObject = streamId === undefined ? {} : { stream_id: streamId };
+    const intern = (item: TraceItem) => this.items.intern(item);
+    return { ...record, events: [], request: { ...record.request, params, input: record.request.input.map(intern) }, output: record.output.map(intern) };
+  }
+
   /** The complete record (with stream events): in flight from memory, else from the store. */
   fullRecordOf(slimRecord: ResponseRecord): ResponseRecord {
     const live = this.provisional.get(slimRecord.exchangeId)?.find((r) => r.responseId === slimRecord.responseId);
@@ -173,18 +191,7 @@ export class RunIndex {
   }
 }
 
-/**
- * What the index keeps of a derived record, for every response of the recording: what
- * threading, summaries and search read. Run detail and replay read full records from the
- * file (fullRecordOf). Dropped: the stream events, and the request's params but `stream_id`
- * (thread-index.ts's lanes). Params carry the tools and instructions an agent resends every
- * turn, often kilobytes a response, and nothing here reads them.
- */
-function slim(record: ResponseRecord): ResponseRecord {
-  const streamId = record.request.params.stream_id;
-  const params: JsonObject = streamId === undefined ? {} : { stream_id: streamId };
-  return { ...record, events: [], request: { ...record.request, params } };
-}
+
 
 function sameSummary(a: RunSummary, b: RunSummary): boolean {
   return JSON.stringify({ ...a, revision: 0 }) === JSON.stringify({ ...b, revision: 0 });
