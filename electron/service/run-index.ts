@@ -191,8 +191,6 @@ export class RunIndex {
   }
 }
 
-
-
 function sameSummary(a: RunSummary, b: RunSummary): boolean {
   return JSON.stringify({ ...a, revision: 0 }) === JSON.stringify({ ...b, revision: 0 });
 }
