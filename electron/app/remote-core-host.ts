@@ -12,13 +12,13 @@ import { Worker } from 'node:worker_threads';
 import type { ChannelName, EventName, EventPayload, RequestOf, ResponseOf } from '../../shared/api/contract.js';
 import { ApiError } from '../../shared/api/errors.js';
 import { RELAY_WORKER_LIMITS } from '../capture/relay-heap.js';
+import { PendingCalls } from '../threads/pending-calls.js';
 import { workerEnded } from '../threads/worker-end.js';
 import type { AppHost, StartedHost } from './app-host.js';
 import type { CoreHostOptions } from './core-host.js';
 import { fromWireError, type HostMessage, type HostRequest, type HostState } from './host-messages.js';
 import type { ProxySettings } from './settings.js';
 
-type Call = { resolve(value: unknown): void; reject(err: Error): void };
 /** A request before it is numbered. */
 type Unnumbered<R> = R extends unknown ? Omit<R, 'id'> : never;
 
@@ -29,15 +29,12 @@ export interface RemoteHostOptions {
 
 export class RemoteCoreHost implements AppHost {
   private readonly events = new EventEmitter();
-  private readonly calls = new Map<number, Call>();
-  private nextId = 0;
+  private readonly calls = new PendingCalls();
   private state: HostState;
   /** Settles with the worker's first word: started (with its notice) or why not. */
   private readonly started: Promise<string | null>;
   private startup!: { resolve(notice: string | null): void; reject(err: Error): void };
   private running = false;
-  /** Set once the worker is gone; every call after fails with it. */
-  private gone: Error | null = null;
   private closing: Promise<void> | null = null;
   private exited = false;
 
@@ -54,8 +51,8 @@ export class RemoteCoreHost implements AppHost {
     worker.on('message', (msg: HostMessage) => this.receive(msg));
     const crashed = (err: Error) => {
       // Reported once: an uncaught error is followed by the exit.
-      if (this.gone) return;
-      this.end(new ApiError('unavailable', `Loupe's proxy stopped: ${err.message}`));
+      if (this.calls.failure) return;
+      this.calls.failAll(new ApiError('unavailable', `Loupe's proxy stopped: ${err.message}`));
       onCrash?.(err);
     };
     worker.on('error', (err) => (this.running ? crashed(err) : this.startup.reject(err)));
@@ -63,7 +60,7 @@ export class RemoteCoreHost implements AppHost {
       this.exited = true;
       if (!this.running) return this.startup.reject(new Error(`Loupe's proxy worker exited (${code}) before it started`));
       if (!this.closing) crashed(new Error(`its thread exited (code ${code})`));
-      this.end(new ApiError('unavailable', 'Loupe is shutting down'));
+      this.calls.failAll(new ApiError('unavailable', 'Loupe is shutting down'));
     });
   }
 
@@ -130,12 +127,7 @@ export class RemoteCoreHost implements AppHost {
   }
 
   private call(request: Unnumbered<HostRequest>): Promise<unknown> {
-    if (this.gone) return Promise.reject(this.gone);
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.calls.set(id, { resolve, reject });
-      this.worker.postMessage({ ...request, id } as HostRequest);
-    });
+    return this.calls.start((id) => this.worker.postMessage({ ...request, id } as HostRequest));
   }
 
   private receive(msg: HostMessage): void {
@@ -151,15 +143,6 @@ export class RemoteCoreHost implements AppHost {
       return;
     }
     this.state = msg.state;
-    const call = this.calls.get(msg.id);
-    this.calls.delete(msg.id);
-    if (msg.error) call?.reject(fromWireError(msg.error));
-    else call?.resolve(msg.value);
-  }
-
-  private end(reason: Error): void {
-    this.gone ??= reason;
-    for (const call of this.calls.values()) call.reject(this.gone);
-    this.calls.clear();
+    this.calls.settle(msg.id, msg.error ? fromWireError(msg.error) : null, msg.value);
   }
 }

@@ -15,6 +15,7 @@ import { Worker } from 'node:worker_threads';
 import type { ChannelName, EventName, EventPayload, LoupeApi, RequestOf, ResponseOf } from '../../shared/api/contract.js';
 import { ApiError, toErrorBody } from '../../shared/api/errors.js';
 import type { Core } from '../core.js';
+import { PendingCalls } from '../threads/pending-calls.js';
 import { workerEnded } from '../threads/worker-end.js';
 import { createService } from './service.js';
 import type { FromService, ServiceWorkerData, ToService } from './service-messages.js';
@@ -45,17 +46,13 @@ export async function startService(core: Core, options: ServiceThreadOptions = {
   return service;
 }
 
-type Pending = { resolve(value: unknown): void; reject(err: Error): void };
-
 class ServiceThread implements ServiceHandle {
   readonly ready: Promise<void>;
   private readonly worker: Worker;
   private readonly events = new EventEmitter();
-  private readonly calls = new Map<number, Pending>();
-  private nextId = 0;
+  private readonly calls = new PendingCalls();
   private queued: { recorded: number[]; derived: number[]; failed: boolean } = { recorded: [], derived: [], failed: false };
   private flushScheduled = false;
-  private gone: ApiError | null = null;
   private exited = false;
   private closing: Promise<void> | null = null;
   private readonly detach: Array<() => void> = [];
@@ -84,13 +81,13 @@ class ServiceThread implements ServiceHandle {
     });
     this.worker.on('error', (err) => {
       started.reject(err);
-      this.end(new ApiError('unavailable', `Loupe's API service stopped: ${err.message}`));
+      this.calls.failAll(new ApiError('unavailable', `Loupe's API service stopped: ${err.message}`));
       (this.options.log ?? ((line: string) => process.stderr.write(`${line}\n`)))(`loupe: the API service stopped (recording goes on): ${err.message}`);
     });
     this.worker.on('exit', (code) => {
       this.exited = true;
       started.reject(new Error(`the API service's thread exited (${code}) before it started`));
-      this.end(new ApiError('unavailable', this.closing ? 'Loupe is shutting down' : `Loupe's API service stopped (exit ${code})`));
+      this.calls.failAll(new ApiError('unavailable', this.closing ? 'Loupe is shutting down' : `Loupe's API service stopped (exit ${code})`));
     });
     const onRecorded = (id: number) => this.queue('recorded', id);
     const onDerived = (id: number) => this.queue('derived', id);
@@ -113,7 +110,7 @@ class ServiceThread implements ServiceHandle {
   }
 
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void {
-    if (this.events.listenerCount(event) === 0 && !this.gone) this.post({ type: 'subscribe', event });
+    if (this.events.listenerCount(event) === 0 && !this.calls.failure) this.post({ type: 'subscribe', event });
     this.events.on(event, listener);
     return () => void this.events.off(event, listener);
   }
@@ -149,12 +146,9 @@ class ServiceThread implements ServiceHandle {
   }
 
   private call(msg: { type: 'invoke'; channel: ChannelName; request: unknown } | { type: 'close' }): Promise<unknown> {
-    if (this.gone) return Promise.reject(this.gone);
-    // Whatever the core recorded before this call goes first, so the answer includes it.
-    this.flush();
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.calls.set(id, { resolve, reject });
+    return this.calls.start((id) => {
+      // Whatever the core recorded before this call goes first, so the answer includes it.
+      this.flush();
       this.post({ ...msg, id });
     });
   }
@@ -165,13 +159,9 @@ class ServiceThread implements ServiceHandle {
 
   private receive(msg: FromService): void {
     switch (msg.type) {
-      case 'reply': {
-        const call = this.calls.get(msg.id);
-        this.calls.delete(msg.id);
-        if (msg.error) call?.reject(new ApiError(msg.error.code, msg.error.message));
-        else call?.resolve(msg.value);
+      case 'reply':
+        this.calls.settle(msg.id, msg.error ? new ApiError(msg.error.code, msg.error.message) : null, msg.value);
         return;
-      }
       case 'event':
         this.events.emit(msg.event, msg.payload);
         return;
@@ -182,11 +172,5 @@ class ServiceThread implements ServiceHandle {
         );
         return;
     }
-  }
-
-  private end(reason: ApiError): void {
-    this.gone ??= reason;
-    for (const call of this.calls.values()) call.reject(this.gone);
-    this.calls.clear();
   }
 }

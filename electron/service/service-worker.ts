@@ -8,6 +8,7 @@ import { ApiError, toErrorBody } from '../../shared/api/errors.js';
 import { useAsDefaultBinding } from '../app/native-default.js';
 import type { CoreEvents } from '../core.js';
 import { openDb } from '../store/db.js';
+import { PendingCalls } from '../threads/pending-calls.js';
 import { createService } from './service.js';
 import type { ServiceCore } from './service-core.js';
 import type { FromService, ServiceWorkerData, ToService } from './service-messages.js';
@@ -18,8 +19,7 @@ const data = workerData as ServiceWorkerData;
 // Module caches are per thread: recordings opened read-only need the Electron build too (ADR 4).
 if (data.nativeBinding) useAsDefaultBinding(data.nativeBinding);
 
-const demos = new Map<number, { resolve(value: { scenario: string; label: string }): void; reject(err: Error): void }>();
-let nextDemo = 0;
+const demos = new PendingCalls<{ scenario: string; label: string }>();
 const events = new EventEmitter<CoreEvents>();
 let core: ServiceCore;
 let service: ReturnType<typeof createService>;
@@ -29,12 +29,7 @@ try {
     core,
     livePollMs: data.livePollMs,
     startDemo: data.demo
-      ? (scenario, speed) =>
-          new Promise((resolve, reject) => {
-            const id = nextDemo++;
-            demos.set(id, { resolve, reject });
-            post({ type: 'demo', id, scenario, speed });
-          })
+      ? (scenario, speed) => demos.start((id) => post({ type: 'demo', id, scenario, speed }))
       : undefined,
   });
   post({ type: 'ready' });
@@ -65,13 +60,9 @@ port.on('message', (msg: ToService) => {
       forwarded.add(msg.event);
       service.on(msg.event, (payload) => post({ type: 'event', event: msg.event, payload }));
       return;
-    case 'demo-reply': {
-      const demo = demos.get(msg.id);
-      demos.delete(msg.id);
-      if (msg.error) demo?.reject(new ApiError(msg.error.code, msg.error.message));
-      else demo?.resolve(msg.value!);
+    case 'demo-reply':
+      demos.settle(msg.id, msg.error ? new ApiError(msg.error.code, msg.error.message) : null, msg.value);
       return;
-    }
     case 'close':
       void service.close().finally(() => {
         core.db.close();
