@@ -1,21 +1,35 @@
 // What threading remembers about the responses seen so far, so each new response finds
 // the one it continues with map lookups instead of a scan: O(items) over a whole recording.
-// Every lookup returns the index (in time order) of the most recent match.
+// Every lookup returns the index (in time order) of the most recent match. An index made
+// with a parent also finds what the parent holds: its own entries are all later.
 import { hash } from './node-id.js';
 import { itemFingerprint } from './item-text.js';
+import { LayeredMap } from './layered-map.js';
 import type { ResponseRecord, TraceItem } from './types.js';
 
 export class ThreadIndex {
-  private readonly byResponseId = new Map<string, number>();
-  private readonly byConversation = new Map<string, number>();
-  private readonly byLane = new Map<string, number>();
+  private readonly byResponseId: LayeredMap<string, number>;
+  private readonly byConversation: LayeredMap<string, number>;
+  private readonly byLane: LayeredMap<string, number>;
   /** Output item ids and the call ids of output calls, to recognize a stateless resend. */
-  private readonly byOutputId = new Map<string, number>();
-  private readonly byCallId = new Map<string, number>();
+  private readonly byOutputId: LayeredMap<string, number>;
+  private readonly byCallId: LayeredMap<string, number>;
   /** Hash of an input sequence (and of input + output) to the response that sent it. */
-  private readonly byHistory = new Map<string, number>();
-  /** Input prefix hashes of the record being threaded, computed once for lookup and add. */
-  private readonly inputHashes = new WeakMap<ResponseRecord, string[]>();
+  private readonly byHistory: LayeredMap<string, number>;
+  /**
+   * Input prefix hashes of the record being threaded, computed once for lookup and add.
+   * Only the last record's: an index can live as long as its recording (settled-threading.ts).
+   */
+  private lastHashed: { record: ResponseRecord; hashes: string[] } | null = null;
+
+  constructor(parent: ThreadIndex | null = null) {
+    this.byResponseId = new LayeredMap(parent?.byResponseId);
+    this.byConversation = new LayeredMap(parent?.byConversation);
+    this.byLane = new LayeredMap(parent?.byLane);
+    this.byOutputId = new LayeredMap(parent?.byOutputId);
+    this.byCallId = new LayeredMap(parent?.byCallId);
+    this.byHistory = new LayeredMap(parent?.byHistory);
+  }
 
   response(id: string): number | undefined {
     return this.byResponseId.get(id);
@@ -74,12 +88,8 @@ export class ThreadIndex {
   }
 
   private hashesOf(r: ResponseRecord): string[] {
-    let hashes = this.inputHashes.get(r);
-    if (hashes === undefined) {
-      hashes = prefixHashes(r.request.input);
-      this.inputHashes.set(r, hashes);
-    }
-    return hashes;
+    if (this.lastHashed?.record !== r) this.lastHashed = { record: r, hashes: prefixHashes(r.request.input) };
+    return this.lastHashed.hashes;
   }
 }
 

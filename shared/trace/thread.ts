@@ -14,6 +14,7 @@
 // response starts its own run, and its root link still names that response (`parentId`
 // with `parent: null`), so the fork stays visible.
 import { recordEndUs, recordStartUs } from './record-time.js';
+import { LayeredMap } from './layered-map.js';
 import { ThreadIndex, websocketLaneKey } from './thread-index.js';
 import type { ResponseRecord } from './types.js';
 
@@ -53,56 +54,106 @@ export interface ThreadOptions {
 const DEFAULT_IDLE_GAP_MS = 5 * 60_000;
 
 export function threadRuns(records: readonly ResponseRecord[], options: ThreadOptions = {}): Run[] {
-  const idleGapUs = (options.idleGapMs ?? DEFAULT_IDLE_GAP_MS) * 1000;
   const ordered = records
     .map((record, i) => ({ record, i, start: recordStartUs(record) }))
     .sort((a, b) => a.start - b.start || a.i - b.i);
+  const threader = new Threader(options);
+  for (const { record } of ordered) threader.add(record);
+  return threader.runs();
+}
 
-  const index = new ThreadIndex();
-  const runs: Run[] = [];
-  const runOf: Run[] = [];
-  const positionOf: number[] = [];
-  const byLabel = new Map<string, Run>();
-  const lastEnd = new Map<Run, number>();
-  // Per run, the WebSocket lane it holds on each connection (connection id -> lane key).
-  const lanesOf = new Map<Run, Map<string, string>>();
-  // The unlabelled run most recently active: where a response with no signal lands.
-  let latest: Run | null = null;
+/** A run as threading builds it: the Run, plus what later responses are matched against. */
+interface RunState {
+  id: string;
+  label: string | null;
+  responses: ResponseRecord[];
+  links: RunLink[];
+  lastEnd: number;
+  /** The WebSocket lane it holds on each connection (connection id -> lane key). */
+  lanes: Map<string, string>;
+  /** Its arrays were handed out by runs(): copy them before adding to them. */
+  handedOut: boolean;
+}
 
-  ordered.forEach(({ record, start }, n) => {
+/**
+ * Threading one response at a time, in time order (threadRuns sorts). A fork threads more
+ * responses on top of everything its parent holds without changing the parent, so a
+ * recording's settled responses are threaded once and only the ones still changing are
+ * threaded again (the service's run index). Add nothing to a parent while a fork of it is
+ * in use. Runs handed out by runs() never change afterwards.
+ */
+export class Threader {
+  private readonly idleGapUs: number;
+  private readonly index: ThreadIndex;
+  /** Runs by number, in creation order: this threader's own, then its parent's. */
+  private readonly ownRuns = new Map<number, RunState>();
+  private runCount: number;
+  /** Per response, in the order added: its run's number and its place in that run. */
+  private readonly runOfOwn: number[] = [];
+  private readonly positionOfOwn: number[] = [];
+  /** How many responses the parent held when forked: the first number of this threader's own. */
+  private readonly firstOwn: number;
+  private readonly byLabel: LayeredMap<string, number>;
+  /** The unlabelled run most recently active: where a response with no signal lands. */
+  private latest: number | null;
+
+  constructor(options: ThreadOptions = {}, private readonly parent: Threader | null = null) {
+    this.idleGapUs = (options.idleGapMs ?? DEFAULT_IDLE_GAP_MS) * 1000;
+    this.index = new ThreadIndex(parent?.index ?? null);
+    this.byLabel = new LayeredMap(parent?.byLabel ?? null);
+    this.runCount = parent?.runCount ?? 0;
+    this.firstOwn = parent?.size ?? 0;
+    this.latest = parent?.latest ?? null;
+  }
+
+  /** A threader that goes on from everything this one holds. */
+  fork(): Threader {
+    return new Threader({ idleGapMs: this.idleGapUs / 1000 }, this);
+  }
+
+  /** How many responses have been threaded, the parent's included. */
+  get size(): number {
+    return this.firstOwn + this.runOfOwn.length;
+  }
+
+  /** Thread the next response in time order. */
+  add(record: ResponseRecord): void {
+    const n = this.size;
+    const start = recordStartUs(record);
     const label = record.exchange.label;
     const lane = websocketLaneKey(record);
     const labelKey = label === null ? null : label + laneSuffix(record);
-    let parent = findParent(index, record);
-    let run: Run | undefined;
+    let parent = findParent(this.index, record);
+    let runNo: number | undefined;
     if (labelKey !== null) {
-      run = byLabel.get(labelKey);
-      if (parent !== null && runOf[parent.n] !== run) parent = null; // the label wins over lineage
+      runNo = this.byLabel.get(labelKey);
+      if (parent !== null && this.runOf(parent.n) !== runNo) parent = null; // the label wins over lineage
     } else if (parent !== null) {
-      run = runOf[parent.n];
-    } else if (latest !== null && start - (lastEnd.get(latest) ?? 0) <= idleGapUs) {
-      run = latest;
+      runNo = this.runOf(parent.n);
+    } else if (this.latest !== null && start - this.run(this.latest).lastEnd <= this.idleGapUs) {
+      runNo = this.latest;
     }
     // A lane never joins a run holding another lane of its connection; a lineage link to
     // that run is kept as a cross-run fork below.
     let crossRun: { id: string; signal: ThreadSignal } | null = null;
-    if (run !== undefined && lane !== null && clashes(lanesOf.get(run), lane)) {
-      if (parent !== null && runOf[parent.n] === run) crossRun = { id: run.responses[positionOf[parent.n] ?? 0]?.responseId ?? '', signal: parent.signal };
-      run = undefined;
+    if (runNo !== undefined && lane !== null && clashes(this.run(runNo).lanes, lane)) {
+      if (parent !== null && this.runOf(parent.n) === runNo) crossRun = { id: this.run(runNo).responses[this.positionOf(parent.n)]?.responseId ?? '', signal: parent.signal };
+      runNo = undefined;
       parent = null;
     }
-    let parentPos = parent === null ? null : (positionOf[parent.n] ?? null);
+    let parentPos = parent === null ? null : this.positionOf(parent.n);
     let signal: ThreadSignal = parent?.signal ?? 'root';
-    if (run !== undefined && parentPos === null && run.responses.length > 0) {
+    if (runNo !== undefined && parentPos === null && this.run(runNo).responses.length > 0) {
       // No lineage signal: it follows the run's latest response.
-      parentPos = run.responses.length - 1;
+      parentPos = this.run(runNo).responses.length - 1;
       signal = label !== null ? 'label' : 'idle_gap';
     }
-    if (run === undefined) {
-      run = { id: labelKey !== null ? `label:${labelKey}` : `run:${record.responseId}`, label, responses: [], links: [] };
-      runs.push(run);
-      if (labelKey !== null) byLabel.set(labelKey, run);
+    if (runNo === undefined) {
+      runNo = this.runCount++;
+      this.ownRuns.set(runNo, { id: labelKey !== null ? `label:${labelKey}` : `run:${record.responseId}`, label, responses: [], links: [], lastEnd: 0, lanes: new Map(), handedOut: false });
+      if (labelKey !== null) this.byLabel.set(labelKey, runNo);
     }
+    const run = this.writableRun(runNo);
     const parentRecord = parentPos === null ? undefined : run.responses[parentPos];
     run.links.push(
       crossRun !== null
@@ -110,18 +161,47 @@ export function threadRuns(records: readonly ResponseRecord[], options: ThreadOp
         : { parent: parentPos, parentId: parentRecord?.responseId ?? null, signal: parentPos === null ? 'root' : signal },
     );
     run.responses.push(record);
-    runOf[n] = run;
-    positionOf[n] = run.responses.length - 1;
-    index.add(record, n);
-    if (lane !== null) {
-      const held = lanesOf.get(run) ?? new Map<string, string>();
-      held.set(lane.connection, lane.key);
-      lanesOf.set(run, held);
+    this.runOfOwn.push(runNo);
+    this.positionOfOwn.push(run.responses.length - 1);
+    this.index.add(record, n);
+    if (lane !== null) run.lanes.set(lane.connection, lane.key);
+    run.lastEnd = Math.max(run.lastEnd, recordEndUs(record), start);
+    if (run.label === null && (this.latest === null || run.lastEnd >= this.run(this.latest).lastEnd)) this.latest = runNo;
+  }
+
+  /** Every run, in the order they began. */
+  runs(): Run[] {
+    const out: Run[] = [];
+    for (let k = 0; k < this.runCount; k++) {
+      const run = this.run(k);
+      run.handedOut = true;
+      out.push({ id: run.id, label: run.label, responses: run.responses, links: run.links });
     }
-    lastEnd.set(run, Math.max(lastEnd.get(run) ?? 0, recordEndUs(record), start));
-    if (run.label === null && (latest === null || (lastEnd.get(run) ?? 0) >= (lastEnd.get(latest) ?? 0))) latest = run;
-  });
-  return runs;
+    return out;
+  }
+
+  private run(k: number): RunState {
+    const run = this.ownRuns.get(k) ?? this.parent?.run(k);
+    if (run === undefined) throw new Error(`threading: no run ${k}`);
+    return run;
+  }
+
+  /** The run to add to: a copy if it is the parent's or was handed out. */
+  private writableRun(k: number): RunState {
+    const run = this.run(k);
+    if (this.ownRuns.get(k) === run && !run.handedOut) return run;
+    const copy: RunState = { ...run, responses: [...run.responses], links: [...run.links], lanes: new Map(run.lanes), handedOut: false };
+    this.ownRuns.set(k, copy);
+    return copy;
+  }
+
+  private runOf(n: number): number {
+    return n >= this.firstOwn ? this.runOfOwn[n - this.firstOwn]! : this.parent!.runOf(n);
+  }
+
+  private positionOf(n: number): number {
+    return n >= this.firstOwn ? this.positionOfOwn[n - this.firstOwn]! : this.parent!.positionOf(n);
+  }
 }
 
 /** The strongest signal naming an earlier response, as its position in time order. */

@@ -1,0 +1,95 @@
+// Threading a recording as it is recorded: exchanges appear while in flight (normalized
+// anew at each look, possibly with fewer responses than they will end with), then settle,
+// in any order. At every step the runs must be exactly threadRuns over what is there.
+import { describe, expect, it } from 'vitest';
+import { mixedRecording } from './mixed-recording.js';
+import { normalizeExchange } from './normalize.js';
+import { seededRandom } from './random-run.js';
+import { recordStartUs } from './record-time.js';
+import { SettledThreading } from './settled-threading.js';
+import { threadRuns } from './thread.js';
+import type { ResponseRecord } from './types.js';
+
+interface Step {
+  /** Exchanges seen so far: in flight (records changing) or settled. */
+  inFlight: Set<number>;
+  settled: Set<number>;
+}
+
+function simulate(seed: number, appearOutOfOrder: boolean): { steps: number; restarts: number; threaded: number } {
+  const exchanges = mixedRecording(seed);
+  const finalRecords = new Map(exchanges.map((e) => [e.id, normalizeExchange(e).responses]));
+  const rnd = seededRandom(seed * 7);
+  const state: Step = { inFlight: new Set(), settled: new Set() };
+  const current = new Map<number, ResponseRecord[]>();
+  const threading = new SettledThreading();
+  const unseen = exchanges.map((e) => e.id);
+  let steps = 0;
+  let threaded = 0;
+  while (unseen.length > 0 || state.inFlight.size > 0) {
+    const changed = new Set<number>();
+    if (unseen.length > 0 && (state.inFlight.size === 0 || rnd() < 0.5)) {
+      // The next exchange to start, or now and then one a little later than it.
+      const pick = appearOutOfOrder ? Math.min(unseen.length - 1, Math.floor(rnd() * 3)) : 0;
+      const [id] = unseen.splice(pick, 1);
+      state.inFlight.add(id!);
+    } else {
+      const open = [...state.inFlight];
+      const id = open[Math.floor(rnd() * open.length)]!;
+      state.inFlight.delete(id);
+      state.settled.add(id);
+      current.set(id, finalRecords.get(id)!);
+      changed.add(id);
+    }
+    // Every look normalizes each in-flight exchange anew: new objects, maybe fewer responses.
+    for (const id of state.inFlight) {
+      const all = finalRecords.get(id)!;
+      current.set(id, all.slice(0, 1 + Math.floor(rnd() * all.length)).map((r) => ({ ...r })));
+      changed.add(id);
+    }
+    const runs = threading.thread(changed, {
+      ids: () => current.keys(),
+      records: (id) => current.get(id) ?? [],
+      changing: (id) => state.inFlight.has(id),
+    });
+    const everything = [...current.keys()].sort((a, b) => a - b).flatMap((id) => current.get(id)!);
+    expect(runs, `seed ${seed}, step ${steps}`).toEqual(threadRuns(everything));
+    threaded += everything.length;
+    steps++;
+  }
+  return { steps, restarts: threading.restarts, threaded };
+}
+
+describe.each([1, 2, 3, 4, 5, 6, 7, 8])('threading a recording as it grows, seed %i', (seed) => {
+  it('gives threadRuns\' runs at every step, exchanges starting in order, without starting again', () => {
+    const { steps, restarts } = simulate(seed, false);
+    expect(steps).toBeGreaterThan(20);
+    expect(restarts).toBe(0);
+  });
+
+  it('gives threadRuns\' runs at every step when exchanges turn up out of order', () => {
+    const { restarts, steps } = simulate(seed, true);
+    expect(restarts).toBeGreaterThanOrEqual(1);
+    expect(restarts).toBeLessThan(steps);
+  });
+});
+
+describe('SettledThreading', () => {
+  it('starts again when a settled exchange changes, and still threads as threadRuns does', () => {
+    const exchanges = mixedRecording(11);
+    const records = new Map(exchanges.map((e) => [e.id, normalizeExchange(e).responses]));
+    const threading = new SettledThreading();
+    const source = { ids: () => records.keys(), records: (id: number) => records.get(id) ?? [], changing: () => false };
+    threading.thread(records.keys(), source);
+    expect(threading.restarts).toBe(0);
+    // Reindexed: the responses of the exchange settled last are new objects, its label
+    // changed. Nothing sorts before the settled part's end, so only the change says so.
+    const latest = [...records.values()].flat().reduce((a, b) => (recordStartUs(b) >= recordStartUs(a) ? b : a));
+    const last = latest.exchangeId;
+    records.set(last, records.get(last)!.map((r) => ({ ...r, exchange: { ...r.exchange, label: 'relabelled' } })));
+    const runs = threading.thread([last], source);
+    expect(threading.restarts).toBe(1);
+    expect(runs).toEqual(threadRuns([...records.values()].flat()));
+    expect(runs.some((run) => run.id === 'label:relabelled')).toBe(true);
+  });
+});
