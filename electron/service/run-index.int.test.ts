@@ -6,6 +6,7 @@ import type { ResponseInputItem } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../test/support/harness.js';
 import { RunIndex } from './run-index.js';
+import { summarizeRun } from './run-summary.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -56,5 +57,29 @@ describe('RunIndex', () => {
     // Changed by one character: its own object, with its own text.
     expect(three!.request.input[0]).not.toBe(one!.request.input[0]);
     expect(three!.request.input[0]!.raw.content).toBe('plan the trip!');
+  });
+
+  it("keeps a growing run's summary what summing it anew gives, as responses settle turn by turn", async () => {
+    const index = new RunIndex(h.core.db);
+    const exchangeIds = h.core.db.prepare('SELECT id FROM exchanges').pluck();
+    let previous: string | undefined;
+    for (let turn = 0; turn < 4; turn++) {
+      const params = { model: 'gpt-5', input: `turn ${turn}`, ...(previous ? { previous_response_id: previous } : {}) };
+      const headers = { headers: { 'x-loupe-session': 'growing' } };
+      if (turn % 2 === 0) {
+        previous = (await h.client.responses.create(params, headers)).id;
+      } else {
+        const stream = await h.client.responses.create({ ...params, stream: true }, headers);
+        for await (const event of stream) if (event.type === 'response.completed') previous = event.response.id;
+      }
+      await h.settle();
+      for (const id of exchangeIds.all() as number[]) if (!index.isDerived(id)) index.refreshDerived(id);
+      index.rebuild();
+      const run = index.run('label:growing')!;
+      expect(run.responses).toHaveLength(turn + 1);
+      const summary = index.summary('label:growing')!;
+      expect(summary).toEqual({ ...summarizeRun(run, () => false, 0), revision: summary.revision });
+      expect(summary.tokens.total).toBeGreaterThan(0);
+    }
   });
 });

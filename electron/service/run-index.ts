@@ -17,7 +17,7 @@ import { SettledThreading } from '../../shared/trace/settled-threading.js';
 import type { AgentSpan, JsonObject, ResponseRecord, TraceItem } from '../../shared/trace/types.js';
 import { hasTable, type Db } from '../store/db.js';
 import { ItemInterner } from './item-interner.js';
-import { runSearchText, summarizeRun } from './run-summary.js';
+import { RunTally, runSearchText, summarizeRun } from './run-summary.js';
 import type { Run } from './trace-adapter.js';
 
 /**
@@ -53,6 +53,8 @@ export class RunIndex {
   /** Items shared across the responses that resend them (item-interner.ts). */
   private readonly items = new ItemInterner();
   private readonly threading = new SettledThreading();
+  /** Per run, the tally of its settled responses (run-summary.ts), as of a threading restart count. */
+  private readonly tallies = new Map<string, { restarts: number; tally: RunTally }>();
 
   constructor(private readonly db: Db) {
     this.byExchange = db.prepare(`SELECT ${SLIM_RECORD} AS record FROM responses WHERE exchange_id = ? ORDER BY idx`);
@@ -138,7 +140,7 @@ export class RunIndex {
       this.texts.delete(run.id);
       const summary = this.summaries.get(run.id);
       const spanCount = (this.spansByRun.get(run.id) ?? []).filter((sp) => sp.object === 'trace.span').length;
-      const next = summarizeRun(run, (id) => this.open.has(id), summary?.revision ?? 0, spanCount);
+      const next = summarizeRun(run, (id) => this.open.has(id), summary?.revision ?? 0, spanCount, this.settledTally(run));
       if (summary && sameSummary(summary, next)) continue;
       next.revision = ++this.revision;
       this.summaries.set(run.id, next);
@@ -148,11 +150,24 @@ export class RunIndex {
     for (const [runId, run] of before) {
       if (this.runs.has(runId)) continue;
       this.summaries.delete(runId);
+      this.tallies.delete(runId);
       this.texts.delete(runId);
       change.removed.push({ runId, replacedBy: this.runOfExchange.get(run.responses[0]?.exchangeId ?? -1) ?? null });
     }
     this.dirty.clear();
     return change;
+  }
+
+  /** The tally of the run's settled responses, brought up to date: they are its first ones, and never change until threading restarts. */
+  private settledTally(run: Run): RunTally {
+    let kept = this.tallies.get(run.id);
+    if (kept === undefined || kept.restarts !== this.threading.restarts || kept.tally.responses > run.responses.length) {
+      kept = { restarts: this.threading.restarts, tally: new RunTally() };
+      this.tallies.set(run.id, kept);
+    }
+    const { tally } = kept;
+    while (tally.responses < run.responses.length && this.threading.isSettled(run.responses[tally.responses]!)) tally.add(run.responses[tally.responses]!);
+    return tally;
   }
 
   allSummaries(): RunSummary[] {

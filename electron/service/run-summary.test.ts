@@ -3,7 +3,8 @@ import { normalizeExchange } from '../../shared/trace/normalize.js';
 import { multiAgent, parallelCalls } from '../../shared/trace/scenarios.js';
 import { threadRuns } from '../../shared/trace/thread.js';
 import type { RawExchange } from '../../shared/trace/types.js';
-import { runSearchText, runStatusOf, summarizeRun } from './run-summary.js';
+import { randomRun } from '../../shared/trace/random-run.js';
+import { RunTally, runSearchText, runStatusOf, summarizeRun } from './run-summary.js';
 
 const runOf = (raws: RawExchange[]) => threadRuns(raws.flatMap((r) => normalizeExchange(r).responses))[0]!;
 
@@ -32,6 +33,22 @@ describe('run summaries', () => {
     const s = summarizeRun(run, (id) => id === run.responses[0]!.exchangeId, 1);
     expect(s.live).toBe(true);
     expect(s.agents).toEqual(expect.arrayContaining(['root', 'researcher']));
+  });
+
+  it('gives the same summary from a tally of the first responses as from none, wherever the tally ends', () => {
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const run = runOf(randomRun(seed, { turns: 8 }));
+      const open = run.responses[run.responses.length - 1]!.exchangeId;
+      const fresh = summarizeRun(run, (id) => id === open, 3, 2);
+      expect(run.responses.length).toBeGreaterThan(3);
+      for (let k = 0; k < run.responses.length; k++) {
+        const tally = new RunTally();
+        for (const r of run.responses.slice(0, k)) tally.add(r);
+        expect(summarizeRun(run, (id) => id === open, 3, 2, tally), `seed ${seed}, ${k} tallied`).toEqual(fresh);
+        // Summarizing reads the tally, never adds to it: the caller keeps it for next time.
+        expect(tally.responses).toBe(k);
+      }
+    }
   });
 
   it('ranks statuses: anything running wins, then failures', () => {

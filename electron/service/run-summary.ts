@@ -48,13 +48,12 @@ export function messageText(item: TraceItem): string {
     .join('\n');
 }
 
-function firstUserText(run: Run): string {
-  for (const r of run.responses) {
-    for (const item of r.request.input) {
-      if (item.type === 'message' && item.raw.role === 'user') {
-        const text = messageText(item).replace(/\s+/g, ' ').trim();
-        if (text) return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS - 1)}…` : text;
-      }
+/** The first user message's text in a response's input, shortened for the list; '' if none. */
+function firstUserText(r: ResponseRecord): string {
+  for (const item of r.request.input) {
+    if (item.type === 'message' && item.raw.role === 'user') {
+      const text = messageText(item).replace(/\s+/g, ' ').trim();
+      if (text) return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS - 1)}…` : text;
     }
   }
   return '';
@@ -65,66 +64,103 @@ function endOf(r: ResponseRecord): number {
   return r.exchange.startedAt + ((r.timings.startUs ?? 0) + (r.timings.durationUs ?? 0)) / 1000;
 }
 
-export function summarizeRun(run: Run, isOpen: (exchangeId: number) => boolean, revision: number, agentSpans = 0): RunSummary {
-  const models = new Set<string>();
-  const agents = new Set<string>();
-  const toolNames = new Set<string>();
-  const itemTypes = new Set<string>();
-  const tokens: TokenCounts = { input: 0, cached: 0, output: 0, reasoning: 0, total: 0 };
-  let status: RunStatus = 'completed';
-  let live = false;
-  let items = 0;
-  let toolCalls = 0;
-  let cost: number | null = null;
-  let startedAt = Infinity;
-  let endedAt = 0;
-  for (const r of run.responses) {
-    if (r.model) models.add(r.model);
-    if (r.exchange.agent) agents.add(r.exchange.agent);
+/**
+ * What a run's summary adds up, response by response. A run's responses only ever grow at
+ * the end once settled (settled-threading.ts), so the run index keeps the tally of a run's
+ * settled responses and adds only the rest on each rebuild, where summing a long run anew
+ * each time grew with it.
+ */
+export class RunTally {
+  readonly models = new Set<string>();
+  readonly agents = new Set<string>();
+  readonly toolNames = new Set<string>();
+  readonly itemTypes = new Set<string>();
+  readonly tokens: TokenCounts = { input: 0, cached: 0, output: 0, reasoning: 0, total: 0 };
+  status: RunStatus = 'completed';
+  responses = 0;
+  items = 0;
+  toolCalls = 0;
+  cost: number | null = null;
+  startedAt = Infinity;
+  endedAt = 0;
+  preview = '';
+
+  add(r: ResponseRecord): void {
+    this.responses++;
+    if (r.model) this.models.add(r.model);
+    if (r.exchange.agent) this.agents.add(r.exchange.agent);
     const s = runStatusOf(r.status);
-    if (RANK[s] > RANK[status]) status = s;
-    if (isOpen(r.exchangeId)) live = true;
-    for (const item of r.request.input) itemTypes.add(item.type);
+    if (RANK[s] > RANK[this.status]) this.status = s;
+    for (const item of r.request.input) this.itemTypes.add(item.type);
     for (const item of r.output) {
-      items++;
-      itemTypes.add(item.type);
-      if (item.agent) agents.add(item.agent);
+      this.items++;
+      this.itemTypes.add(item.type);
+      if (item.agent) this.agents.add(item.agent);
       const tool = toolNameOf(item);
       if (tool) {
-        toolCalls++;
-        toolNames.add(tool);
+        this.toolCalls++;
+        this.toolNames.add(tool);
       }
     }
     if (r.usage) {
-      tokens.input += r.usage.inputTokens;
-      tokens.cached += r.usage.cachedTokens;
-      tokens.output += r.usage.outputTokens;
-      tokens.reasoning += r.usage.reasoningTokens;
-      tokens.total += r.usage.totalTokens;
+      this.tokens.input += r.usage.inputTokens;
+      this.tokens.cached += r.usage.cachedTokens;
+      this.tokens.output += r.usage.outputTokens;
+      this.tokens.reasoning += r.usage.reasoningTokens;
+      this.tokens.total += r.usage.totalTokens;
     }
     const c = responseCost(r);
-    if (c !== null) cost = (cost ?? 0) + c;
-    startedAt = Math.min(startedAt, r.exchange.startedAt + (r.timings.startUs ?? 0) / 1000);
-    endedAt = Math.max(endedAt, endOf(r));
+    if (c !== null) this.cost = (this.cost ?? 0) + c;
+    this.startedAt = Math.min(this.startedAt, r.exchange.startedAt + (r.timings.startUs ?? 0) / 1000);
+    this.endedAt = Math.max(this.endedAt, endOf(r));
+    if (!this.preview) this.preview = firstUserText(r);
   }
-  if (!Number.isFinite(startedAt)) startedAt = 0;
+
+  copy(): RunTally {
+    const t = new RunTally();
+    for (const key of ['models', 'agents', 'toolNames', 'itemTypes'] as const) for (const v of this[key]) t[key].add(v);
+    Object.assign(t.tokens, this.tokens);
+    t.status = this.status;
+    t.responses = this.responses;
+    t.items = this.items;
+    t.toolCalls = this.toolCalls;
+    t.cost = this.cost;
+    t.startedAt = this.startedAt;
+    t.endedAt = this.endedAt;
+    t.preview = this.preview;
+    return t;
+  }
+}
+
+/**
+ * `settled` is the tally of the run's first responses, if the caller kept one: those
+ * responses are neither read again nor live (their exchanges have ended).
+ */
+export function summarizeRun(run: Run, isOpen: (exchangeId: number) => boolean, revision: number, agentSpans = 0, settled: RunTally = new RunTally()): RunSummary {
+  const tally = settled.copy();
+  let live = false;
+  for (const r of run.responses.slice(settled.responses)) {
+    tally.add(r);
+    if (isOpen(r.exchangeId)) live = true;
+  }
+  const startedAt = Number.isFinite(tally.startedAt) ? tally.startedAt : 0;
   return {
     id: run.id,
     label: run.label,
-    models: [...models],
-    agents: [...agents],
-    status,
+    models: [...tally.models],
+    agents: [...tally.agents],
+    status: tally.status,
     live,
     responses: run.responses.length,
-    items,
-    toolCalls,
-    toolNames: [...toolNames],
-    itemTypes: [...itemTypes],
-    tokens,
-    cost,
+    items: tally.items,
+    toolCalls: tally.toolCalls,
+    toolNames: [...tally.toolNames],
+    itemTypes: [...tally.itemTypes],
+    tokens: { ...tally.tokens },
+    cost: tally.cost,
     startedAt,
-    endedAt: Math.max(endedAt, startedAt),
-    preview: firstUserText(run),
+    endedAt: Math.max(tally.endedAt, startedAt),
+    preview: tally.preview,
     agentSpans,
     revision,
   };

@@ -41,6 +41,11 @@ export class SettledThreading {
   /** How often the settled part started again from nothing (tests and probes read it). */
   restarts = 0;
 
+  /** Threaded once and for all, until the next restart: the first responses of its run. */
+  isSettled(record: ResponseRecord): boolean {
+    return this.settledRecords.has(record);
+  }
+
   /** The runs of the whole recording, after the exchanges in `changed` changed. */
   thread(changed: Iterable<number>, source: ThreadingSource): Run[] {
     let restart = false;
