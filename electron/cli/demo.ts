@@ -10,6 +10,7 @@ import { demoStarter } from '../demo/demo-starter.js';
 import { startSimUpstream } from '../sim/index.js';
 import { portFlag, stringFlag, UsageError, type ParsedArgs } from './args.js';
 import { defaultLibraryPath } from './default-db.js';
+import { untilShutdownSignal } from './shutdown-signal.js';
 
 function scenarioFlag(args: ParsedArgs): DemoScenario | 'all' {
   const value = stringFlag(args, 'scenario') ?? 'all';
@@ -44,10 +45,7 @@ export async function demoCommand(args: ParsedArgs): Promise<number> {
     const ui = await startHeadlessServer({ api: service, port: portFlag(args, 'ui-port') ?? 0 });
     stops.push(() => ui.close());
     // Listening before the ready line, as serve does: whoever reads it may signal at once.
-    const signalled = new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
+    const signalled = untilShutdownSignal();
     process.stdout.write(`${JSON.stringify({ proxy: core.proxy.baseUrl, ui: ui.url })}\n`);
     process.stderr.write(`loupe demo: recording to ${dbPath}; open ${ui.url} to watch\n`);
     const played = runDemo({

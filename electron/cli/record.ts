@@ -47,10 +47,12 @@ export async function record(args: ParsedArgs): Promise<number> {
     });
     child.once('exit', (code, signal) => resolve(code ?? exitStatusOf(signal)));
   });
+  // Still listening while the recording is flushed: a signal now (a SIGTERM sent to every
+  // process of a group or unit) would otherwise end this process in the middle of it.
+  await core.close();
   process.off('SIGINT', ignore);
   process.off('SIGHUP', ignore);
   process.off('SIGTERM', forward);
-  await core.close();
   const count = core.recorder.health.exchanges;
   process.stderr.write(`loupe: recorded ${count} exchange${count === 1 ? '' : 's'} to ${dbPath}\n`);
   return status;

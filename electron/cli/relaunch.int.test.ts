@@ -77,6 +77,19 @@ describe.skipIf(!onLinux)('loupe relaunched with the relay heap flags', () => {
     expect(closedCleanly(db)).toBe(true);
   });
 
+  it('SIGTERM to the launcher and the server both, as systemd stops a unit or pkill matches both, ends it cleanly', async () => {
+    const { launcher, server, db, stderr } = await startServe(dir, 'sigterm-both');
+    const exited = new Promise<number | null>((resolve) => launcher.once('exit', resolve));
+    // The server hears it twice: directly, and passed on by the launcher.
+    process.kill(server, 'SIGTERM');
+    launcher.kill('SIGTERM');
+    expect(await exited, stderr()).toBe(0);
+    await eventually(() => (alive(server) ? undefined : true));
+    // Closed to the end: the WAL merged into the file and removed (before anything opens it again).
+    expect(fs.existsSync(`${db}-wal`)).toBe(false);
+    expect(closedCleanly(db)).toBe(true);
+  });
+
   it('a launcher killed outright leaves no server running: it shuts down cleanly on its own', async () => {
     const { launcher, server, db, stderr } = await startServe(dir, 'sigkill');
     expect(closedCleanly(db)).toBe(false); // the session is open while it serves

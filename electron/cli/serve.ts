@@ -8,6 +8,7 @@ import { demoStarter } from '../demo/demo-starter.js';
 import { portFlag, secondsFlag, stringFlag, upstreamFlag, type ParsedArgs } from './args.js';
 import { defaultLibraryPath } from './default-db.js';
 import { DEFAULT_PROXY_PORT } from '../capture/proxy-server.js';
+import { untilShutdownSignal } from './shutdown-signal.js';
 
 export async function serve(args: ParsedArgs): Promise<number> {
   // Every flag is checked before the recording is opened (and, on a first run, created).
@@ -36,10 +37,7 @@ export async function serve(args: ParsedArgs): Promise<number> {
   // reader, which can signal before this process runs again.)
   // Not SIGHUP: a listener would undo `nohup loupe serve`. A hangup ends the process as it
   // always did, and the next writer puts the recording right (interrupted-session.ts).
-  const signalled = new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  const signalled = untilShutdownSignal();
   process.stdout.write(`${JSON.stringify({ proxy: core.proxy.baseUrl, ui: ui.url })}\n`);
   process.stderr.write(
     `loupe: recording to ${dbPath}\nloupe: forwarding to ${core.proxy.upstream}${core.proxy.via ? ` via ${core.proxy.via}` : ''}\n` +
