@@ -1,12 +1,15 @@
-// The service's view of a recording as runs. It keeps every response record in memory
-// (stream events dropped; runs.get reads full records back from the store) and threads
-// each batch of changes, so run ids and membership are always exactly what `loupe export`
-// would print for the same file.
+// The service's view of a recording as runs. It threads each batch of changes, so run ids
+// and membership are always exactly what `loupe export` would print for the same file.
 //
-// Threading is incremental (shared/trace/settled-threading.ts): responses that can no longer change
-// are threaded once, and each rebuild threads only those after the earliest one still
-// changing. Rethreading the whole recording every rebuild made a growing recording's
-// rebuilds slower and their garbage larger (50 ms and 15 MB at 8,000 responses).
+// Threading is incremental (shared/trace/settled-threading.ts): responses that can no
+// longer change are threaded once, and each rebuild threads only those after the earliest
+// one still changing. Rethreading the whole recording every rebuild made a growing
+// recording's rebuilds slower and their garbage larger (50 ms and 15 MB at 8,000 responses).
+//
+// A settled response is then kept as a stub (indexed-run.ts), its part of its run's summary
+// tallied once (RunTally); run detail, replay and search read it back from the file. Only
+// the responses still changing are kept whole, so the index no longer grows by every
+// response's items and text (2.3 KB a response of the bench's; see ADR 18).
 //
 // Invariants after every rebuild(): each record belongs to exactly one run; a summary's
 // revision changes iff its content changed; runs that vanished (merged into another when
@@ -14,11 +17,10 @@
 import type { RunSummary } from '../../shared/api/types.js';
 import { attachAgentSpans } from '../../shared/trace/attach-agent-spans.js';
 import { SettledThreading } from '../../shared/trace/settled-threading.js';
-import type { AgentSpan, JsonObject, ResponseRecord, TraceItem } from '../../shared/trace/types.js';
+import type { AgentSpan, JsonObject, ResponseRecord } from '../../shared/trace/types.js';
 import { hasTable, type Db } from '../store/db.js';
-import { ItemInterner } from './item-interner.js';
+import { isSettled, settledStub, type IndexedResponse, type IndexedRun, type SettledResponse } from './indexed-run.js';
 import { RunTally, runSearchText, summarizeRun } from './run-summary.js';
-import type { Run } from './trace-adapter.js';
 
 /**
  * A stored record as the index keeps it (slim() says what and why), cut down by SQLite
@@ -35,7 +37,8 @@ export interface IndexChange {
 }
 
 export class RunIndex {
-  private readonly derived = new Map<number, ResponseRecord[]>();
+  /** Derived responses by exchange; null once all of them are settled (read back from the file if threading restarts). */
+  private readonly derived = new Map<number, ResponseRecord[] | null>();
   /** Agents SDK trace objects per trace-export exchange; attached to runs on each rebuild. */
   private readonly spans = new Map<number, AgentSpan[]>();
   private spansByRun = new Map<string, AgentSpan[]>();
@@ -43,18 +46,27 @@ export class RunIndex {
   private readonly provisional = new Map<number, ResponseRecord[]>();
   private readonly open = new Set<number>();
   private readonly dirty = new Set<number>();
-  private runs = new Map<string, Run>();
+  private runs = new Map<string, IndexedRun>();
   private readonly runOfExchange = new Map<number, string>();
   private readonly summaries = new Map<string, RunSummary>();
   private readonly texts = new Map<string, string>();
   private revision = 0;
   private readonly byExchange;
   private readonly fullRecord;
-  /** Items shared across the responses that resend them (item-interner.ts). */
-  private readonly items = new ItemInterner();
-  private readonly threading = new SettledThreading();
-  /** Per run, the tally of its settled responses (run-summary.ts), as of a threading restart count. */
-  private readonly tallies = new Map<string, { restarts: number; tally: RunTally }>();
+  /** Per run, the tally of its settled responses (run-summary.ts). */
+  private readonly tallies = new Map<string, RunTally>();
+  private readonly threading = new SettledThreading<SettledResponse>({
+    settle: (record, runId) => {
+      let tally = this.tallies.get(runId);
+      if (!tally) this.tallies.set(runId, (tally = new RunTally()));
+      tally.add(record);
+      return settledStub(record);
+    },
+    exchangeSettled: (exchangeId) => {
+      if (this.derived.has(exchangeId)) this.derived.set(exchangeId, null);
+    },
+    restart: () => this.tallies.clear(),
+  });
 
   constructor(private readonly db: Db) {
     this.byExchange = db.prepare(`SELECT ${SLIM_RECORD} AS record FROM responses WHERE exchange_id = ? ORDER BY idx`);
@@ -122,7 +134,7 @@ export class RunIndex {
     const before = this.runs;
     const runs = this.threading.thread(this.dirty, {
       ids: () => new Set([...this.derived.keys(), ...this.provisional.keys()]),
-      records: (id) => this.provisional.get(id) ?? this.derived.get(id) ?? [],
+      records: (id) => this.provisional.get(id) ?? this.derivedRecords(id),
       changing: (id) => this.provisional.has(id),
     });
     this.runs = new Map(runs.map((run) => [run.id, run]));
@@ -140,7 +152,7 @@ export class RunIndex {
       this.texts.delete(run.id);
       const summary = this.summaries.get(run.id);
       const spanCount = (this.spansByRun.get(run.id) ?? []).filter((sp) => sp.object === 'trace.span').length;
-      const next = summarizeRun(run, (id) => this.open.has(id), summary?.revision ?? 0, spanCount, this.settledTally(run));
+      const next = summarizeRun(run, (id) => this.open.has(id), summary?.revision ?? 0, spanCount, this.tallies.get(run.id));
       if (summary && sameSummary(summary, next)) continue;
       next.revision = ++this.revision;
       this.summaries.set(run.id, next);
@@ -158,16 +170,11 @@ export class RunIndex {
     return change;
   }
 
-  /** The tally of the run's settled responses, brought up to date: they are its first ones, and never change until threading restarts. */
-  private settledTally(run: Run): RunTally {
-    let kept = this.tallies.get(run.id);
-    if (kept === undefined || kept.restarts !== this.threading.restarts || kept.tally.responses > run.responses.length) {
-      kept = { restarts: this.threading.restarts, tally: new RunTally() };
-      this.tallies.set(run.id, kept);
-    }
-    const { tally } = kept;
-    while (tally.responses < run.responses.length && this.threading.isSettled(run.responses[tally.responses]!)) tally.add(run.responses[tally.responses]!);
-    return tally;
+  /** An exchange's derived responses, read back from the file if they were settled (threading restarted). */
+  private derivedRecords(exchangeId: number): ResponseRecord[] {
+    const kept = this.derived.get(exchangeId);
+    if (kept !== null) return kept ?? [];
+    return (this.byExchange.all(exchangeId) as Array<{ record: string }>).map((r) => this.slim(JSON.parse(r.record) as ResponseRecord));
   }
 
   allSummaries(): RunSummary[] {
@@ -178,7 +185,7 @@ export class RunIndex {
     return this.summaries.get(runId);
   }
 
-  run(runId: string): Run | undefined {
+  run(runId: string): IndexedRun | undefined {
     return this.runs.get(runId);
   }
 
@@ -192,33 +199,43 @@ export class RunIndex {
     let text = this.texts.get(runId);
     if (text === undefined) {
       const run = this.runs.get(runId);
-      text = run ? runSearchText(run) : '';
+      text = run ? runSearchText({ ...run, responses: this.wholeRecords(run.responses) }) : '';
       this.texts.set(runId, text);
     }
     return text;
   }
 
+  /** Records for search: settled ones read back from the file without their events, an exchange at a time. */
+  private wholeRecords(responses: IndexedResponse[]): ResponseRecord[] {
+    const byExchange = new Map<number, ResponseRecord[]>();
+    return responses.map((r) => {
+      if (!isSettled(r)) return r;
+      let records = byExchange.get(r.exchangeId);
+      if (!records) byExchange.set(r.exchangeId, (records = this.derivedRecords(r.exchangeId)));
+      return records.find((x) => x.responseId === r.responseId) ?? this.fullRecordOf(r);
+    });
+  }
+
   /**
-   * What the index keeps of a derived record, for every response of the recording: what
-   * threading, summaries and search read. Run detail and replay read full records from the
-   * file (fullRecordOf). Dropped: the stream events, and the request's params but
-   * `stream_id` (thread-index.ts's lanes); params carry the tools and instructions an agent
-   * resends every turn, and nothing here reads them. Items are shared with the responses
-   * that resend them (item-interner.ts).
+   * What the index reads of a derived record, while it is not yet settled, and to thread
+   * it: what threading, summaries and search read. Dropped: the stream events, and the
+   * request's params but `stream_id` (thread-index.ts's lanes); params carry the tools and
+   * instructions an agent resends every turn, and nothing here reads them.
    */
   private slim(record: ResponseRecord): ResponseRecord {
     const streamId = record.request.params.stream_id;
     const params: JsonObject = streamId === undefined ? {} : { stream_id: streamId };
-    const intern = (item: TraceItem) => this.items.intern(item);
-    return { ...record, events: [], request: { ...record.request, params, input: record.request.input.map(intern) }, output: record.output.map(intern) };
+    return { ...record, events: [], request: { ...record.request, params } };
   }
 
   /** The complete record (with stream events): in flight from memory, else from the store. */
-  fullRecordOf(slimRecord: ResponseRecord): ResponseRecord {
-    const live = this.provisional.get(slimRecord.exchangeId)?.find((r) => r.responseId === slimRecord.responseId);
+  fullRecordOf(r: IndexedResponse): ResponseRecord {
+    const live = this.provisional.get(r.exchangeId)?.find((p) => p.responseId === r.responseId);
     if (live) return live;
-    const json = this.fullRecord.get(slimRecord.exchangeId, slimRecord.responseId) as string | undefined;
-    return json ? (JSON.parse(json) as ResponseRecord) : slimRecord;
+    const json = this.fullRecord.get(r.exchangeId, r.responseId) as string | undefined;
+    if (json) return JSON.parse(json) as ResponseRecord;
+    if (isSettled(r)) throw new Error(`response ${r.responseId} of exchange ${r.exchangeId} is no longer in the recording`);
+    return r;
   }
 }
 

@@ -3,6 +3,7 @@
 import type { RunStatus, RunSummary, TokenCounts } from '../../shared/api/types.js';
 import type { ResponseRecord, ResponseStatus, TraceItem } from '../../shared/trace/types.js';
 import { responseCost, type Run } from './trace-adapter.js';
+import { isSettled, type IndexedRun } from './indexed-run.js';
 
 const PREVIEW_CHARS = 160;
 
@@ -136,10 +137,11 @@ export class RunTally {
  * `settled` is the tally of the run's first responses, if the caller kept one: those
  * responses are neither read again nor live (their exchanges have ended).
  */
-export function summarizeRun(run: Run, isOpen: (exchangeId: number) => boolean, revision: number, agentSpans = 0, settled: RunTally = new RunTally()): RunSummary {
+export function summarizeRun(run: IndexedRun, isOpen: (exchangeId: number) => boolean, revision: number, agentSpans = 0, settled: RunTally = new RunTally()): RunSummary {
   const tally = settled.copy();
   let live = false;
   for (const r of run.responses.slice(settled.responses)) {
+    if (isSettled(r)) throw new Error(`run ${run.id}: settled response ${r.responseId} is not in its tally`);
     tally.add(r);
     if (isOpen(r.exchangeId)) live = true;
   }

@@ -19,6 +19,7 @@ import { ApiError } from '../../shared/api/errors.js';
 import { compareRuns, matchesFilters, matchesQuery, normalizeQuery } from '../../shared/api/run-filter.js';
 import type { RecordingHealth, RunDetail, RunsListResponse, RunStatus } from '../../shared/api/types.js';
 import { readExchange } from './exchange-read.js';
+import { outputItemsOf } from './indexed-run.js';
 import { priceTable } from './trace-adapter.js';
 import { RecordingSource, type SourceListener } from './recording-source.js';
 import type { ServiceCore } from './service-core.js';
@@ -108,10 +109,10 @@ export function createService(options: ServiceOptions): LoupeService {
       // Keep the newest responses whole; the oldest go first when the run is too large.
       let first = run.responses.length;
       let items = 0;
-      while (first > 0 && items + run.responses[first - 1]!.output.length <= maxItems) items += run.responses[--first]!.output.length;
+      while (first > 0 && items + outputItemsOf(run.responses[first - 1]!) <= maxItems) items += outputItemsOf(run.responses[--first]!);
       if (first === run.responses.length && first > 0) first--; // always show the newest response
       const kept = run.responses.slice(first);
-      const omittedItems = run.responses.slice(0, first).reduce((n, r) => n + r.output.length, 0);
+      const omittedItems = run.responses.slice(0, first).reduce((n, r) => n + outputItemsOf(r), 0);
       const notes = noteRows(source, [...new Set(kept.map((r) => r.exchangeId))]);
       return {
         summary,

@@ -3,7 +3,7 @@
 // named responses, the earliest on a tie. Spans of one trace may arrive over several
 // exports; they are grouped by trace id first. A trace naming no recorded response (its
 // model calls went elsewhere, or it has none) stays unattached, and is reported so.
-import type { Run } from './thread.js';
+import type { RunOf } from './thread.js';
 import type { AgentSpan } from './types.js';
 
 export interface SpanAttachment {
@@ -12,7 +12,7 @@ export interface SpanAttachment {
   unattachedTraces: string[];
 }
 
-export function attachAgentSpans(runs: readonly Run[], spans: readonly AgentSpan[]): SpanAttachment {
+export function attachAgentSpans(runs: readonly RunOf<{ responseId: string }>[], spans: readonly AgentSpan[]): SpanAttachment {
   const runOfResponse = new Map<string, number>();
   runs.forEach((run, i) => {
     for (const r of run.responses) if (!runOfResponse.has(r.responseId)) runOfResponse.set(r.responseId, i);

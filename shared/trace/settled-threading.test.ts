@@ -16,13 +16,27 @@ interface Step {
   settled: Set<number>;
 }
 
-function simulate(seed: number, appearOutOfOrder: boolean): { steps: number; restarts: number; threaded: number } {
+/** What the run index keeps of a settled response: a stub naming it (and the run it was settled into, to check). */
+interface Stub {
+  responseId: string;
+  settledInto: string;
+}
+
+/** Runs reduced to what both kinds share: ids, labels, links and each response's id. */
+const outline = (runs: Array<{ id: string; label: string | null; links: unknown[]; responses: Array<{ responseId: string }> }>) =>
+  runs.map((run) => ({ id: run.id, label: run.label, links: run.links, responses: run.responses.map((r) => r.responseId) }));
+
+function simulate(seed: number, appearOutOfOrder: boolean, keepStubs = false): { steps: number; restarts: number; threaded: number; stubs: number } {
   const exchanges = mixedRecording(seed);
   const finalRecords = new Map(exchanges.map((e) => [e.id, normalizeExchange(e).responses]));
   const rnd = seededRandom(seed * 7);
   const state: Step = { inFlight: new Set(), settled: new Set() };
   const current = new Map<number, ResponseRecord[]>();
-  const threading = new SettledThreading();
+  let restartsSeen = 0;
+  const threading = keepStubs
+    ? new SettledThreading<Stub>({ settle: (record, runId) => ({ responseId: record.responseId, settledInto: runId }), restart: () => restartsSeen++ })
+    : new SettledThreading();
+  let stubs = 0;
   const unseen = exchanges.map((e) => e.id);
   let steps = 0;
   let threaded = 0;
@@ -53,11 +67,24 @@ function simulate(seed: number, appearOutOfOrder: boolean): { steps: number; res
       changing: (id) => state.inFlight.has(id),
     });
     const everything = [...current.keys()].sort((a, b) => a - b).flatMap((id) => current.get(id)!);
-    expect(runs, `seed ${seed}, step ${steps}`).toEqual(threadRuns(everything));
+    const expected = threadRuns(everything);
+    if (!keepStubs) {
+      expect(runs, `seed ${seed}, step ${steps}`).toEqual(expected);
+    } else {
+      expect(outline(runs), `seed ${seed}, step ${steps}`).toEqual(outline(expected));
+      for (const run of runs) {
+        const kept = run.responses.filter((r): r is Stub => 'settledInto' in r);
+        // Settled into the run that holds it, and only ever a run's first responses.
+        for (const stub of kept) expect(stub.settledInto).toBe(run.id);
+        expect(run.responses.slice(0, kept.length)).toEqual(kept);
+        stubs = Math.max(stubs, kept.length);
+      }
+      expect(restartsSeen).toBe(threading.restarts);
+    }
     threaded += everything.length;
     steps++;
   }
-  return { steps, restarts: threading.restarts, threaded };
+  return { steps, restarts: threading.restarts, threaded, stubs };
 }
 
 describe.each([1, 2, 3, 4, 5, 6, 7, 8])('threading a recording as it grows, seed %i', (seed) => {
@@ -65,6 +92,10 @@ describe.each([1, 2, 3, 4, 5, 6, 7, 8])('threading a recording as it grows, seed
     const { steps, restarts } = simulate(seed, false);
     expect(steps).toBeGreaterThan(20);
     expect(restarts).toBe(0);
+  });
+
+  it('keeps what settle() makes of a settled response, told the run it went into, in and out of order', () => {
+    for (const outOfOrder of [false, true]) expect(simulate(seed, outOfOrder, true).stubs).toBeGreaterThan(0);
   });
 
   it('gives threadRuns\' runs at every step when exchanges turn up out of order', () => {

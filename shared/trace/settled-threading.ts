@@ -9,8 +9,11 @@
 // response, and what comes after it is threaded again each time, as before. A response
 // that turns up before the settled part's end, or a settled exchange that changes (its
 // recording reindexed), starts the settled part again from nothing.
+//
+// What a run keeps of a settled response is the caller's choice (`settle`): the run index
+// keeps a few fields and reads the rest back from the file when asked.
 import { recordStartUs } from './record-time.js';
-import { Threader, type Run } from './thread.js';
+import { Threader, type RunOf } from './thread.js';
 import type { ResponseRecord } from './types.js';
 
 export interface ThreadingSource {
@@ -22,6 +25,15 @@ export interface ThreadingSource {
   changing(exchangeId: number): boolean;
 }
 
+export interface SettleHooks<Kept> {
+  /** A response is settled into the run `runId`: what that run keeps for it from now on. */
+  settle(record: ResponseRecord, runId: string): Kept;
+  /** All of an exchange's responses are settled: they will not be asked for again, unless threading restarts. */
+  exchangeSettled?(exchangeId: number): void;
+  /** The settled part starts again from nothing: everything settle() was told is void. */
+  restart?(): void;
+}
+
 /** Where a response falls in threading's order: its start, then exchange id, then its place in the exchange. */
 interface Placed {
   record: ResponseRecord;
@@ -30,24 +42,25 @@ interface Placed {
   idx: number;
 }
 
-export class SettledThreading {
-  private settled = new Threader();
+export class SettledThreading<Kept extends { responseId: string } = ResponseRecord> {
+  private settled = new Threader<Kept | ResponseRecord>();
   /** Exchanges with a response in the settled part: if one changes, threading starts again. */
   private readonly settledExchanges = new Set<number>();
+  /** Of an exchange settled only in part (its responses straddle the settled part's end), the places settled. */
+  private readonly partlySettled = new Map<number, Set<number>>();
   /** Exchanges with responses not yet in the settled part. */
   private unsettled = new Set<number>();
-  private settledRecords = new WeakSet<ResponseRecord>();
   private lastSettled: Placed | null = null;
   /** How often the settled part started again from nothing (tests and probes read it). */
   restarts = 0;
 
-  /** Threaded once and for all, until the next restart: the first responses of its run. */
-  isSettled(record: ResponseRecord): boolean {
-    return this.settledRecords.has(record);
-  }
+  constructor(private readonly hooks: SettleHooks<Kept> = { settle: (record) => record as unknown as Kept }) {}
 
-  /** The runs of the whole recording, after the exchanges in `changed` changed. */
-  thread(changed: Iterable<number>, source: ThreadingSource): Run[] {
+  /**
+   * The runs of the whole recording, after the exchanges in `changed` changed. Settled
+   * responses are what settle() made of them; the others are their records.
+   */
+  thread(changed: Iterable<number>, source: ThreadingSource): RunOf<Kept | ResponseRecord>[] {
     let restart = false;
     for (const id of changed) {
       if (this.settledExchanges.has(id)) restart = true;
@@ -60,14 +73,21 @@ export class SettledThreading {
     }
     const firstChanging = pending.findIndex((p) => source.changing(p.exchangeId));
     const settleCount = firstChanging === -1 ? pending.length : firstChanging;
+    const touched = new Map<number, number>();
     for (const p of pending.slice(0, settleCount)) {
-      this.settled.add(p.record);
-      this.settledRecords.add(p.record);
+      this.settled.add(p.record, (runId) => this.hooks.settle(p.record, runId));
       this.settledExchanges.add(p.exchangeId);
+      let places = this.partlySettled.get(p.exchangeId);
+      if (!places) this.partlySettled.set(p.exchangeId, (places = new Set()));
+      places.add(p.idx);
+      touched.set(p.exchangeId, places.size);
       this.lastSettled = p;
     }
-    for (const p of pending.slice(0, settleCount)) {
-      if (source.records(p.exchangeId).every((r) => this.settledRecords.has(r))) this.unsettled.delete(p.exchangeId);
+    for (const [exchangeId, count] of touched) {
+      if (count < source.records(exchangeId).length) continue;
+      this.partlySettled.delete(exchangeId);
+      this.unsettled.delete(exchangeId);
+      this.hooks.exchangeSettled?.(exchangeId);
     }
     const fork = this.settled.fork();
     for (const p of pending.slice(settleCount)) fork.add(p.record);
@@ -80,8 +100,9 @@ export class SettledThreading {
     for (const exchangeId of this.unsettled) {
       const records = source.records(exchangeId);
       if (records.length === 0) this.unsettled.delete(exchangeId);
+      const settledPlaces = this.partlySettled.get(exchangeId);
       records.forEach((record, idx) => {
-        if (!this.settledRecords.has(record)) out.push({ record, start: recordStartUs(record), exchangeId, idx });
+        if (!settledPlaces?.has(idx)) out.push({ record, start: recordStartUs(record), exchangeId, idx });
       });
     }
     out.sort(compare);
@@ -91,9 +112,10 @@ export class SettledThreading {
 
   private restart(source: ThreadingSource): void {
     this.restarts++;
+    this.hooks.restart?.();
     this.settled = new Threader();
-    this.settledRecords = new WeakSet();
     this.settledExchanges.clear();
+    this.partlySettled.clear();
     this.unsettled = new Set(source.ids());
     this.lastSettled = null;
   }

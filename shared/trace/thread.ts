@@ -36,15 +36,18 @@ export interface RunLink {
   signal: ThreadSignal;
 }
 
-export interface Run {
+/** A run, holding for each response what the threader was told to keep: the record itself, unless a caller keeps less. */
+export interface RunOf<R> {
   /** `label:<label>`, or `run:<first response id>`: the same on every re-derivation. */
   id: string;
   label: string | null;
   /** In time order (request sent). */
-  responses: ResponseRecord[];
+  responses: R[];
   /** One per response, same order. */
   links: RunLink[];
 }
+
+export type Run = RunOf<ResponseRecord>;
 
 export interface ThreadOptions {
   /** Unlinked responses further apart than this start a new run. Default 5 minutes. */
@@ -63,10 +66,10 @@ export function threadRuns(records: readonly ResponseRecord[], options: ThreadOp
 }
 
 /** A run as threading builds it: the Run, plus what later responses are matched against. */
-interface RunState {
+interface RunState<R> {
   id: string;
   label: string | null;
-  responses: ResponseRecord[];
+  responses: R[];
   links: RunLink[];
   lastEnd: number;
   /** The WebSocket lane it holds on each connection (connection id -> lane key). */
@@ -82,11 +85,11 @@ interface RunState {
  * threaded again (the service's run index). Add nothing to a parent while a fork of it is
  * in use. Runs handed out by runs() never change afterwards.
  */
-export class Threader {
+export class Threader<R extends { responseId: string } = ResponseRecord> {
   private readonly idleGapUs: number;
   private readonly index: ThreadIndex;
   /** Runs by number, in creation order: this threader's own, then its parent's. */
-  private readonly ownRuns = new Map<number, RunState>();
+  private readonly ownRuns = new Map<number, RunState<R>>();
   private runCount: number;
   /** Per response, in the order added: its run's number and its place in that run. */
   private readonly runOfOwn: number[] = [];
@@ -97,7 +100,7 @@ export class Threader {
   /** The unlabelled run most recently active: where a response with no signal lands. */
   private latest: number | null;
 
-  constructor(options: ThreadOptions = {}, private readonly parent: Threader | null = null) {
+  constructor(options: ThreadOptions = {}, private readonly parent: Threader<R> | null = null) {
     this.idleGapUs = (options.idleGapMs ?? DEFAULT_IDLE_GAP_MS) * 1000;
     this.index = new ThreadIndex(parent?.index ?? null);
     this.byLabel = new LayeredMap(parent?.byLabel ?? null);
@@ -107,8 +110,8 @@ export class Threader {
   }
 
   /** A threader that goes on from everything this one holds. */
-  fork(): Threader {
-    return new Threader({ idleGapMs: this.idleGapUs / 1000 }, this);
+  fork(): Threader<R> {
+    return new Threader<R>({ idleGapMs: this.idleGapUs / 1000 }, this);
   }
 
   /** How many responses have been threaded, the parent's included. */
@@ -116,8 +119,12 @@ export class Threader {
     return this.firstOwn + this.runOfOwn.length;
   }
 
-  /** Thread the next response in time order. */
-  add(record: ResponseRecord): void {
+  /**
+   * Thread the next response in time order; returns its run's id. Its run keeps what
+   * `keep` makes of it, told the run's id: the record itself by default, which is what R is
+   * unless the caller keeps less.
+   */
+  add(record: ResponseRecord, keep?: (runId: string) => R): string {
     const n = this.size;
     const start = recordStartUs(record);
     const label = record.exchange.label;
@@ -160,18 +167,19 @@ export class Threader {
         ? { parent: null, parentId: crossRun.id, signal: crossRun.signal }
         : { parent: parentPos, parentId: parentRecord?.responseId ?? null, signal: parentPos === null ? 'root' : signal },
     );
-    run.responses.push(record);
+    run.responses.push(keep ? keep(run.id) : (record as unknown as R));
     this.runOfOwn.push(runNo);
     this.positionOfOwn.push(run.responses.length - 1);
     this.index.add(record, n);
     if (lane !== null) run.lanes.set(lane.connection, lane.key);
     run.lastEnd = Math.max(run.lastEnd, recordEndUs(record), start);
     if (run.label === null && (this.latest === null || run.lastEnd >= this.run(this.latest).lastEnd)) this.latest = runNo;
+    return run.id;
   }
 
   /** Every run, in the order they began. */
-  runs(): Run[] {
-    const out: Run[] = [];
+  runs(): RunOf<R>[] {
+    const out: RunOf<R>[] = [];
     for (let k = 0; k < this.runCount; k++) {
       const run = this.run(k);
       run.handedOut = true;
@@ -180,17 +188,17 @@ export class Threader {
     return out;
   }
 
-  private run(k: number): RunState {
+  private run(k: number): RunState<R> {
     const run = this.ownRuns.get(k) ?? this.parent?.run(k);
     if (run === undefined) throw new Error(`threading: no run ${k}`);
     return run;
   }
 
   /** The run to add to: a copy if it is the parent's or was handed out. */
-  private writableRun(k: number): RunState {
+  private writableRun(k: number): RunState<R> {
     const run = this.run(k);
     if (this.ownRuns.get(k) === run && !run.handedOut) return run;
-    const copy: RunState = { ...run, responses: [...run.responses], links: [...run.links], lanes: new Map(run.lanes), handedOut: false };
+    const copy: RunState<R> = { ...run, responses: [...run.responses], links: [...run.links], lanes: new Map(run.lanes), handedOut: false };
     this.ownRuns.set(k, copy);
     return copy;
   }
