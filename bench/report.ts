@@ -36,7 +36,7 @@ export function printCapture(r: CaptureBenchReport): void {
   out.push(`  loupe/bare ${r.saturation.loupeOverBare.toFixed(2)}x  target >= 0.90x: ${verdict(r.saturation.loupeOverBare >= 0.9)}`);
   out.push(`  loupe serve (recording, plus the API service the UI reads, in its own thread)/bare ${r.saturation.serveOverBare.toFixed(2)}x  (no target: what \`loupe serve\` and the app pay)`);
   const sm = r.saturation.serveMemory;
-  out.push(`  loupe serve's RSS after ${sm.streams} streams: ${sm.rssMb.toFixed(0)} MB (no target; the service's run index keeps every response, without its stream events, in memory)`);
+  out.push(`  loupe serve's RSS after ${sm.streams} streams: ${sm.rssMb.toFixed(0)} MB (no target; under load the service's heap holds garbage it gives back about 20 s after traffic stops)`);
   const w = r.saturation.loupeWrittenMs;
   const d = r.saturation.loupeDerivedMs;
   out.push(`  after each Loupe block: on disk ${w.p50.toFixed(1)} ms later (max ${w.max.toFixed(1)}, counted in its rate); derived and checkpointed ${d.p50.toFixed(0)} ms later (max ${d.max.toFixed(0)}, before the next block)`);
