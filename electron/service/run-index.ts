@@ -71,7 +71,9 @@ export class RunIndex {
   constructor(private readonly db: Db) {
     this.byExchange = db.prepare(`SELECT ${SLIM_RECORD} AS record FROM responses WHERE exchange_id = ? ORDER BY idx`);
     this.fullRecord = db.prepare('SELECT record FROM responses WHERE exchange_id = ? AND response_id = ?').pluck();
-    const rows = db.prepare(`SELECT exchange_id AS id, ${SLIM_RECORD} AS record FROM responses ORDER BY exchange_id, idx`).all() as Array<{ id: number; record: string }>;
+    // A row at a time: the whole recording's JSON is never held at once, only its records
+    // until the first rebuild settles them.
+    const rows = db.prepare(`SELECT exchange_id AS id, ${SLIM_RECORD} AS record FROM responses ORDER BY exchange_id, idx`).iterate() as IterableIterator<{ id: number; record: string }>;
     for (const row of rows) {
       const list = this.derived.get(row.id) ?? [];
       list.push(this.slim(JSON.parse(row.record) as ResponseRecord));
