@@ -53,6 +53,7 @@ export class RunIndex {
   private revision = 0;
   private readonly byExchange;
   private readonly fullRecord;
+  private readonly allRecords;
   /** Per run, the tally of its settled responses (run-summary.ts). */
   private readonly tallies = new Map<string, RunTally>();
   private readonly threading = new SettledThreading<SettledResponse>({
@@ -65,21 +66,18 @@ export class RunIndex {
     exchangeSettled: (exchangeId) => {
       if (this.derived.has(exchangeId)) this.derived.set(exchangeId, null);
     },
-    restart: () => this.tallies.clear(),
+    restart: () => {
+      this.tallies.clear();
+      this.reloadSettled();
+    },
   });
 
   constructor(private readonly db: Db) {
     this.byExchange = db.prepare(`SELECT ${SLIM_RECORD} AS record FROM responses WHERE exchange_id = ? ORDER BY idx`);
     this.fullRecord = db.prepare('SELECT record FROM responses WHERE exchange_id = ? AND response_id = ?').pluck();
-    // A row at a time: the whole recording's JSON is never held at once, only its records
-    // until the first rebuild settles them.
-    const rows = db.prepare(`SELECT exchange_id AS id, ${SLIM_RECORD} AS record FROM responses ORDER BY exchange_id, idx`).iterate() as IterableIterator<{ id: number; record: string }>;
-    for (const row of rows) {
-      const list = this.derived.get(row.id) ?? [];
-      list.push(this.slim(JSON.parse(row.record) as ResponseRecord));
-      this.derived.set(row.id, list);
-      this.dirty.add(row.id);
-    }
+    this.allRecords = db.prepare(`SELECT exchange_id AS id, ${SLIM_RECORD} AS record FROM responses ORDER BY exchange_id, idx`);
+    this.loadDerived(() => true);
+    for (const id of this.derived.keys()) this.dirty.add(id);
     // A recording opened read-only from before schema v2 has no agent_spans table.
     if (hasTable(db, 'agent_spans')) {
       const bySpanExchange = db.prepare('SELECT record FROM agent_spans WHERE exchange_id = ? ORDER BY idx').pluck();
@@ -170,6 +168,27 @@ export class RunIndex {
     }
     this.dirty.clear();
     return change;
+  }
+
+  /**
+   * Reads derived records in one pass over the file, for the exchanges `wanted` says (all
+   * at start; the settled ones when threading restarts, a query per exchange having been
+   * twice as slow). A row at a time: the file's JSON is never held at once, only its
+   * records until the next rebuild settles them.
+   */
+  private loadDerived(wanted: (exchangeId: number) => boolean): void {
+    const fresh = new Map<number, ResponseRecord[]>();
+    for (const row of this.allRecords.iterate() as IterableIterator<{ id: number; record: string }>) {
+      if (!wanted(row.id)) continue;
+      let list = fresh.get(row.id);
+      if (!list) fresh.set(row.id, (list = []));
+      list.push(this.slim(JSON.parse(row.record) as ResponseRecord));
+    }
+    for (const [id, list] of fresh) this.derived.set(id, list);
+  }
+
+  private reloadSettled(): void {
+    this.loadDerived((id) => this.derived.get(id) === null);
   }
 
   /** An exchange's derived responses, read back from the file if they were settled (threading restarted). */
