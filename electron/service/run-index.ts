@@ -17,19 +17,27 @@
 import type { RunSummary } from '../../shared/api/types.js';
 import { attachAgentSpans } from '../../shared/trace/attach-agent-spans.js';
 import { SettledThreading } from '../../shared/trace/settled-threading.js';
-import type { AgentSpan, JsonObject, ResponseRecord } from '../../shared/trace/types.js';
+import type { AgentSpan, ResponseRecord } from '../../shared/trace/types.js';
 import { hasTable, type Db } from '../store/db.js';
 import { isSettled, settledStub, type IndexedResponse, type IndexedRun, type SettledResponse } from './indexed-run.js';
 import { RunTally, runSearchText, summarizeRun } from './run-summary.js';
 
 /**
- * A stored record as the index keeps it (slim() says what and why), cut down by SQLite
- * before JSON.parse sees it: a streamed response's events are most of its record, and
- * parsing them only to drop them was a third of what the service allocated under load.
+ * A stored record as the index reads it, to thread it and, until it settles, for summaries
+ * and search. SQLite drops, before JSON.parse sees them, the stream events (most of a
+ * streamed record: parsing them only to drop them was a third of what the service allocated
+ * under load) and the request's params but `stream_id` (thread-index.ts's lanes); params
+ * carry the tools and instructions an agent resends every turn, and nothing here reads
+ * them. Run detail and replay read the whole record (fullRecordOf).
  */
 const SLIM_RECORD = `json_remove(CASE WHEN json_type(record, '$.request.params.stream_id') IS NULL
   THEN json_set(record, '$.request.params', json_object())
   ELSE json_set(record, '$.request.params', json_object('stream_id', record -> '$.request.params.stream_id')) END, '$.events')`;
+
+/** A SLIM_RECORD row as a record: its events are an empty list, as the type says. */
+function parseSlimRecord(json: string): ResponseRecord {
+  return { ...(JSON.parse(json) as ResponseRecord), events: [] };
+}
 
 export interface IndexChange {
   updated: RunSummary[];
@@ -97,7 +105,7 @@ export class RunIndex {
   /** The exchange's derived rows were (re)written: they replace any in-flight view of it. */
   refreshDerived(exchangeId: number): void {
     const rows = this.byExchange.all(exchangeId) as Array<{ record: string }>;
-    if (rows.length) this.derived.set(exchangeId, rows.map((r) => this.slim(JSON.parse(r.record) as ResponseRecord)));
+    if (rows.length) this.derived.set(exchangeId, rows.map((r) => parseSlimRecord(r.record)));
     else this.derived.delete(exchangeId);
     const spans = this.spansOf?.(exchangeId) ?? [];
     if (spans.length) this.spans.set(exchangeId, spans);
@@ -182,7 +190,7 @@ export class RunIndex {
       if (!wanted(row.id)) continue;
       let list = fresh.get(row.id);
       if (!list) fresh.set(row.id, (list = []));
-      list.push(this.slim(JSON.parse(row.record) as ResponseRecord));
+      list.push(parseSlimRecord(row.record));
     }
     for (const [id, list] of fresh) this.derived.set(id, list);
   }
@@ -195,7 +203,7 @@ export class RunIndex {
   private derivedRecords(exchangeId: number): ResponseRecord[] {
     const kept = this.derived.get(exchangeId);
     if (kept !== null) return kept ?? [];
-    return (this.byExchange.all(exchangeId) as Array<{ record: string }>).map((r) => this.slim(JSON.parse(r.record) as ResponseRecord));
+    return (this.byExchange.all(exchangeId) as Array<{ record: string }>).map((r) => parseSlimRecord(r.record));
   }
 
   allSummaries(): RunSummary[] {
@@ -235,18 +243,6 @@ export class RunIndex {
       if (!records) byExchange.set(r.exchangeId, (records = this.derivedRecords(r.exchangeId)));
       return records.find((x) => x.responseId === r.responseId) ?? this.fullRecordOf(r);
     });
-  }
-
-  /**
-   * What the index reads of a derived record, while it is not yet settled, and to thread
-   * it: what threading, summaries and search read. Dropped: the stream events, and the
-   * request's params but `stream_id` (thread-index.ts's lanes); params carry the tools and
-   * instructions an agent resends every turn, and nothing here reads them.
-   */
-  private slim(record: ResponseRecord): ResponseRecord {
-    const streamId = record.request.params.stream_id;
-    const params: JsonObject = streamId === undefined ? {} : { stream_id: streamId };
-    return { ...record, events: [], request: { ...record.request, params } };
   }
 
   /** The complete record (with stream events): in flight from memory, else from the store. */

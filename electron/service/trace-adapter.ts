@@ -1,16 +1,12 @@
-// The service's only doorway into the trace model's threading and pricing, so a change in
-// shared/trace is absorbed here rather than across the service.
+// The service's doorway into the trace model's pricing, and its Run type. Threading enters
+// through shared/trace/settled-threading.ts (run-index.ts), which threads as `loupe export`
+// does, response by response.
 import { costOf, type PriceTable } from '../../shared/trace/prices.js';
-import { threadRuns, type Run } from '../../shared/trace/thread.js';
+import type { Run } from '../../shared/trace/thread.js';
 import type { ResponseRecord } from '../../shared/trace/types.js';
 import { loadPriceTable } from '../trace/price-table.js';
 
 export type { Run };
-
-/** Records become runs exactly as `loupe export` threads them. */
-export function threadRecords(records: ResponseRecord[]): Run[] {
-  return threadRuns(records);
-}
 
 let prices: PriceTable | null = null;
 
