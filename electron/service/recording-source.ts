@@ -92,12 +92,10 @@ export class RecordingSource {
     if (this.closed) return;
     for (const id of ids) this.pending.add(id);
     if (this.timer) return;
-    // A rebuild rethreads every run of the recording, so it costs more as the recording
-    // grows: on one with 10,000 responses, under saturating traffic, rebuilding every 40 ms
-    // took most of the relay's thread (session 12: 0.49x of bare's events/s). Paced like
-    // the live poller, catch-ups take at most its share of the thread, and the page's view
-    // of a large recording updates less often under heavy traffic instead. Reads still
-    // catch up at once.
+    // A catch-up normalizes what ended and rethreads what has not settled, so under
+    // saturating traffic unpaced catch-ups took most of their thread (ADR 17). Paced like
+    // the live poller, they take at most its share of the thread, and the page's view of a
+    // busy recording updates less often instead. Reads still catch up at once.
     this.timer = setTimeout(() => void this.catchUp().catch(() => undefined), nextPollDelay(COALESCE_MS, this.lastCatchUpMs));
     this.timer.unref();
   }

@@ -1,6 +1,8 @@
 // The one implementation of the API contract (shared/api). Adapters (headless HTTP and
-// WebSocket now, Electron IPC later) call `invoke` and subscribe with `on`; they hold no
-// per-channel code. Everything here runs on the main thread over the read connection.
+// WebSocket, Electron IPC) call `invoke` and subscribe with `on`; they hold no per-channel
+// code. It runs in a thread of its own wherever the compiled worker exists (service-thread.ts),
+// over a read-only
+// connection of its own.
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };

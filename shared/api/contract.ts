@@ -1,5 +1,5 @@
 // The one contract between the renderer and whatever serves it (the headless HTTP/WebSocket
-// server now, Electron IPC later). Channels are `noun.verb` and answer one request; events
+// server and Electron IPC). Channels are `noun.verb` and answer one request; events
 // are past tense and pushed. Adapters loop over CHANNELS and EVENTS generically: adding a
 // channel means adding it here and to the service, never to a transport.
 import type {
