@@ -1,8 +1,7 @@
 // The one implementation of the API contract (shared/api). Adapters (headless HTTP and
 // WebSocket, Electron IPC) call `invoke` and subscribe with `on`; they hold no per-channel
-// code. It runs in a thread of its own wherever the compiled worker exists (service-thread.ts),
-// over a read-only
-// connection of its own.
+// code. It runs in a thread of its own wherever the compiled worker exists
+// (service-thread.ts), over a read-only connection of its own.
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
