@@ -12,23 +12,24 @@ import { serve } from './cli/serve.js';
  * owns (`loupe export f --db x`) is an error, not silently ignored: the user meant it to
  * do something.
  */
-const COMMANDS: Record<string, { flags: readonly string[]; files: number }> = {
-  serve: { flags: ['port', 'ui-port', 'upstream', 'db', 'upstream-timeout'], files: 0 },
-  record: { flags: ['db', 'upstream', 'port', 'label', 'upstream-timeout'], files: 0 },
-  export: { flags: ['format'], files: 1 },
+const OTLP_PUSH = { flags: ['otlp'], switches: ['otlp-json', 'otlp-content'] };
+const COMMANDS: Record<string, { flags: readonly string[]; switches?: readonly string[]; files: number }> = {
+  serve: { flags: ['port', 'ui-port', 'upstream', 'db', 'upstream-timeout', ...OTLP_PUSH.flags], switches: OTLP_PUSH.switches, files: 0 },
+  record: { flags: ['db', 'upstream', 'port', 'label', 'upstream-timeout', ...OTLP_PUSH.flags], switches: OTLP_PUSH.switches, files: 0 },
+  export: { flags: ['format'], switches: ['otlp-content'], files: 1 },
   reindex: { flags: [], files: 1 },
-  demo: { flags: ['scenario', 'speed', 'db', 'port', 'ui-port'], files: 0 },
+  demo: { flags: ['scenario', 'speed', 'db', 'port', 'ui-port', ...OTLP_PUSH.flags], switches: OTLP_PUSH.switches, files: 0 },
 };
 
-/** Every command's flags take a value; the flags below, valid anywhere, do not. */
+/** `flags` take a value; `switches`, and the flags below that are valid anywhere, do not. */
 const VALUE_FLAGS = new Set(Object.values(COMMANDS).flatMap((c) => c.flags));
-const BOOL_FLAGS = new Set(['help', 'h', 'version']);
+const BOOL_FLAGS = new Set(['help', 'h', 'version', ...Object.values(COMMANDS).flatMap((c) => c.switches ?? [])]);
 
 function checkCommandArgs(args: ParsedArgs, command: string): void {
   const spec = COMMANDS[command];
   if (!spec) throw new UsageError(`unknown command "${command}"; try loupe --help`);
   for (const name of args.flags.keys()) {
-    if (!spec.flags.includes(name)) throw new UsageError(`--${name} does not apply to loupe ${command}; try loupe --help`);
+    if (!spec.flags.includes(name) && !spec.switches?.includes(name)) throw new UsageError(`--${name} does not apply to loupe ${command}; try loupe --help`);
   }
   if (args.positionals.length > spec.files) throw new UsageError(`unexpected argument "${args.positionals[spec.files]}" for loupe ${command}; try loupe --help`);
   if (args.rest.length && command !== 'record') throw new UsageError(`loupe ${command} takes no command after \`--\`; did you mean loupe record?`);
@@ -40,12 +41,16 @@ const HELP = `loupe: record and inspect OpenAI Responses API traffic
                 proxy + headless UI; prints {"proxy": URL, "ui": URL} when ready
   loupe record  [--db FILE] [--upstream URL] [--port P] [--label L] -- CMD ARGS
                 run CMD with OPENAI_BASE_URL pointed at a fresh proxy; exits with CMD's status
-  loupe export  FILE [--format json|jsonl|har|otlp]
+  loupe export  FILE [--format json|jsonl|har|otlp] [--otlp-content]
   loupe reindex FILE   rebuild derived tables from the raw exchanges
   loupe demo    [--scenario NAME|all] [--speed X] [--db FILE] [--port P] [--ui-port Q]
                 no API key needed: a built-in simulator plays scripted agent runs through
                 the proxy; prints {"proxy": URL, "ui": URL}; --speed 10 plays 10x faster
 ${demoHelp()}
+
+  serve, record and demo take --otlp URL: push each run's spans to an OTLP/HTTP endpoint
+  (protobuf; --otlp-json for JSON; headers from OTEL_EXPORTER_OTLP_HEADERS). --otlp-content
+  adds message content to the spans (off by default).
 
   --port 0 picks a free port. The default upstream is https://api.openai.com; the default
   recording is library.loupe in the user data folder (override with --db or LOUPE_DB).

@@ -14,6 +14,7 @@ import { Recorder, type RecorderHealth } from './store/recorder.js';
 import { createStoreWriter, DEFAULT_WORKER_SCRIPT, type StoreWriter } from './store/store-writer.js';
 import { closeSession, openSession } from './store/interrupted-session.js';
 import { upgradeNotice } from './store/upgrade-notice.js';
+import { ensureRecordingId } from './store/recording-id.js';
 
 export interface CoreOptions {
   dbPath: string;
@@ -44,6 +45,8 @@ export interface Core {
   proxy: RunningProxy;
   db: Db;
   dbPath: string;
+  /** The id of this session's first exchange: what came before was recorded by others. */
+  sessionStart: number;
   recorder: Recorder;
   writer: StoreWriter;
   events: EventEmitter<CoreEvents>;
@@ -64,6 +67,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const events = new EventEmitter<CoreEvents>();
   const firstId = (db.prepare('SELECT COALESCE(MAX(id), 0) + 1 AS id FROM exchanges').get() as { id: number }).id;
   try {
+    ensureRecordingId(db);
     const recovery = await openSession(db, firstId);
     if (recovery) {
       log(
@@ -141,6 +145,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     proxy,
     db,
     dbPath: options.dbPath,
+    sessionStart: firstId,
     recorder,
     writer,
     events,

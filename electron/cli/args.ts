@@ -75,3 +75,20 @@ export function upstreamFlag(args: ParsedArgs): string | undefined {
   }
   return v;
 }
+
+/** --otlp URL with its switches, checked before anything starts. */
+export function otlpFlags(args: ParsedArgs): { url: string; json: boolean; content: boolean } | undefined {
+  const url = stringFlag(args, 'otlp');
+  if (url === undefined) {
+    for (const name of ['otlp-json', 'otlp-content']) if (args.flags.has(name)) throw new UsageError(`--${name} needs --otlp URL`);
+    return undefined;
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`--otlp needs an http(s) URL such as http://127.0.0.1:4318/v1/traces, got "${url}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`--otlp needs an http(s) URL, got "${url}"`);
+  return { url, json: args.flags.has('otlp-json'), content: args.flags.has('otlp-content') };
+}

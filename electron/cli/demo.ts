@@ -8,7 +8,8 @@ import { startHeadlessServer } from '../headless/server.js';
 import { startService } from '../service/service-thread.js';
 import { demoStarter } from '../demo/demo-starter.js';
 import { startSimUpstream } from '../sim/index.js';
-import { portFlag, stringFlag, UsageError, type ParsedArgs } from './args.js';
+import { startOtlpPush } from '../otlp/otlp-push.js';
+import { otlpFlags, portFlag, stringFlag, UsageError, type ParsedArgs } from './args.js';
 import { defaultLibraryPath } from './default-db.js';
 import { untilShutdownSignal } from './shutdown-signal.js';
 
@@ -30,6 +31,7 @@ export async function demoCommand(args: ParsedArgs): Promise<number> {
   const scenario = scenarioFlag(args);
   const speed = speedFlag(args);
   const dbPath = stringFlag(args, 'db') ?? defaultLibraryPath();
+  const otlp = otlpFlags(args);
   const sim = await startSimUpstream();
   const stops: Array<() => Promise<void>> = [() => sim.close()];
   const stop = async () => {
@@ -39,7 +41,12 @@ export async function demoCommand(args: ParsedArgs): Promise<number> {
   let stopping = false;
   try {
     const core = await startCore({ dbPath, port: portFlag(args, 'port') ?? 0, upstream: sim.url });
-    stops.push(() => core.close());
+    const push = otlp ? startOtlpPush(core.dbPath, core.sessionStart, otlp) : null;
+    // The push goes last: its final pass reads what the core's close derived.
+    stops.push(async () => {
+      await core.close();
+      await push?.close();
+    });
     const service = await startService(core, { startDemo: demoStarter(core) });
     stops.push(() => service.close());
     const ui = await startHeadlessServer({ api: service, port: portFlag(args, 'ui-port') ?? 0 });

@@ -13,7 +13,7 @@ export async function exportCommand(args: ParsedArgs): Promise<number> {
   if (!isExportFormat(format)) throw new UsageError(`unknown --format "${format}"; use one of ${EXPORT_FORMATS.join(', ')}`);
   const db = openDb(file, { readonly: true });
   try {
-    await exportRecording(db, format, stdoutSink());
+    await exportRecording(db, format, stdoutSink(), { otlpContent: args.flags.has('otlp-content') });
   } catch (err) {
     // `| head` took what it wanted: a normal end for a producer, so exit 0 and say nothing.
     if (!(err instanceof ReaderGone)) throw err;

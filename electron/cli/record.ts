@@ -3,22 +3,25 @@
 // a test suite in CI.
 import { spawn } from 'node:child_process';
 import { startCore } from '../core.js';
-import { portFlag, secondsFlag, stringFlag, upstreamFlag, UsageError, type ParsedArgs } from './args.js';
+import { otlpFlags, portFlag, secondsFlag, stringFlag, upstreamFlag, UsageError, type ParsedArgs } from './args.js';
 import { defaultLibraryPath } from './default-db.js';
 import { exitStatusOf } from './exit-status.js';
 import { inheritedUpstream, withLoopbackNoProxy } from './record-env.js';
+import { startOtlpPush } from '../otlp/otlp-push.js';
 
 export async function record(args: ParsedArgs): Promise<number> {
   if (!args.rest.length) throw new UsageError('record needs a command after `--`, e.g. loupe record -- node agent.js');
   const dbPath = stringFlag(args, 'db') ?? defaultLibraryPath();
   const given = upstreamFlag(args);
   const inherited = given ? undefined : inheritedUpstream(process.env);
+  const otlp = otlpFlags(args);
   const core = await startCore({
     dbPath,
     port: portFlag(args, 'port') ?? 0,
     upstream: given ?? inherited,
     upstreamTimeoutMs: secondsFlag(args, 'upstream-timeout'),
   });
+  const push = otlp ? startOtlpPush(dbPath, core.sessionStart, otlp) : null;
   const label = stringFlag(args, 'label');
   const baseUrl = label ? core.proxy.baseUrl.replace(/\/v1$/, `/s/${encodeURIComponent(label)}/v1`) : core.proxy.baseUrl;
   const [cmd, ...cmdArgs] = args.rest as [string, ...string[]];
@@ -50,6 +53,7 @@ export async function record(args: ParsedArgs): Promise<number> {
   // Still listening while the recording is flushed: a signal now (a SIGTERM sent to every
   // process of a group or unit) would otherwise end this process in the middle of it.
   await core.close();
+  await push?.close();
   process.off('SIGINT', ignore);
   process.off('SIGHUP', ignore);
   process.off('SIGTERM', forward);

@@ -5,21 +5,24 @@ import { startCore } from '../core.js';
 import { startHeadlessServer } from '../headless/server.js';
 import { startService } from '../service/service-thread.js';
 import { demoStarter } from '../demo/demo-starter.js';
-import { portFlag, secondsFlag, stringFlag, upstreamFlag, type ParsedArgs } from './args.js';
+import { otlpFlags, portFlag, secondsFlag, stringFlag, upstreamFlag, type ParsedArgs } from './args.js';
 import { defaultLibraryPath } from './default-db.js';
 import { DEFAULT_PROXY_PORT } from '../capture/proxy-server.js';
 import { untilShutdownSignal } from './shutdown-signal.js';
+import { startOtlpPush } from '../otlp/otlp-push.js';
 
 export async function serve(args: ParsedArgs): Promise<number> {
   // Every flag is checked before the recording is opened (and, on a first run, created).
   const dbPath = stringFlag(args, 'db') ?? defaultLibraryPath();
   const uiPort = portFlag(args, 'ui-port') ?? 0;
+  const otlp = otlpFlags(args);
   const core = await startCore({
     dbPath,
     port: portFlag(args, 'port') ?? DEFAULT_PROXY_PORT,
     upstream: upstreamFlag(args),
     upstreamTimeoutMs: secondsFlag(args, 'upstream-timeout'),
   });
+  const push = otlp ? startOtlpPush(dbPath, core.sessionStart, otlp) : null;
   // The API service runs in a thread of its own, off the relay's (service-thread.ts).
   let service;
   let ui;
@@ -29,6 +32,7 @@ export async function serve(args: ParsedArgs): Promise<number> {
   } catch (err) {
     await service?.close();
     await core.close();
+    await push?.close();
     throw err;
   }
   // Listening before the ready line: whoever reads it may signal at once, and a SIGINT that
@@ -48,5 +52,7 @@ export async function serve(args: ParsedArgs): Promise<number> {
   await ui.close();
   await service.close();
   await core.close();
+  // Last: its final pass reads what the core's close derived.
+  await push?.close();
   return 0;
 }

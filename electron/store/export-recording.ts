@@ -10,6 +10,7 @@ import type { Run } from '../../shared/trace/thread.js';
 import type { AgentSpan } from '../../shared/trace/types.js';
 import type { Db } from './db.js';
 import { exchangeIds, loadRawExchange } from './raw-read.js';
+import { readRecordingId } from './recording-id.js';
 import { loadAgentSpans, loadRuns } from './runs-read.js';
 
 function spansByRun(db: Db, runs: Run[]): Map<string, AgentSpan[]> {
@@ -28,7 +29,17 @@ export function isExportFormat(value: string): value is ExportFormat {
  * piece's promise (if it returns one) so a slow reader holds the export back instead of
  * the pieces piling up in memory.
  */
-export async function exportRecording(db: Db, format: ExportFormat, write: (text: string) => void | Promise<void>): Promise<void> {
+export interface ExportOptions {
+  /** OTLP only: message content in the GenAI message attributes (off by default: it can be private). */
+  otlpContent?: boolean;
+}
+
+export async function exportRecording(
+  db: Db,
+  format: ExportFormat,
+  write: (text: string) => void | Promise<void>,
+  options: ExportOptions = {},
+): Promise<void> {
   switch (format) {
     case 'json': {
       const runs = loadRuns(db);
@@ -41,9 +52,12 @@ export async function exportRecording(db: Db, format: ExportFormat, write: (text
       for (const run of runs) await write(`${JSON.stringify(exportRun(run, undefined, spans.get(run.id)))}\n`);
       return;
     }
-    case 'otlp':
-      await write(`${JSON.stringify(otlpDocument(loadRuns(db), pkg.version))}\n`);
+    case 'otlp': {
+      const runs = loadRuns(db);
+      const doc = otlpDocument(runs, { version: pkg.version, recordingId: readRecordingId(db), agentSpans: spansByRun(db, runs), content: options.otlpContent });
+      await write(`${JSON.stringify(doc)}\n`);
       return;
+    }
     case 'har': {
       const upstreamOf = db.prepare('SELECT upstream FROM exchanges WHERE id = ?');
       const inputs = [];

@@ -15,14 +15,16 @@ interface Row {
   connection_id: string;
 }
 
-export function loadRuns(db: Db): Run[] {
+/** The recording's runs; from `sinceExchange` on, only those exchanges' (one session's, say). */
+export function loadRuns(db: Db, sinceExchange = 0): Run[] {
   const rows = db
     .prepare(
       `SELECT r.record, e.started_at, e.transport, e.label, e.agent, e.connection_id
        FROM responses r JOIN exchanges e ON e.id = r.exchange_id
+       WHERE r.exchange_id >= ?
        ORDER BY r.exchange_id, r.idx`,
     )
-    .all() as Row[];
+    .all(sinceExchange) as Row[];
   return threadRuns(rows.map(recordOf));
 }
 
@@ -39,8 +41,8 @@ function recordOf(row: Row): ResponseRecord {
 }
 
 /** Every Agents SDK trace object recorded, in recording order (none in a pre-v2 file opened read-only). */
-export function loadAgentSpans(db: Db): AgentSpan[] {
+export function loadAgentSpans(db: Db, sinceExchange = 0): AgentSpan[] {
   if (!hasTable(db, 'agent_spans')) return [];
-  const rows = db.prepare('SELECT record FROM agent_spans ORDER BY exchange_id, idx').pluck().all() as string[];
+  const rows = db.prepare('SELECT record FROM agent_spans WHERE exchange_id >= ? ORDER BY exchange_id, idx').pluck().all(sinceExchange) as string[];
   return rows.map((json) => JSON.parse(json) as AgentSpan);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rawExchange, sseChunks } from '../trace/raw-exchange-builder.js';
+import { rawExchange, sseChunks, wsExchange } from '../trace/raw-exchange-builder.js';
 import { completed, response, textStream } from '../trace/wire-samples.js';
 import { harDocument } from './har.js';
 
@@ -19,5 +19,17 @@ describe('harDocument', () => {
     expect(b!.response.content.mimeType).toBe('text/event-stream');
     expect(b!.response.content.text).toContain('event: response.completed');
     expect(b!._loupeState).toBe('client_aborted');
+  });
+
+  it('names a WebSocket session by its ws:// URL and gives every entry its status text', () => {
+    const ws = wsExchange({ id: 3, frames: [] });
+    const failed = rawExchange({ id: 4, status: 429, response: { error: { message: 'slow down' } } });
+    const har = harDocument([{ raw: ws, upstream: 'http://127.0.0.1:9' }, { raw: failed, upstream: 'https://api.openai.com' }], '0.1.0');
+    const [socket, limited] = har.log.entries;
+    expect(socket!.request.url).toBe('ws://127.0.0.1:9/v1/responses');
+    expect(socket!.response).toMatchObject({ status: 101, statusText: 'Switching Protocols' });
+    expect(limited!.response).toMatchObject({ status: 429, statusText: 'Too Many Requests' });
+    const secure = harDocument([{ raw: ws, upstream: 'https://api.openai.com' }], '0.1.0');
+    expect(secure.log.entries[0]!.request.url).toBe('wss://api.openai.com/v1/responses');
   });
 });

@@ -3,6 +3,7 @@
 // bytes; `content.encoding` is not used). WebSocket messages ride in `_webSocketMessages`
 // as Chrome's devtools write them; Loupe's own fields start with `_loupe`.
 import type { HeaderList } from '../capture/exchange.js';
+import { statusText } from '../capture/status-text.js';
 import type { DecodedBody, RawExchange } from '../trace/types.js';
 
 export interface HarInput {
@@ -27,6 +28,8 @@ const ms = (us: number | null | undefined) => (us === null || us === undefined ?
 
 function entry({ raw, upstream }: HarInput) {
   const url = new URL(upstream.replace(/\/$/, '') + (raw.path.startsWith('/') ? raw.path : `/${raw.path}`));
+  // A WebSocket session is `ws(s)://` in HAR, as browsers' devtools write it.
+  if (raw.transport === 'websocket') url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   const requestText = text(raw.request);
   const responseText = text(raw.response);
   const firstChunkUs = raw.response.chunks[0]?.tUs ?? raw.responseHeadUs;
@@ -48,7 +51,7 @@ function entry({ raw, upstream }: HarInput) {
     },
     response: {
       status: raw.status ?? 0,
-      statusText: '',
+      statusText: statusText(raw.status),
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: toHar(raw.responseHeaders),
