@@ -23,7 +23,7 @@ export interface CoreOptions {
   maxBodyBytes?: number;
   /** The largest WebSocket message relayed either way (proxy-server.ts). */
   maxWebSocketMessageBytes?: number;
-  /** Time a client has to complete a request head (proxy-server.ts); default 60 s. */
+  /** Time a client has to complete a request head (proxy-server.ts); default 60 s, 0 for no limit. */
   headersTimeoutMs?: number;
   /** Client connections allowed to wait for their first request head at once (proxy-server.ts); default 1,000. */
   maxHalfOpenConnections?: number;

@@ -27,7 +27,7 @@ export interface FastServerOptions {
   fallback: http.Server;
   /** A connection that sends nothing for this long while waiting for a request head is closed (Node's keepAliveTimeout). */
   keepAliveMs: number;
-  /** A request head not complete this long after the connection opened, or after its first byte, is answered 408 and closed. */
+  /** A request head not complete this long after the connection opened, or after its first byte, is answered 408 and closed; 0 for no limit. */
   headersTimeoutMs: number;
   /** Connections still waiting for their first request head; a new one past this is refused with a 503. */
   maxHalfOpen: number;
@@ -155,6 +155,7 @@ class FastConnection implements ExchangeHost {
   }
 
   private armHeadDeadline(): void {
+    if (!this.options.headersTimeoutMs) return;
     this.headDeadline = setTimeout(() => {
       // As Node answers a late head: a 408, then the connection is cut.
       this.socket.write(REQUEST_TIMEOUT);

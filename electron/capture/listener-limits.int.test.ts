@@ -95,11 +95,11 @@ const DEADLINE_MS = 1_000;
 const GET = 'GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n';
 const UNFINISHED_GET = 'GET /v1/models HTTP/1.1\r\nHost: x\r\nX-Pad: ';
 
-/** Trickles a head that never ends and expects Node's 408 and the close, no sooner than the deadline. */
+/** Trickles a head that never ends and expects Node's 408 and the close, not much before the deadline (its clock may start at the connect). */
 async function expectCutAtDeadline(conn: Awaited<ReturnType<typeof open>>, prefix = UNFINISHED_GET): Promise<void> {
   const { wire, afterMs } = await trickle(conn, prefix, 10 * DEADLINE_MS);
   expect(wire).toMatch(/^HTTP\/1\.1 408 /);
-  expect(afterMs).toBeGreaterThanOrEqual(DEADLINE_MS - 50);
+  expect(afterMs).toBeGreaterThanOrEqual(0.75 * DEADLINE_MS);
 }
 
 describe('a request head that never completes', () => {

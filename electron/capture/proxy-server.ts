@@ -60,7 +60,7 @@ export interface ProxyOptions {
   env?: Record<string, string | undefined>;
   /** Called when recording failed; the traffic itself went through. */
   onRecordError?: (err: unknown) => void;
-  /** Time a client has to complete a request head; default 60 s. */
+  /** Time a client has to complete a request head; default 60 s, 0 for no limit (as Node's headersTimeout). */
   headersTimeoutMs?: number;
   /** Connections allowed to wait for their first request head at once; default 1,000. */
   maxHalfOpenConnections?: number;
@@ -108,7 +108,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       headersTimeout: headersTimeoutMs,
       // Node checks for late heads on this interval (30 s by default), so a head may be up to
       // one interval later than headersTimeout before it is cut.
-      connectionsCheckingInterval: Math.min(1_000, Math.max(10, Math.floor(headersTimeoutMs / 10))),
+      connectionsCheckingInterval: headersTimeoutMs > 0 ? Math.min(1_000, Math.max(10, Math.floor(headersTimeoutMs / 10))) : 30_000,
     },
     (req, res) => forwardHttp(ctx, req, res),
   );
