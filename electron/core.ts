@@ -24,6 +24,10 @@ export interface CoreOptions {
   maxBodyBytes?: number;
   /** The largest WebSocket message relayed either way (proxy-server.ts). */
   maxWebSocketMessageBytes?: number;
+  /** Time a client has to complete a request head (proxy-server.ts); default 60 s, 0 for no limit. */
+  headersTimeoutMs?: number;
+  /** Client connections allowed to wait for their first request head at once (proxy-server.ts); default 1,000. */
+  maxHalfOpenConnections?: number;
   env?: Record<string, string | undefined>;
   /** The store writer's worker script, or false to write on the main thread. */
   storeWorker?: string | false;
@@ -116,6 +120,9 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       upstream: options.upstream,
       upstreamTimeoutMs: options.upstreamTimeoutMs,
       maxWebSocketMessageBytes: options.maxWebSocketMessageBytes,
+      headersTimeoutMs: options.headersTimeoutMs,
+      maxHalfOpenConnections: options.maxHalfOpenConnections,
+      log,
       sink: recorder,
       env: options.env,
       onRecordError: (err) => log(`loupe: recording failed for one exchange (traffic still flows): ${(err as Error).message}`),

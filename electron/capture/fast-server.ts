@@ -7,8 +7,17 @@
 // Each connection runs one exchange at a time. Bytes of a pipelined next request wait, the
 // socket paused, until the response before it has gone out; a request body is fed in as it
 // arrives, and the exchange's pause/resume pause the socket while the body lasts.
+//
+// A head must be complete within a deadline (headersTimeoutMs), counted from the moment the
+// connection opened for its first request and from the first byte of each later one: a
+// client that trickles a byte at a time keeps resetting an idle timer, never this. The
+// timer is only armed when a head did not arrive whole in one read, so a request that does
+// (every SDK request) pays nothing for it beyond one timer per connection. Connections
+// still waiting for their first head are counted, and past maxHalfOpen a new one is refused
+// with a 503 (see DEFAULT_MAX_HALF_OPEN in proxy-server.ts); established ones never are.
 import type http from 'node:http';
 import net from 'node:net';
+import { proxyErrorResponse } from '../../shared/capture/proxy-error.js';
 import { readRequestHead, type SimpleRequestHead } from '../../shared/capture/request-head.js';
 import { FastRequest, FastResponse, type ExchangeHost } from './fast-exchange.js';
 
@@ -16,9 +25,15 @@ export interface FastServerOptions {
   onRequest(req: FastRequest, res: FastResponse): void;
   /** Takes every connection the fast path does not read; its own 'connection' logic runs as for any socket. */
   fallback: http.Server;
-  /** A connection waiting this long for a request head is closed (Node's keepAliveTimeout and headersTimeout in one). */
+  /** A connection that sends nothing for this long while waiting for a request head is closed (Node's keepAliveTimeout). */
   keepAliveMs: number;
+  /** A request head not complete this long after the connection opened, or after its first byte, is answered 408 and closed; 0 for no limit. */
+  headersTimeoutMs: number;
+  /** Connections still waiting for their first request head; a new one past this is refused with a 503. */
+  maxHalfOpen: number;
   onConnection(socket: net.Socket): void;
+  /** A connection was refused because maxHalfOpen were waiting. */
+  onRefused(): void;
 }
 
 export interface FastServer {
@@ -27,11 +42,32 @@ export interface FastServer {
   closeWhenIdle(): void;
 }
 
+/** Node's own answer when a head is late (lib/_http_server.js). */
+const REQUEST_TIMEOUT = Buffer.from('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
+/** How long a refused connection may take to read its 503 and close before it is cut. */
+const REFUSED_LINGER_MS = 1_000;
+
 export function createFastServer(options: FastServerOptions): FastServer {
   const idle = new Set<FastConnection>();
-  const state = { closing: false };
+  const state: ServerState = { closing: false, halfOpen: 0 };
+  const refusal = Buffer.from(
+    proxyErrorResponse(
+      {
+        status: 503,
+        code: 'too_many_connections',
+        message: `Loupe proxy: ${options.maxHalfOpen} client connections are already waiting to send a request head, so this one was refused; try again`,
+      },
+      'Service Unavailable',
+      ['retry-after: 1'],
+    ),
+  );
   // Half-open like Node's http.Server: a client that shuts its sending side after a request still gets the answer.
   const server = net.createServer({ allowHalfOpen: true, noDelay: true }, (socket) => {
+    if (state.halfOpen >= options.maxHalfOpen) {
+      refuse(socket, refusal);
+      options.onRefused();
+      return;
+    }
     options.onConnection(socket);
     new FastConnection(socket, options, idle, state);
   });
@@ -44,11 +80,33 @@ export function createFastServer(options: FastServerOptions): FastServer {
   };
 }
 
+interface ServerState {
+  closing: boolean;
+  /** Connections whose first request head is not complete yet. */
+  halfOpen: number;
+}
+
+/**
+ * Answers 503 and closes. What the client sends meanwhile is read and dropped: closing with
+ * unread bytes would reset the connection, and the reset could destroy the answer unread.
+ */
+function refuse(socket: net.Socket, refusal: Buffer): void {
+  socket.on('error', () => {});
+  socket.end(refusal);
+  socket.resume();
+  const cut = setTimeout(() => socket.destroy(), REFUSED_LINGER_MS);
+  socket.once('close', () => clearTimeout(cut));
+}
+
 class FastConnection implements ExchangeHost {
   /** Bytes read and not yet used: a partial head, or a pipelined request waiting its turn. */
   private pending: Buffer | null = null;
   private exchange: { req: FastRequest; res: FastResponse; bodyLeft: number; answered: boolean } | null = null;
   private clientEnded = false;
+  /** Runs while a head is overdue to be complete; null when none is being waited for. */
+  private headDeadline: NodeJS.Timeout | null = null;
+  /** Until the first head is complete, this connection counts in the server's halfOpen. */
+  private halfOpen = true;
   readonly keepAliveSeconds: number;
   // Listeners of different events, kept so the hand-off can remove them.
   private readonly listeners: Array<[string, (...args: any[]) => void]>;
@@ -57,8 +115,9 @@ class FastConnection implements ExchangeHost {
     readonly socket: net.Socket,
     private readonly options: FastServerOptions,
     private readonly idle: Set<FastConnection>,
-    private readonly server: { closing: boolean },
+    private readonly server: ServerState,
   ) {
+    server.halfOpen++;
     this.keepAliveSeconds = Math.floor(options.keepAliveMs / 1000);
     this.listeners = [
       ['data', (chunk: Buffer) => this.onData(chunk)],
@@ -70,6 +129,7 @@ class FastConnection implements ExchangeHost {
       ['close', () => this.onClose()],
     ];
     for (const [event, listener] of this.listeners) socket.on(event, listener);
+    this.armHeadDeadline();
     this.waitForHead();
   }
 
@@ -85,9 +145,34 @@ class FastConnection implements ExchangeHost {
   private readNext(): void {
     if (!this.pending) return this.waitForHead();
     const head = readRequestHead(this.pending);
-    if (head.kind === 'incomplete') return this.waitForHead();
+    if (head.kind === 'incomplete') {
+      // Only a head split over reads is timed: one that arrived whole costs no timer.
+      if (!this.headDeadline) this.armHeadDeadline();
+      return this.waitForHead();
+    }
     if (head.kind === 'handoff') return this.handOff();
     this.start(head);
+  }
+
+  private armHeadDeadline(): void {
+    if (!this.options.headersTimeoutMs) return;
+    this.headDeadline = setTimeout(() => {
+      // As Node answers a late head: a 408, then the connection is cut.
+      this.socket.write(REQUEST_TIMEOUT);
+      this.socket.destroy();
+    }, this.options.headersTimeoutMs);
+  }
+
+  /** A head is complete (or the connection is gone): stops its deadline, and the first one ends the half-open count. */
+  private headDone(): void {
+    if (this.headDeadline) {
+      clearTimeout(this.headDeadline);
+      this.headDeadline = null;
+    }
+    if (this.halfOpen) {
+      this.halfOpen = false;
+      this.server.halfOpen--;
+    }
   }
 
   private start(head: SimpleRequestHead): void {
@@ -100,6 +185,7 @@ class FastConnection implements ExchangeHost {
       return;
     }
     this.idle.delete(this);
+    this.headDone();
     socket.setTimeout(0);
     this.pending = null;
     const req = new FastRequest(head, this);
@@ -186,6 +272,7 @@ class FastConnection implements ExchangeHost {
 
   private onClose(): void {
     this.idle.delete(this);
+    this.headDone();
     const ex = this.exchange;
     if (!ex) return;
     this.exchange = null;
@@ -203,6 +290,10 @@ class FastConnection implements ExchangeHost {
       return;
     }
     this.idle.delete(this);
+    // Node's server reads from here, under its own headersTimeout. The fast path hands off
+    // a head whole, or one Node refuses at once (a bare LF, past 16 KB), so none is left
+    // waiting between the two deadlines.
+    this.headDone();
     for (const [event, listener] of this.listeners) socket.off(event, listener);
     socket.setTimeout(0);
     socket.pause();

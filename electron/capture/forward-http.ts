@@ -12,6 +12,7 @@ import type { CaptureSink, ExchangeEnd, ExchangeState, ExchangeTap } from '../..
 import { clientResponseHeaders, flattenHeaders, pairHeaders, upstreamRequestHeaders } from '../../shared/capture/hop-headers.js';
 import { proxyErrorBody, upstreamFailure, type ProxyError } from '../../shared/capture/proxy-error.js';
 import { redactHeaders } from '../../shared/capture/redact.js';
+import { requestTargetProblem } from '../../shared/capture/request-target.js';
 import { upstreamPath, type UpstreamTarget } from '../../shared/capture/upstream-url.js';
 import type { UpstreamPool } from './upstream-agent.js';
 import type { UpstreamRequest } from './upstream-call.js';
@@ -43,6 +44,15 @@ export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyRe
     const end: ExchangeEnd = { state, error, tUs: now(), requestBytes, responseBytes, truncated: false };
     tap.end(end);
   };
+
+  // Only a path is forwarded; the fast path reads no other target, Node's server does.
+  const refused = requestTargetProblem(req.url);
+  if (refused) {
+    sendProxyError(res, refused, tap, now);
+    finish('proxy_error', refused.message);
+    req.resume();
+    return;
+  }
 
   let bodyStarted = false;
   const upstream = ctx.pool.call(

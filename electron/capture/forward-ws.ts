@@ -13,7 +13,8 @@ import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
 import type { ExchangeState, HeaderList } from '../../shared/capture/exchange.js';
 import { pairHeaders, upstreamRequestHeaders } from '../../shared/capture/hop-headers.js';
-import { proxyErrorBody, upstreamFailure, type ProxyError } from '../../shared/capture/proxy-error.js';
+import { proxyErrorBody, proxyErrorResponse, upstreamFailure, type ProxyError } from '../../shared/capture/proxy-error.js';
+import { requestTargetProblem } from '../../shared/capture/request-target.js';
 import { redactHeaders } from '../../shared/capture/redact.js';
 import { upstreamPath } from '../../shared/capture/upstream-url.js';
 import { websocketHandshakeProblem } from '../../shared/capture/websocket-handshake.js';
@@ -59,13 +60,17 @@ export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, sock
 
   /** Answers the client on the raw socket (no WebSocket yet) and records that answer. */
   const answer = (failure: ProxyError, state: ExchangeState) => {
-    const body = proxyErrorBody(failure);
-    socket.end(`HTTP/1.1 ${failure.status} ${STATUS_CODES[failure.status] ?? ''}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
-    tap.responseHead({ status: failure.status, statusText: '', headers: [['content-type', 'application/json']], tUs: now() });
-    tap.chunk('response', Buffer.from(body), now());
+    socket.end(proxyErrorResponse(failure, STATUS_CODES[failure.status] ?? ''));
+    tap.responseHead({ status: failure.status, statusText: '', headers: [['content-type', 'application/json'], ['x-loupe-error', failure.code]], tUs: now() });
+    tap.chunk('response', Buffer.from(proxyErrorBody(failure)), now());
     finish(state, failure.message);
   };
 
+  const refused = requestTargetProblem(req.url);
+  if (refused) {
+    answer(refused, 'proxy_error');
+    return;
+  }
   // Checked before dialling: the ws server would refuse it only after the upstream accepted.
   const problem = websocketHandshakeProblem(req.method, req.headers);
   if (problem) {

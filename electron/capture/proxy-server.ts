@@ -28,6 +28,26 @@ export const DEFAULT_UPSTREAM_TIMEOUT_MS = 600_000;
 export const DEFAULT_MAX_WEBSOCKET_MESSAGE_BYTES = 128 << 20;
 /** A client connection idle this long between requests is closed (and told so in Keep-Alive). */
 const KEEP_ALIVE_MS = 30_000;
+/**
+ * A request head must be complete this long after its connection opened (or after its
+ * first byte, for a later request on the connection), or the client gets a 408 and the
+ * connection is closed: Node's headersTimeout and nginx's client_header_timeout, both 60 s.
+ * Without it a client sending one byte every few seconds holds its connection for good.
+ */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 60_000;
+/**
+ * New client connections are refused (503 too_many_connections, Connection: close) while
+ * this many are still waiting to complete their first request head. Those are the ones a
+ * slow or stuck client holds; a local SDK's connection is in that state only between its
+ * connect and its head being read, well under a millisecond on loopback, so a burst of
+ * hundreds of new connections stays under it. Each one holds a file descriptor and up to
+ * 16 KB of partial head: 1,000 bound them at ~16 MB and leave most of the process's
+ * descriptors to the connections doing work. Connections that have sent a request are never
+ * counted or refused, nor are their later requests.
+ */
+export const DEFAULT_MAX_HALF_OPEN = 1_000;
+/** Refusals are logged at most this often, with how many there were since the last line. */
+const REFUSAL_LOG_EVERY_MS = 10_000;
 
 export interface ProxyOptions {
   port?: number;
@@ -40,6 +60,12 @@ export interface ProxyOptions {
   env?: Record<string, string | undefined>;
   /** Called when recording failed; the traffic itself went through. */
   onRecordError?: (err: unknown) => void;
+  /** Time a client has to complete a request head; default 60 s, 0 for no limit (as Node's headersTimeout). */
+  headersTimeoutMs?: number;
+  /** Connections allowed to wait for their first request head at once; default 1,000. */
+  maxHalfOpenConnections?: number;
+  /** Where the proxy reports trouble with clients (refused connections); stderr by default. */
+  log?: (line: string) => void;
 }
 
 export interface RunningProxy {
@@ -71,12 +97,33 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     onTapError: options.onRecordError ?? ((err: unknown) => console.error('loupe: recording failed:', err)),
   };
 
-  const fallback = http.createServer({ requestTimeout: 0, keepAliveTimeout: KEEP_ALIVE_MS }, (req, res) => forwardHttp(ctx, req, res));
+  const headersTimeoutMs = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+  const maxHalfOpen = options.maxHalfOpenConnections ?? DEFAULT_MAX_HALF_OPEN;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+
+  const fallback = http.createServer(
+    {
+      requestTimeout: 0,
+      keepAliveTimeout: KEEP_ALIVE_MS,
+      headersTimeout: headersTimeoutMs,
+      // Node checks for late heads on this interval (30 s by default), so a head may be up to
+      // one interval later than headersTimeout before it is cut.
+      connectionsCheckingInterval: headersTimeoutMs > 0 ? Math.min(1_000, Math.max(10, Math.floor(headersTimeoutMs / 10))) : 30_000,
+    },
+    (req, res) => forwardHttp(ctx, req, res),
+  );
+  // Node starts the connection tracking that enforces headersTimeout when its server emits
+  // 'listening'. This one never listens (the fast server hands it sockets), so without this
+  // the connections it reads have no head deadline at all.
+  fallback.emit('listening');
   fallback.on('upgrade', (req: http.IncomingMessage, socket: Socket, head: Buffer) => forwardWebSocket(ctx, req, socket, head));
   const fast = createFastServer({
     onRequest: (req, res) => forwardHttp(ctx, req, res),
     fallback,
     keepAliveMs: KEEP_ALIVE_MS,
+    headersTimeoutMs,
+    maxHalfOpen,
+    onRefused: refusalLog(log, maxHalfOpen),
     onConnection(socket) {
       // Streams write many small events; waiting to coalesce them would add latency.
       socket.setNoDelay(true);
@@ -104,6 +151,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       // Stop accepting, let exchanges in flight finish for a moment, then cut the rest.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       fast.closeWhenIdle();
+      // Also stops Node's head-deadline checks, and closes its idle keep-alive connections now.
+      fallback.close();
       const timer = setTimeout(() => {
         for (const s of sockets) s.destroy();
       }, graceMs);
@@ -111,5 +160,19 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       clearTimeout(timer);
       pool.destroy();
     },
+  };
+}
+
+/** Logs the first refused connection at once, then at most one line per interval with the count. */
+function refusalLog(log: (line: string) => void, max: number): () => void {
+  let refused = 0;
+  let loggedAt = -Infinity;
+  return () => {
+    refused++;
+    const now = Date.now();
+    if (now - loggedAt < REFUSAL_LOG_EVERY_MS) return;
+    loggedAt = now;
+    log(`loupe: refused ${refused} client connection(s): ${max} are already waiting to send a request head (a slow or stuck client?); connections already sending requests are not affected`);
+    refused = 0;
   };
 }

@@ -1,7 +1,7 @@
 // Errors the proxy itself produces are shaped like the API's own, so every OpenAI client
 // surfaces them as a normal APIError with a message that says it was Loupe, not OpenAI.
 
-export type ProxyErrorCode = 'upstream_unreachable' | 'bad_request' | 'proxy_internal';
+export type ProxyErrorCode = 'upstream_unreachable' | 'bad_request' | 'proxy_internal' | 'too_many_connections';
 
 export interface ProxyError {
   status: number;
@@ -11,6 +11,16 @@ export interface ProxyError {
 
 export function proxyErrorBody(error: ProxyError): string {
   return JSON.stringify({ error: { type: 'proxy_error', code: error.code, message: error.message, param: null } });
+}
+
+/**
+ * The whole HTTP/1.1 response for an error answered on a bare socket, before any request
+ * object exists; the connection is closed after it. `extra` are more header lines.
+ */
+export function proxyErrorResponse(error: ProxyError, statusText: string, extra: string[] = []): string {
+  const body = proxyErrorBody(error);
+  const head = [`HTTP/1.1 ${error.status} ${statusText}`, 'content-type: application/json', `content-length: ${new TextEncoder().encode(body).length}`, `x-loupe-error: ${error.code}`, ...extra, 'connection: close'];
+  return `${head.join('\r\n')}\r\n\r\n${body}`;
 }
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNRESET', 'EPIPE']);
