@@ -69,13 +69,13 @@ export function closedCleanly(db: string): boolean {
 }
 
 /**
- * Writes the pieces (latin1), then half-closes or waits, and resolves with every byte the
+ * Writes the pieces (latin1), then half-closes, waits or vanishes, and resolves with every byte the
  * server sent once it closed the connection; null when it had not closed within `ms`.
  * Node's server ends a half-closed connection at once, so only an answer written in the
  * request's own listener gets through: a request waiting for its answer says
  * `Connection: close` and waits instead.
  */
-export function exchangeRaw(port: number, pieces: string[], then: 'half-close' | 'wait' = 'wait', ms = 5_000): Promise<Buffer | null> {
+export function exchangeRaw(port: number, pieces: string[], then: 'half-close' | 'wait' | 'vanish' = 'wait', ms = 5_000): Promise<Buffer | null> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
     const received: Buffer[] = [];
@@ -96,6 +96,7 @@ export function exchangeRaw(port: number, pieces: string[], then: 'half-close' |
         if (pieces.length > 1) await new Promise((r) => setTimeout(r, 1));
       }
       if (then === 'half-close') socket.end();
+      if (then === 'vanish') socket.destroy();
     });
   });
 }
@@ -134,6 +135,11 @@ export function parseResponses(bytes: Buffer): ResponseHead[] {
       const body = dechunk(bytes, at);
       out.push({ status: code, headers, body: body.text });
       at = body.end;
+      continue;
+    }
+    // An interim answer (100 Continue) has no body; the real one follows.
+    if (code >= 100 && code < 200 && code !== 101) {
+      out.push({ status: code, headers, body: '' });
       continue;
     }
     if (code === 101 || length === undefined) {
