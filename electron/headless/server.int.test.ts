@@ -156,4 +156,22 @@ describe('headless server security', () => {
     }
     expect(logged).toEqual([]);
   });
+
+  it('answers a store fault with a 500 {error} body and one log line, and keeps serving', async () => {
+    const h2 = { host, 'x-loupe-token': server.token };
+    await h.client.responses.create({ model: 'gpt-5', input: 'to be copied' });
+    await h.settle();
+    const copy = path.join(h.dir, 'damaged.loupe');
+    h.core.db.pragma('wal_checkpoint(FULL)');
+    await h.core.db.backup(copy);
+    expect((await raw(server.port, '/api/recordings.open', h2, 'POST', JSON.stringify({ path: copy }))).status).toBe(200);
+    // The file goes bad under the open recording, as a disk or another program can do it.
+    fs.writeFileSync(copy, Buffer.alloc(fs.statSync(copy).size, 0x5a));
+    const fault = await raw(server.port, '/api/exchanges.get', h2, 'POST', '{"exchangeId":1}');
+    expect(fault.status).toBe(500);
+    expect(JSON.parse(fault.body)).toEqual({ error: { code: 'internal', message: expect.any(String) } });
+    expect(logged).toEqual([expect.stringMatching(/^loupe: UI request failed: /)]);
+    logged.length = 0;
+    expect((await raw(server.port, '/api/recordings.open', h2, 'POST', JSON.stringify({ path: h.dbPath }))).status).toBe(200);
+  });
 });

@@ -1,6 +1,8 @@
 // The headless adapter: the API contract over HTTP JSON (`POST /api/<channel>`), one
 // WebSocket for pushed events (`/api/events`), and the built renderer, on 127.0.0.1 only.
-// It is a generic loop over CHANNELS and EVENTS: no channel is named here.
+// It is a generic loop over CHANNELS and EVENTS: no channel is named here. Its listeners
+// run in the fault guard (fault-guard.ts): a throw answers one request, never ends the
+// process the proxy shares.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
