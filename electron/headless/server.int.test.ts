@@ -174,4 +174,14 @@ describe('headless server security', () => {
     logged.length = 0;
     expect((await raw(server.port, '/api/recordings.open', h2, 'POST', JSON.stringify({ path: h.dbPath }))).status).toBe(200);
   });
+
+  it('survives clients that reset the connection while their upgrade is refused or accepted', async () => {
+    for (let i = 0; i < 200; i++) {
+      const token = i % 2 ? 'wrong' : server.token;
+      const wire = `GET /api/events?token=${token} HTTP/1.1\r\nHost: ${host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`;
+      await exchangeRaw(server.port, [wire], 'reset');
+    }
+    expect(await upgrade(server.port, `/api/events?token=${server.token}`)).toBe('open');
+    expect(logged).toEqual([]);
+  });
 });

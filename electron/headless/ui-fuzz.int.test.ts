@@ -1,7 +1,8 @@
 // Whatever a local client sends to the UI port, `loupe serve` stays up and keeps relaying.
 // Seeded mutations of what the page sends (its load, API calls, the events WebSocket, with
 // the real token and with wrong ones), with broken request targets spliced in, cut,
-// flipped, padded and sent in random pieces by clients that half-close, linger or vanish.
+// flipped, padded and sent in random pieces by clients that half-close, linger, vanish or
+// reset.
 // A client that half-closed must get well-formed HTTP answers, none of them a 5xx, or a
 // close. Through the built bin (run `npm run build` before running this file alone).
 import fs from 'node:fs';
@@ -104,9 +105,10 @@ describe('the UI port of loupe serve, sent anything', () => {
     for (let i = 0; i < CASES; i++) {
       const wire = mutate(rand, requests[Math.floor(rand() * requests.length)]!);
       const parts = pieces(rand, wire);
-      const ending = rand() < 0.6 ? 0 : rand() < 0.5 ? 1 : 2; // 0 half-close and judge the answer, 1 linger, 2 vanish
+      // Half-close and judge the answer, or linger, vanish or reset.
+      const ending = rand() < 0.6 ? 'judge' : (['wait', 'vanish', 'reset'] as const)[Math.floor(rand() * 3)]!;
       const what = `case ${i}: ${JSON.stringify(wire)}`;
-      if (ending === 0) {
+      if (ending === 'judge') {
         const answer = await exchangeRaw(serve.uiPort, parts, 'half-close');
         expect(answer, `the server neither answered nor closed; ${what}`).not.toBeNull();
         let responses: ReturnType<typeof parseResponses> = [];
@@ -116,7 +118,7 @@ describe('the UI port of loupe serve, sent anything', () => {
           statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
         }
       } else {
-        await exchangeRaw(serve.uiPort, parts, ending === 1 ? 'wait' : 'vanish', 100);
+        await exchangeRaw(serve.uiPort, parts, ending, 100);
       }
       expect(serve.running(), `${what}; stderr: ${serve.stderr()}`).toBe(true);
     }

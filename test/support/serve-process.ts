@@ -69,13 +69,13 @@ export function closedCleanly(db: string): boolean {
 }
 
 /**
- * Writes the pieces (latin1), then half-closes, waits or vanishes, and resolves with every byte the
+ * Writes the pieces (latin1), then half-closes, waits, vanishes or resets, and resolves with every byte the
  * server sent once it closed the connection; null when it had not closed within `ms`.
  * Node's server ends a half-closed connection at once, so only an answer written in the
  * request's own listener gets through: a request waiting for its answer says
  * `Connection: close` and waits instead.
  */
-export function exchangeRaw(port: number, pieces: string[], then: 'half-close' | 'wait' | 'vanish' = 'wait', ms = 5_000): Promise<Buffer | null> {
+export function exchangeRaw(port: number, pieces: string[], then: 'half-close' | 'wait' | 'vanish' | 'reset' = 'wait', ms = 5_000): Promise<Buffer | null> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
     const received: Buffer[] = [];
@@ -97,6 +97,8 @@ export function exchangeRaw(port: number, pieces: string[], then: 'half-close' |
       }
       if (then === 'half-close') socket.end();
       if (then === 'vanish') socket.destroy();
+      // A reset before the server read the request: its answer is written to a dead socket.
+      if (then === 'reset') socket.resetAndDestroy();
     });
   });
 }
