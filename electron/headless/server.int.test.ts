@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { HttpApiClient, type SocketCtor } from '../../renderer/api/http-client.js';
 import { describeContract } from '../../test/support/contract-suite.js';
-import { startHarness, type Harness } from '../../test/support/harness.js';
+import { eventually, startHarness, type Harness } from '../../test/support/harness.js';
 import { createService, type LoupeService } from '../service/service.js';
+import { exchangeRaw, parseResponses } from '../../test/support/serve-process.js';
 import { startHeadlessServer, type HeadlessServer } from './server.js';
 
 function httpClient(server: HeadlessServer): HttpApiClient {
@@ -56,12 +57,15 @@ function upgrade(port: number, pathName: string, headers: Record<string, string>
   });
 }
 
+const onLinux = process.platform === 'linux';
+
 describe('headless server security', () => {
   let h: Harness;
   let service: LoupeService;
   let server: HeadlessServer;
   let dir: string;
   let host: string;
+  const logged: string[] = [];
   beforeAll(async () => {
     h = await startHarness();
     service = createService({ core: h.core });
@@ -69,7 +73,9 @@ describe('headless server security', () => {
     fs.mkdirSync(path.join(dir, 'assets'));
     fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Loupe test page</title>');
     fs.writeFileSync(path.join(dir, 'assets', 'app.js'), 'console.log(1)');
-    server = await startHeadlessServer({ api: service, rendererDir: dir, log: () => {} });
+    // A regular file by stat that fails on read (EIO), as a file can once its head went out.
+    if (onLinux) fs.symlinkSync('/proc/self/mem', path.join(dir, 'assets', 'unreadable.js'));
+    server = await startHeadlessServer({ api: service, rendererDir: dir, log: (line) => logged.push(line) });
     host = `127.0.0.1:${server.port}`;
   });
   afterAll(async () => {
@@ -126,5 +132,56 @@ describe('headless server security', () => {
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.body).error.code).toBe('bad_request');
     expect((await raw(server.port, '/api/runs.list', h2, 'GET')).status).toBe(400);
+  });
+
+  it.skipIf(!onLinux)('cuts the answer to a file that fails to read once its head is written, and reports it in one line', async () => {
+    // The head is written lazily, so the client sees the connection close, before or after it.
+    const answer = await exchangeRaw(server.port, [`GET /assets/unreadable.js?token=${server.token} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`]);
+    expect(answer).not.toBeNull();
+    expect(parseResponses(answer!).every((r) => r.status === 200)).toBe(true);
+    await eventually(() => (logged.length ? true : undefined));
+    expect(logged).toEqual([expect.stringMatching(/^loupe: UI file assets\/unreadable\.js could not be read: /)]);
+    logged.length = 0;
+    expect((await raw(server.port, `/assets/app.js?token=${server.token}`, { host })).status).toBe(200);
+  });
+
+  it('answers a request target it cannot read with a 400 {error} body, never quoting the token', async () => {
+    const port = server.port;
+    for (const target of ['http://[', `/%E0%A4%A?token=${server.token}`]) {
+      const answer = await exchangeRaw(port, [`GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`]);
+      const [response] = parseResponses(answer!);
+      expect(response?.status).toBe(400);
+      expect(JSON.parse(response!.body).error.code).toBe('bad_request');
+      expect(response!.body).not.toContain(server.token);
+    }
+    expect(logged).toEqual([]);
+  });
+
+  it('answers a store fault with a 500 {error} body and one log line, and keeps serving', async () => {
+    const h2 = { host, 'x-loupe-token': server.token };
+    await h.client.responses.create({ model: 'gpt-5', input: 'to be copied' });
+    await h.settle();
+    const copy = path.join(h.dir, 'damaged.loupe');
+    h.core.db.pragma('wal_checkpoint(FULL)');
+    await h.core.db.backup(copy);
+    expect((await raw(server.port, '/api/recordings.open', h2, 'POST', JSON.stringify({ path: copy }))).status).toBe(200);
+    // The file goes bad under the open recording, as a disk or another program can do it.
+    fs.writeFileSync(copy, Buffer.alloc(fs.statSync(copy).size, 0x5a));
+    const fault = await raw(server.port, '/api/exchanges.get', h2, 'POST', '{"exchangeId":1}');
+    expect(fault.status).toBe(500);
+    expect(JSON.parse(fault.body)).toEqual({ error: { code: 'internal', message: expect.any(String) } });
+    expect(logged).toEqual([expect.stringMatching(/^loupe: UI request failed: /)]);
+    logged.length = 0;
+    expect((await raw(server.port, '/api/recordings.open', h2, 'POST', JSON.stringify({ path: h.dbPath }))).status).toBe(200);
+  });
+
+  it('survives clients that reset the connection while their upgrade is refused or accepted', async () => {
+    for (let i = 0; i < 200; i++) {
+      const token = i % 2 ? 'wrong' : server.token;
+      const wire = `GET /api/events?token=${token} HTTP/1.1\r\nHost: ${host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`;
+      await exchangeRaw(server.port, [wire], 'reset');
+    }
+    expect(await upgrade(server.port, `/api/events?token=${server.token}`)).toBe('open');
+    expect(logged).toEqual([]);
   });
 });

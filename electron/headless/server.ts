@@ -1,13 +1,17 @@
 // The headless adapter: the API contract over HTTP JSON (`POST /api/<channel>`), one
 // WebSocket for pushed events (`/api/events`), and the built renderer, on 127.0.0.1 only.
-// It is a generic loop over CHANNELS and EVENTS: no channel is named here.
+// It is a generic loop over CHANNELS and EVENTS: no channel is named here. Its listeners
+// run in the fault guard (fault-guard.ts): a throw answers one request, never ends the
+// process the proxy shares.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EVENTS, isChannel, type LoupeApi } from '../../shared/api/contract.js';
-import { ApiError, HTTP_STATUS, toErrorBody } from '../../shared/api/errors.js';
+import { ApiError } from '../../shared/api/errors.js';
+import { guardRequest, guardUpgrade, refuseUpgrade, sendJson } from './fault-guard.js';
 import { check, cookieName, newToken } from './guard.js';
+import { readTarget } from './request-target.js';
 import { defaultRendererDir, notBuiltPage, pageHeaders, serveStatic } from './static-files.js';
 
 export const API_PREFIX = '/api/';
@@ -59,38 +63,40 @@ export async function startHeadlessServer(options: HeadlessOptions): Promise<Hea
   }, PING_MS);
   pinger.unref();
 
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  const onFileError = (file: string, err: Error) => log(`loupe: UI file ${file} could not be read: ${err.message}`);
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void | Promise<void> => {
+    const { url, path } = readTarget(req.url);
     const verdict = check(req, url, port, token);
     if (!verdict.ok) return deny(res, verdict.status, verdict.why);
-    if (url.pathname.startsWith(API_PREFIX)) return void handleApi(api, url.pathname.slice(API_PREFIX.length), req, res, log);
+    if (url.pathname.startsWith(API_PREFIX)) return handleApi(api, url.pathname.slice(API_PREFIX.length), req, res);
     if (req.method !== 'GET' && req.method !== 'HEAD') return deny(res, 405, 'method not allowed');
     if (url.pathname === '/') {
       // The page keeps working after the token leaves the address bar (reloads, assets).
       res.setHeader('set-cookie', `${cookieName(port)}=${token}; Path=/; HttpOnly; SameSite=Strict`);
     }
-    if (serveStatic(rendererDir, url.pathname, res, port)) return;
+    if (serveStatic(rendererDir, path, res, port, onFileError)) return;
     if (url.pathname === '/') {
       res.writeHead(503, { ...pageHeaders(port), 'content-type': 'text/html; charset=utf-8' });
       return void res.end(notBuiltPage(rendererDir));
     }
     deny(res, 404, 'not found');
-  });
-
-  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  };
+  const onUpgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const { url } = readTarget(req.url);
     const verdict = url.pathname === EVENTS_PATH ? check(req, url, port, token) : ({ ok: false, status: 403, why: 'no such socket' } as const);
-    if (!verdict.ok) {
-      socket.end(`HTTP/1.1 ${verdict.status} ${http.STATUS_CODES[verdict.status]}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
-      return;
-    }
+    if (!verdict.ok) return refuseUpgrade(socket, verdict.status);
     wss.handleUpgrade(req, socket, head, (ws) => {
       alive.add(ws);
       ws.on('pong', () => alive.add(ws));
       ws.on('error', () => ws.terminate());
       ws.send(JSON.stringify({ event: 'connected', payload: {} }));
     });
-  });
+  };
+
+  // Node's own answer to a request it cannot parse (a 400, 431 or 408, then close) is the
+  // last resort for bytes that never become a request; it cannot throw.
+  const server = http.createServer(guardRequest(log, onRequest));
+  server.on('upgrade', guardUpgrade(log, onUpgrade));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -117,24 +123,19 @@ export async function startHeadlessServer(options: HeadlessOptions): Promise<Hea
   };
 }
 
-async function handleApi(api: LoupeApi, channel: string, req: http.IncomingMessage, res: http.ServerResponse, log: (line: string) => void) {
+/** Throws what the caller must hear; the fault guard answers it. */
+async function handleApi(api: LoupeApi, channel: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  if (req.method !== 'POST') throw new ApiError('bad_request', 'API calls are POST with a JSON body');
+  if (!isChannel(channel)) throw new ApiError('unknown_channel', `no channel "${channel}"`);
+  const body = await readBody(req);
+  let request: unknown;
   try {
-    if (req.method !== 'POST') throw new ApiError('bad_request', 'API calls are POST with a JSON body');
-    if (!isChannel(channel)) throw new ApiError('unknown_channel', `no channel "${channel}"`);
-    const body = await readBody(req);
-    let request: unknown;
-    try {
-      request = body.length ? JSON.parse(body) : {};
-    } catch {
-      throw new ApiError('bad_request', 'the body is not valid JSON');
-    }
-    const result = await api.invoke(channel, request as never);
-    send(res, 200, { result });
-  } catch (err) {
-    const error = toErrorBody(err);
-    if (error.code === 'internal') log(`loupe: UI request failed: ${error.message}`);
-    send(res, HTTP_STATUS[error.code], { error });
+    request = body.length ? JSON.parse(body) : {};
+  } catch {
+    throw new ApiError('bad_request', 'the body is not valid JSON');
   }
+  const result = await api.invoke(channel, request as never);
+  sendJson(res, 200, { result });
 }
 
 function readBody(req: http.IncomingMessage): Promise<string> {
@@ -153,12 +154,6 @@ function readBody(req: http.IncomingMessage): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
     req.on('error', reject);
   });
-}
-
-function send(res: http.ServerResponse, status: number, body: unknown): void {
-  const json = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
-  res.end(json);
 }
 
 function deny(res: http.ServerResponse, status: number, why: string): void {

@@ -6,7 +6,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { contentTypeOf } from '../../shared/mime-types.js';
 
-
 /** dist/renderer, whether this module runs compiled (dist/electron/headless) or from source. */
 export function defaultRendererDir(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
@@ -27,9 +26,13 @@ export function pageHeaders(port: number): http.OutgoingHttpHeaders {
   };
 }
 
-/** Answers a GET for `pathname` from `dir`; false when there is no such file. */
-export function serveStatic(dir: string, pathname: string, res: http.ServerResponse, port: number): boolean {
-  const rel = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
+/**
+ * Answers a GET for `decodedPath` (percent-decoded already) from `dir`; false when there is
+ * no such file. A file that fails to read once its head went out can only cut the answer
+ * short: the connection is closed and `onReadError` told.
+ */
+export function serveStatic(dir: string, decodedPath: string, res: http.ServerResponse, port: number, onReadError: (rel: string, err: Error) => void): boolean {
+  const rel = decodedPath === '/' ? 'index.html' : decodedPath.replace(/^\/+/, '');
   const file = path.resolve(dir, rel);
   if (!file.startsWith(path.resolve(dir) + path.sep)) return false;
   let stat: fs.Stats;
@@ -46,7 +49,14 @@ export function serveStatic(dir: string, pathname: string, res: http.ServerRespo
     'content-length': stat.size,
     'cache-control': isPage || !rel.startsWith('assets/') ? 'no-store' : 'public, max-age=31536000, immutable',
   });
-  fs.createReadStream(file).pipe(res);
+  const stream = fs.createReadStream(file);
+  stream.on('error', (err) => {
+    onReadError(rel, err);
+    res.destroy();
+  });
+  // A reader gone mid-file stops the read.
+  res.on('close', () => stream.destroy());
+  stream.pipe(res);
   return true;
 }
 

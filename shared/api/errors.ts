@@ -33,16 +33,19 @@ export class ApiError extends Error {
 
 /** Any thrown value as an error body; unknown throws become `internal` with their message. */
 export function toErrorBody(err: unknown): ApiErrorBody {
-  if (err instanceof ApiError) return err.toJSON();
-  if (isErrorBody(err)) return err;
+  if (isErrorBody(err)) return { code: err.code, message: err.message };
   return { code: 'internal', message: err instanceof Error ? err.message : String(err) };
 }
 
+/**
+ * Only the codes above: a Node or SQLite error also has a string `code` and `message`
+ * (`ENOENT`, `SQLITE_CORRUPT`), and passed on as a body it would have no HTTP status.
+ */
 export function isErrorBody(value: unknown): value is ApiErrorBody {
   return (
     typeof value === 'object' &&
     value !== null &&
-    typeof (value as ApiErrorBody).code === 'string' &&
+    Object.hasOwn(HTTP_STATUS, (value as ApiErrorBody).code) &&
     typeof (value as ApiErrorBody).message === 'string'
   );
 }
