@@ -13,8 +13,8 @@ import { serve } from './cli/serve.js';
  * do something.
  */
 const COMMANDS: Record<string, { flags: readonly string[]; files: number }> = {
-  serve: { flags: ['port', 'ui-port', 'upstream', 'db', 'upstream-timeout'], files: 0 },
-  record: { flags: ['db', 'upstream', 'port', 'label', 'upstream-timeout'], files: 0 },
+  serve: { flags: ['port', 'ui-port', 'upstream', 'db', 'upstream-timeout', 'shutdown-grace'], files: 0 },
+  record: { flags: ['db', 'upstream', 'port', 'label', 'upstream-timeout', 'shutdown-grace'], files: 0 },
   export: { flags: ['format'], files: 1 },
   reindex: { flags: [], files: 1 },
   demo: { flags: ['scenario', 'speed', 'db', 'port', 'ui-port'], files: 0 },
@@ -49,6 +49,8 @@ ${demoHelp()}
 
   --port 0 picks a free port. The default upstream is https://api.openai.com; the default
   recording is library.loupe in the user data folder (override with --db or LOUPE_DB).
+  On Ctrl-C or SIGTERM, serve and record give exchanges in flight --shutdown-grace S
+  seconds (default 3) to finish, then end the rest as cut short by the shutdown.
 `;
 
 export async function main(argv: string[]): Promise<number> {

@@ -18,6 +18,7 @@ export async function record(args: ParsedArgs): Promise<number> {
     port: portFlag(args, 'port') ?? 0,
     upstream: given ?? inherited,
     upstreamTimeoutMs: secondsFlag(args, 'upstream-timeout'),
+    shutdownGraceMs: secondsFlag(args, 'shutdown-grace'),
   });
   const label = stringFlag(args, 'label');
   const baseUrl = label ? core.proxy.baseUrl.replace(/\/v1$/, `/s/${encodeURIComponent(label)}/v1`) : core.proxy.baseUrl;
