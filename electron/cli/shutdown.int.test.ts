@@ -100,15 +100,15 @@ describe('a clean stop', () => {
     const { status, stderr, seen } = await stopMidStream(sim.url, dbPath, [], { events: 100_000, gapMs: 200 });
     expect(status, stderr).toBe(0);
 
-    // The clients saw broken streams, not clean but short ones.
-    expect(seen.filter((s) => !s.broken)).toEqual([]);
-    expect(stderr).toContain(`${STREAMS} exchange(s) still in flight at shutdown were cut short`);
     const rows = ends(dbPath);
     expect(rows).toHaveLength(STREAMS);
     expect(rows.filter((r) => r.state !== 'proxy_error' || r.error !== SHUTDOWN_ERROR)).toEqual([]);
     // What arrived before the stop is kept.
     expect(rows.filter((r) => !r.response_bytes)).toEqual([]);
     expect(sessionOpen(dbPath)).toBe(false);
+    expect(stderr).toContain(`${STREAMS} exchange(s) still in flight at shutdown were cut short`);
+    // The clients saw broken streams, not clean but short ones.
+    expect(seen.filter((s) => !s.broken).length).toBe(0);
 
     const before = exported(dbPath);
     expect(before.runs).toBeGreaterThan(0);
@@ -123,7 +123,7 @@ describe('a clean stop', () => {
     const { status, stderr, seen } = await stopMidStream(sim.url, dbPath, ['--shutdown-grace', '60'], { events: 25, gapMs: 160 });
     expect(status, stderr).toBe(0);
 
-    expect(seen.filter((s) => s.broken || !s.body.includes('response.completed'))).toEqual([]);
+    expect(seen.filter((s) => s.broken || !s.body.includes('response.completed')).length).toBe(0);
     expect(stderr).not.toContain('cut short');
     const rows = ends(dbPath);
     expect(rows).toHaveLength(STREAMS);
