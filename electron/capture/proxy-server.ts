@@ -121,7 +121,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     async close(graceMs = DEFAULT_SHUTDOWN_GRACE_MS) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       fast.closeWhenIdle();
-      fallback.closeIdleConnections();
       const drained = await exchanges.drain(graceMs);
       // Nothing is in flight now: what is left are connections between requests, or with
       // an answer's last bytes still going out, which end() lets leave first.
