@@ -14,8 +14,8 @@ import { serve } from './cli/serve.js';
  */
 const OTLP_PUSH = { flags: ['otlp'], switches: ['otlp-json', 'otlp-content'] };
 const COMMANDS: Record<string, { flags: readonly string[]; switches?: readonly string[]; files: number }> = {
-  serve: { flags: ['port', 'ui-port', 'upstream', 'db', 'upstream-timeout', ...OTLP_PUSH.flags], switches: OTLP_PUSH.switches, files: 0 },
-  record: { flags: ['db', 'upstream', 'port', 'label', 'upstream-timeout', ...OTLP_PUSH.flags], switches: OTLP_PUSH.switches, files: 0 },
+  serve: { flags: ['port', 'ui-port', 'upstream', 'db', 'upstream-timeout', 'shutdown-grace', ...OTLP_PUSH.flags], switches: OTLP_PUSH.switches, files: 0 },
+  record: { flags: ['db', 'upstream', 'port', 'label', 'upstream-timeout', 'shutdown-grace', ...OTLP_PUSH.flags], switches: OTLP_PUSH.switches, files: 0 },
   export: { flags: ['format'], switches: ['otlp-content'], files: 1 },
   reindex: { flags: [], files: 1 },
   demo: { flags: ['scenario', 'speed', 'db', 'port', 'ui-port', ...OTLP_PUSH.flags], switches: OTLP_PUSH.switches, files: 0 },
@@ -54,6 +54,8 @@ ${demoHelp()}
 
   --port 0 picks a free port. The default upstream is https://api.openai.com; the default
   recording is library.loupe in the user data folder (override with --db or LOUPE_DB).
+  On Ctrl-C or SIGTERM, serve and record give exchanges in flight --shutdown-grace S
+  seconds (default 3) to finish, then end the rest as cut short by the shutdown.
 `;
 
 export async function main(argv: string[]): Promise<number> {

@@ -28,6 +28,8 @@ export interface CoreOptions {
   headersTimeoutMs?: number;
   /** Client connections allowed to wait for their first request head at once (proxy-server.ts); default 1,000. */
   maxHalfOpenConnections?: number;
+  /** How long close() lets exchanges in flight finish before it cuts them short (proxy-server.ts). */
+  shutdownGraceMs?: number;
   env?: Record<string, string | undefined>;
   /** The store writer's worker script, or false to write on the main thread. */
   storeWorker?: string | false;
@@ -159,11 +161,14 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     settled,
     recorded,
     async close() {
-      await proxy.close();
+      // Every exchange ends first, by itself or cut short, so its end is in the last flush.
+      const { cutShort, stillOpen } = await proxy.close(options.shutdownGraceMs);
+      if (cutShort) log(`loupe: ${cutShort} exchange(s) still in flight at shutdown were cut short; what arrived until then is kept`);
       recorder.close();
       await writer.close();
       try {
-        closeSession(db);
+        // An exchange left without an end keeps the session marked open: the next start ends it.
+        if (!stillOpen) closeSession(db);
       } catch {
         // The file cannot be written (the disk filled up, say): the next start finds the
         // session still marked open and checks it again, which is harmless.

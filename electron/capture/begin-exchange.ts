@@ -2,14 +2,17 @@
 // the client's headers in wire order, Loupe's own routing read off (label, agent), and a
 // guarded tap that records the redacted request line. That record is built by the recorder
 // when it hands the exchange to the store, not here on the request's path (CaptureSink).
+// The exchange is listed as open until its end is recorded, so a shutdown can wait for it
+// or cut it short (open-exchanges.ts); finish() is the one way its end is recorded.
 import { performance } from 'node:perf_hooks';
-import type { ExchangeTap, HeaderList, Transport } from '../../shared/capture/exchange.js';
+import type { ExchangeState, ExchangeTap, HeaderList, Transport } from '../../shared/capture/exchange.js';
 import { firstHeaderValue, pairHeaders } from '../../shared/capture/hop-headers.js';
 import { redactHeaders, redactPath } from '../../shared/capture/redact.js';
 import { parseRoute, type Route } from '../../shared/capture/route.js';
 import type { ForwardContext } from './forward-http.js';
 import type { ProxyRequest } from './client-exchange.js';
 import { guardTap } from './guard-tap.js';
+import type { CutShort } from './open-exchanges.js';
 
 export interface BegunExchange {
   tap: ExchangeTap;
@@ -17,9 +20,19 @@ export interface BegunExchange {
   clientHeaders: HeaderList;
   /** Microseconds since the request arrived. */
   now(): number;
+  /** Records how the exchange ended, the first time only, and takes it off the open list. */
+  finish(state: ExchangeState, error: string | null, requestBytes: number, responseBytes: number): void;
+  /** True once finish() ran: nothing more of this exchange may be recorded. */
+  readonly ended: boolean;
 }
 
-export function beginExchange(ctx: ForwardContext, req: Pick<ProxyRequest, 'method' | 'url' | 'rawHeaders' | 'headers' | 'socket'>, transport: Transport): BegunExchange {
+/** `cutShort` is what a shutdown calls if the exchange is still open when its grace period runs out. */
+export function beginExchange(
+  ctx: ForwardContext,
+  req: Pick<ProxyRequest, 'method' | 'url' | 'rawHeaders' | 'headers' | 'socket'>,
+  transport: Transport,
+  cutShort: CutShort,
+): BegunExchange {
   const t0 = performance.now();
   const clientHeaders = pairHeaders(req.rawHeaders);
   const route = parseRoute(req.url ?? '/', (name) => firstHeaderValue(req.headers, name));
@@ -39,5 +52,22 @@ export function beginExchange(ctx: ForwardContext, req: Pick<ProxyRequest, 'meth
     }),
     ctx.onTapError,
   );
-  return { tap, route, clientHeaders, now: () => Math.round((performance.now() - t0) * 1000) };
+  const now = () => Math.round((performance.now() - t0) * 1000);
+  const closed = ctx.exchanges.add(cutShort);
+  let ended = false;
+  return {
+    tap,
+    route,
+    clientHeaders,
+    now,
+    finish(state, error, requestBytes, responseBytes) {
+      if (ended) return;
+      ended = true;
+      tap.end({ state, error, tUs: now(), requestBytes, responseBytes, truncated: false });
+      closed();
+    },
+    get ended() {
+      return ended;
+    },
+  };
 }

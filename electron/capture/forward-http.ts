@@ -8,7 +8,7 @@
 // - a failure to record never reaches the relay: every tap call is guarded.
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { CaptureSink, ExchangeEnd, ExchangeState, ExchangeTap } from '../../shared/capture/exchange.js';
+import type { CaptureSink, ExchangeState, ExchangeTap } from '../../shared/capture/exchange.js';
 import { clientResponseHeaders, flattenHeaders, pairHeaders, upstreamRequestHeaders } from '../../shared/capture/hop-headers.js';
 import { proxyErrorBody, upstreamFailure, type ProxyError } from '../../shared/capture/proxy-error.js';
 import { redactHeaders } from '../../shared/capture/redact.js';
@@ -18,6 +18,7 @@ import type { UpstreamPool } from './upstream-agent.js';
 import type { UpstreamRequest } from './upstream-call.js';
 import { beginExchange } from './begin-exchange.js';
 import type { ProxyRequest, ProxyResponse } from './client-exchange.js';
+import type { OpenExchanges } from './open-exchanges.js';
 
 export interface ForwardContext {
   target: UpstreamTarget;
@@ -29,21 +30,29 @@ export interface ForwardContext {
   maxWebSocketMessageBytes: number;
   connectionId(req: { socket: Socket }): string;
   onTapError(err: unknown): void;
+  /** Every exchange in flight, for a shutdown to wait for or cut short. */
+  exchanges: OpenExchanges;
 }
 
 export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyResponse): void {
-  const { tap, route, clientHeaders, now } = beginExchange(ctx, req, 'http');
+  const exchange = beginExchange(ctx, req, 'http', (reason) => {
+    // A shutdown: the upstream call is dropped; a client still waiting for the head is
+    // told why, and one mid-body sees a broken stream, not a clean but short one.
+    upstream.destroy();
+    if (res.headersSent) {
+      finish('proxy_error', reason);
+      res.destroy();
+    } else {
+      sendProxyError(res, { status: 503, code: 'proxy_shutting_down', message: 'Loupe proxy: shutting down; this request was cut short before the upstream answered' }, tap, now);
+      finish('proxy_error', reason);
+    }
+  });
+  const { tap, route, clientHeaders, now } = exchange;
 
   let requestBytes = 0;
   let responseBytes = 0;
-  let ended = false;
   let clientGone = false;
-  const finish = (state: ExchangeState, error: string | null) => {
-    if (ended) return;
-    ended = true;
-    const end: ExchangeEnd = { state, error, tUs: now(), requestBytes, responseBytes, truncated: false };
-    tap.end(end);
-  };
+  const finish = (state: ExchangeState, error: string | null) => exchange.finish(state, error, requestBytes, responseBytes);
 
   // Only a path is forwarded; the fast path reads no other target, Node's server does.
   const refused = requestTargetProblem(req.url);
@@ -122,7 +131,7 @@ export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyRe
       },
       onError(err, timedOut) {
         req.resume();
-        if (ended) return;
+        if (exchange.ended) return;
         if (clientGone) {
           finish('client_aborted', 'the client closed the connection before the response finished');
         } else if (!res.headersSent) {
@@ -142,7 +151,7 @@ export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyRe
   req.on('data', (chunk: Buffer) => {
     // Once the exchange ended (an early answer, a failure) the rest of an upload goes
     // nowhere: it is read so the client can finish, not recorded after the end.
-    if (ended) return;
+    if (exchange.ended) return;
     if (!upstream.write(chunk)) req.pause();
     requestBytes += chunk.length;
     tap.chunk('request', chunk, now());

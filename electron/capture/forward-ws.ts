@@ -20,6 +20,7 @@ import { upstreamPath } from '../../shared/capture/upstream-url.js';
 import { websocketHandshakeProblem } from '../../shared/capture/websocket-handshake.js';
 import type { ForwardContext } from './forward-http.js';
 import { beginExchange } from './begin-exchange.js';
+import { CLOSE_HANDSHAKE_MS } from './open-exchanges.js';
 
 const OPCODE_TEXT = 1;
 const OPCODE_BINARY = 2;
@@ -43,32 +44,52 @@ function serverFor(maxPayload: number): WebSocketServer {
 const isTooBig = (err: NodeJS.ErrnoException) => err.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH';
 
 export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, socket: Duplex, head: Buffer): void {
-  const { tap, route, clientHeaders, now } = beginExchange(ctx, req, 'websocket');
+  // Set when a shutdown cut the connection short; the exchange's end gives it as the reason.
+  let shutdown: string | null = null;
+  // Set once the upstream refused the upgrade and its answer is being relayed.
+  let refused = false;
+  const exchange = beginExchange(ctx, req, 'websocket', (reason) => {
+    shutdown = reason;
+    if (!clientWs) {
+      // Still in the handshake: the upstream dial is dropped and the client told why.
+      upstream.terminate();
+      if (refused) {
+        socket.destroy();
+        finish('proxy_error', reason);
+      } else {
+        answer({ status: 503, code: 'proxy_shutting_down', message: 'Loupe proxy: shutting down; this WebSocket was cut short before its handshake completed' }, 'proxy_error', reason);
+      }
+      return;
+    }
+    // Both sides hear 1001, going away (RFC 6455 §7.4.1), and the close handling below
+    // records the end once both are closed; a side that does not answer is dropped.
+    for (const side of [clientWs, upstream]) if (side.readyState === WebSocket.OPEN) side.close(1001, 'Loupe is shutting down');
+    setTimeout(() => {
+      clientWs?.terminate();
+      upstream.terminate();
+    }, CLOSE_HANDSHAKE_MS).unref();
+  });
+  const { tap, route, clientHeaders, now } = exchange;
   // Node took its own error handler off the socket when it emitted 'upgrade', and ws adds
   // one only once the handshake completes; a reset meanwhile must not be an uncaught error.
   // 'close' follows and is handled below.
   socket.on('error', () => {});
   let clientBytes = 0;
   let serverBytes = 0;
-  let ended = false;
   let clientWs: WebSocket | null = null;
-  const finish = (state: ExchangeState, error: string | null) => {
-    if (ended) return;
-    ended = true;
-    tap.end({ state, error, tUs: now(), requestBytes: clientBytes, responseBytes: serverBytes, truncated: false });
-  };
+  const finish = (state: ExchangeState, error: string | null) => exchange.finish(state, error, clientBytes, serverBytes);
 
   /** Answers the client on the raw socket (no WebSocket yet) and records that answer. */
-  const answer = (failure: ProxyError, state: ExchangeState) => {
+  const answer = (failure: ProxyError, state: ExchangeState, note = failure.message) => {
     socket.end(proxyErrorResponse(failure, STATUS_CODES[failure.status] ?? ''));
     tap.responseHead({ status: failure.status, statusText: '', headers: [['content-type', 'application/json'], ['x-loupe-error', failure.code]], tUs: now() });
     tap.chunk('response', Buffer.from(proxyErrorBody(failure)), now());
-    finish(state, failure.message);
+    finish(state, note);
   };
 
-  const refused = requestTargetProblem(req.url);
-  if (refused) {
-    answer(refused, 'proxy_error');
+  const badTarget = requestTargetProblem(req.url);
+  if (badTarget) {
+    answer(badTarget, 'proxy_error');
     return;
   }
   // Checked before dialling: the ws server would refuse it only after the upstream accepted.
@@ -101,12 +122,14 @@ export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, sock
 
   upstream.on('unexpected-response', (_request, response) => {
     // The upstream refused the upgrade: hand its answer to the client as it came.
+    refused = true;
     const headers = pairHeaders(response.rawHeaders);
     tap.responseHead({ status: response.statusCode ?? 0, statusText: response.statusMessage ?? '', headers: redactHeaders(headers), tUs: now() });
     const lines = [`HTTP/1.1 ${response.statusCode} ${response.statusMessage ?? ''}`, ...headers.filter(([n]) => !/^(connection|transfer-encoding|keep-alive)$/i.test(n)).map(([n, v]) => `${n}: ${v}`), 'connection: close'];
     const parts: Buffer[] = [];
     response.on('data', (c: Buffer) => parts.push(c));
     response.on('end', () => {
+      if (exchange.ended) return; // cut short by a shutdown meanwhile
       const body = Buffer.concat(parts);
       socket.end(Buffer.concat([Buffer.from(`${lines.filter((l) => !/^content-length:/i.test(l)).join('\r\n')}\r\ncontent-length: ${body.length}\r\n\r\n`), body]));
       tap.chunk('response', body, now());
@@ -119,7 +142,7 @@ export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, sock
   // Set when a message either way was over the limit; the exchange's end says so.
   let tooBig: string | null = null;
   upstream.on('error', (err: NodeJS.ErrnoException) => {
-    if (upstream.readyState === WebSocket.CLOSED && ended) return;
+    if (upstream.readyState === WebSocket.CLOSED && exchange.ended) return;
     if (clientWs && isTooBig(err)) {
       // ws told the upstream 1009 and closes it; the client hears the same, with why.
       tooBig = `a message from the upstream was over Loupe's WebSocket message limit (${ctx.maxWebSocketMessageBytes} bytes)`;
@@ -133,7 +156,7 @@ export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, sock
       upstream.terminate();
       return;
     }
-    if (!socket.destroyed) {
+    if (!socket.destroyed && !exchange.ended) {
       const failure = upstreamFailure(err, ctx.target.display, /timeout/i.test(err.message));
       answer(failure, failure.status === 504 ? 'upstream_timeout' : 'upstream_unreachable');
     }
@@ -192,10 +215,10 @@ export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, sock
         }
         if (closedBy === from) {
           const abnormal = code === 1006;
-          // A message over the limit was Loupe's refusal, whoever closed first.
-          const state: ExchangeState = tooBig ? 'proxy_error' : !abnormal ? 'complete' : from === 'server' ? 'upstream_reset' : 'client_aborted';
+          // A shutdown, or a message over the limit, was Loupe's doing, whoever closed first.
+          const state: ExchangeState = shutdown || tooBig ? 'proxy_error' : !abnormal ? 'complete' : from === 'server' ? 'upstream_reset' : 'client_aborted';
           const dropped = from === 'server' && upstreamFault ? `the upstream broke the WebSocket protocol: ${upstreamFault}` : `the ${from === 'server' ? 'upstream' : 'client'} dropped the connection without a close frame`;
-          pendingEnd = [state, tooBig ?? (abnormal ? dropped : `closed by the ${from === 'server' ? 'upstream' : 'client'} with code ${code}${reason.length ? ` (${reason.toString()})` : ''}`)];
+          pendingEnd = [state, shutdown ?? tooBig ?? (abnormal ? dropped : `closed by the ${from === 'server' ? 'upstream' : 'client'} with code ${code}${reason.length ? ` (${reason.toString()})` : ''}`)];
         }
         if (client.readyState === WebSocket.CLOSED && upstream.readyState === WebSocket.CLOSED && pendingEnd) finish(...pendingEnd);
       };

@@ -13,6 +13,7 @@ import { forwardHttp } from './forward-http.js';
 import { forwardWebSocket } from './forward-ws.js';
 import { createFastServer } from './fast-server.js';
 import { createUpstreamPool } from './upstream-agent.js';
+import { OpenExchanges, type Drained } from './open-exchanges.js';
 
 export const DEFAULT_PROXY_PORT = 7455;
 export const DEFAULT_UPSTREAM = 'https://api.openai.com';
@@ -48,6 +49,16 @@ export const DEFAULT_HEADERS_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_HALF_OPEN = 1_000;
 /** Refusals are logged at most this often, with how many there were since the last line. */
 const REFUSAL_LOG_EVERY_MS = 10_000;
+/**
+ * How long a clean shutdown lets exchanges in flight finish before it cuts them short.
+ * A streamed answer can run for minutes, so this is not meant to see one through: it lets
+ * what is about to end (a JSON answer on its way, a stream's last events, a WebSocket's
+ * close handshake) end as itself. 3 s keeps Ctrl-C feeling prompt and leaves a supervisor's
+ * stop timeout (Docker's 10 s, systemd's 90 s) room for the flush that follows.
+ */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 3_000;
+/** After the last exchange ended, connections get this long to send their last bytes before they are dropped. */
+const LINGER_MS = 1_000;
 
 export interface ProxyOptions {
   port?: number;
@@ -75,7 +86,12 @@ export interface RunningProxy {
   upstream: string;
   /** The corporate proxy in use, if any. */
   via: string | null;
-  close(graceMs?: number): Promise<void>;
+  /**
+   * Stops accepting, waits up to `graceMs` (DEFAULT_SHUTDOWN_GRACE_MS) for the exchanges
+   * in flight, and cuts short the rest. Every exchange's end has reached the sink when it
+   * resolves, but for those `stillOpen` counts.
+   */
+  close(graceMs?: number): Promise<Drained>;
 }
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
@@ -86,6 +102,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const connectionIds = new WeakMap<Socket, string>();
   const sockets = new Set<Socket>();
   let nextConnection = 0;
+  const exchanges = new OpenExchanges();
 
   const ctx = {
     target,
@@ -95,6 +112,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     maxWebSocketMessageBytes: options.maxWebSocketMessageBytes ?? DEFAULT_MAX_WEBSOCKET_MESSAGE_BYTES,
     connectionId: (req: { socket: Socket }) => connectionIds.get(req.socket) ?? 'unknown',
     onTapError: options.onRecordError ?? ((err: unknown) => console.error('loupe: recording failed:', err)),
+    exchanges,
   };
 
   const headersTimeoutMs = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
@@ -147,18 +165,22 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     port,
     upstream: target.display,
     via: pool.via,
-    async close(graceMs = 2_000) {
-      // Stop accepting, let exchanges in flight finish for a moment, then cut the rest.
+    async close(graceMs = DEFAULT_SHUTDOWN_GRACE_MS) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       fast.closeWhenIdle();
+      const drained = await exchanges.drain(graceMs);
       // Also stops Node's head-deadline checks, and closes its idle keep-alive connections now.
       fallback.close();
+      // Nothing is in flight now: what is left are connections between requests, or with
+      // an answer's last bytes still going out, which end() lets leave first.
+      for (const s of sockets) s.end();
       const timer = setTimeout(() => {
         for (const s of sockets) s.destroy();
-      }, graceMs);
+      }, LINGER_MS);
       await closed;
       clearTimeout(timer);
       pool.destroy();
+      return drained;
     },
   };
 }

@@ -20,6 +20,7 @@ export async function record(args: ParsedArgs): Promise<number> {
     port: portFlag(args, 'port') ?? 0,
     upstream: given ?? inherited,
     upstreamTimeoutMs: secondsFlag(args, 'upstream-timeout'),
+    shutdownGraceMs: secondsFlag(args, 'shutdown-grace'),
   });
   const push = otlp ? startOtlpPush(dbPath, core.sessionStart, otlp) : null;
   const label = stringFlag(args, 'label');

@@ -21,6 +21,7 @@ export async function serve(args: ParsedArgs): Promise<number> {
     port: portFlag(args, 'port') ?? DEFAULT_PROXY_PORT,
     upstream: upstreamFlag(args),
     upstreamTimeoutMs: secondsFlag(args, 'upstream-timeout'),
+    shutdownGraceMs: secondsFlag(args, 'shutdown-grace'),
   });
   const push = otlp ? startOtlpPush(dbPath, core.sessionStart, otlp) : null;
   // The API service runs in a thread of its own, off the relay's (service-thread.ts).

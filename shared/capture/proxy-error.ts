@@ -1,7 +1,7 @@
 // Errors the proxy itself produces are shaped like the API's own, so every OpenAI client
 // surfaces them as a normal APIError with a message that says it was Loupe, not OpenAI.
 
-export type ProxyErrorCode = 'upstream_unreachable' | 'bad_request' | 'proxy_internal' | 'too_many_connections';
+export type ProxyErrorCode = 'upstream_unreachable' | 'bad_request' | 'proxy_internal' | 'too_many_connections' | 'proxy_shutting_down';
 
 export interface ProxyError {
   status: number;
