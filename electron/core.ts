@@ -38,6 +38,8 @@ export interface CoreEvents {
   /** Its derived rows are written. */
   'exchange.derived': [id: number];
   'recording.failed': [health: RecorderHealth];
+  /** Writes succeed again after a failure; the health keeps what was lost. */
+  'recording.resumed': [health: RecorderHealth];
 }
 
 export interface Core {
@@ -87,12 +89,23 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       onDerived: (ids) => {
         for (const id of ids) events.emit('exchange.derived', id);
       },
-      onWriteFailed: (err, lost) => {
-        recorder?.noteWriteFailure(err, lost);
-        log(`loupe: RECORDING FAILED, ${lost} exchange(s) not saved (traffic still flows): ${err.message}`);
-        if (recorder) events.emit('recording.failed', recorder.health);
+      onWriteFailed: (err, lostIds) => {
+        if (!recorder) return;
+        const fresh = recorder.noteWriteFailure(err, lostIds);
+        log(
+          `loupe: RECORDING FAILED, ${fresh} more exchange(s) not saved, ${recorder.health.lostExchanges} in all (traffic still flows; ` +
+            `recording resumes by itself once the file can be written): ${err.message}`,
+        );
+        events.emit('recording.failed', recorder.health);
+      },
+      onWriteResumed: () => {
+        if (!recorder) return;
+        recorder.noteWriteResumed();
+        log(`loupe: recording resumed; ${recorder.health.lostExchanges} exchange(s) were not saved while it failed`);
+        events.emit('recording.resumed', recorder.health);
       },
       onDeriveFailed: (id, err) => log(`loupe: could not derive exchange ${id}: ${err.message}`),
+      onCheckpointFailed: (err) => log(`loupe: could not checkpoint ${options.dbPath} (nothing is lost; tried again later): ${err.message}`),
     },
     options.storeWorker ?? DEFAULT_WORKER_SCRIPT,
     options.nativeBinding,
@@ -150,8 +163,11 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       await proxy.close();
       recorder.close();
       await writer.close();
+      // Still failing: exchanges that lost their end may have none on file yet, and the
+      // session's mark makes the next start end them (interrupted-session.ts).
+      const failing = recorder.health.failedWrites > 0 && !recorder.health.resumed;
       try {
-        closeSession(db);
+        if (!failing) closeSession(db);
       } catch {
         // The file cannot be written (the disk filled up, say): the next start finds the
         // session still marked open and checks it again, which is harmless.
