@@ -172,7 +172,13 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         // The file cannot be written (the disk filled up, say): the next start finds the
         // session still marked open and checks it again, which is harmless.
       }
-      if (!writer.threaded) db.pragma('wal_checkpoint(TRUNCATE)');
+      if (!writer.threaded) {
+        try {
+          db.pragma('wal_checkpoint(TRUNCATE)');
+        } catch (err) {
+          log(`loupe: could not checkpoint ${options.dbPath} (nothing is lost; the next open replays the WAL): ${(err as Error).message}`);
+        }
+      }
       db.close();
       lock.release();
     },

@@ -15,6 +15,7 @@ import { startCore, type Core } from '../core.js';
 import { startService, type ServiceHandle } from '../service/service-thread.js';
 import { startSimUpstream, type SimUpstream } from '../sim/index.js';
 import { eventually, TEST_KEY } from '../../test/support/harness.js';
+import { DeriveQueue } from './derive-queue.js';
 
 const STORE_WORKER = new URL('../../dist/electron/store/store-worker.js', import.meta.url).pathname;
 const SERVICE_WORKER = new URL('../../dist/electron/service/service-worker.js', import.meta.url).pathname;
@@ -165,6 +166,36 @@ describe.skipIf(refused !== null)(refused === null ? title : `${title}: SKIPPED,
       expect(db.prepare('SELECT COUNT(*) FROM chunks WHERE exchange_id NOT IN (SELECT id FROM exchanges)').pluck().get()).toBe(0);
     } finally {
       db.close();
+    }
+  });
+
+  it('derives again, once a write succeeds, what it could not write while the disk was full', async () => {
+    const dbPath = path.join(dir, 'derive.loupe');
+    const core = await startCore({ dbPath, port: 0, upstream: upstream.url, storeWorker: false, log: () => {} });
+    try {
+      const client = new OpenAI({ apiKey: TEST_KEY, baseURL: core.proxy.baseUrl, maxRetries: 0 });
+      const created = await client.responses.create({ model: 'gpt-5', input: 'derive me' }, sim({}));
+      await core.settled();
+      const id = core.db.prepare('SELECT exchange_id FROM responses WHERE response_id = ?').pluck().get(created.id) as number;
+      // As it is after a crash between the raw write and derivation: ended on disk, not derived.
+      for (const table of ['responses', 'items', 'exchange_notes']) core.db.prepare(`DELETE FROM ${table} WHERE exchange_id = ?`).run(id);
+      await eventually(() => ((core.db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>)[0]!.busy === 0 ? true : undefined));
+      const errors: string[] = [];
+      const derived: number[] = [];
+      const queue = new DeriveQueue(core.db, { onDerived: (ids) => derived.push(...ids), onError: (_, err) => errors.push((err as Error).message) });
+      const filler = path.join(dir, 'filler-derive');
+      fillDisk(filler);
+      queue.push([id]);
+      await queue.idle();
+      expect(errors).toEqual(['database or disk is full']);
+      expect(derived).toEqual([]);
+      fs.rmSync(filler);
+      queue.retryUnwritten();
+      await queue.idle();
+      expect(derived).toEqual([id]);
+      expect(core.db.prepare('SELECT status FROM responses WHERE exchange_id = ?').pluck().get(id)).toBe('completed');
+    } finally {
+      await core.close();
     }
   });
 });

@@ -47,6 +47,7 @@ parentPort!.on('message', (msg: Inbound) => {
     const outcome = writeRaw(msg.batch);
     if (outcome.error === null) {
       derive.noteBatch();
+      derive.retryUnwritten();
       checkpointer.noteWrite();
     }
     post({ type: 'written', seq: msg.seq, outcome });

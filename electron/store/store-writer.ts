@@ -78,8 +78,11 @@ class InlineStoreWriter implements StoreWriter {
 
   write(batch: RawBatch): void {
     const outcome = this.writeRaw(batch);
-    if (outcome.error === null) this.derive.noteBatch();
     reportOutcome(this.events, outcome);
+    if (outcome.error === null) {
+      this.derive.noteBatch();
+      this.derive.retryUnwritten();
+    }
     if (outcome.ended.length) this.derive.push(outcome.ended);
   }
 
