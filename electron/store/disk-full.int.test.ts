@@ -1,6 +1,6 @@
-// A real full disk under the production topology: the recording lives on a small tmpfs, the
-// store writer runs in its worker thread (with the quiet checkpointer) and the API service
-// in its own, both from the built dist/. The disk fills while a stream is in flight, traffic
+// A real full disk: the recording lives on a small tmpfs. The main case runs the production
+// topology: the store writer in its worker thread (with the quiet checkpointer) and the API
+// service in its own, both from the built dist/. The disk fills while a stream is in flight, traffic
 // goes on, the disk is freed, and recording must resume by itself with the loss counted
 // exactly, then the file must hold nothing left in progress once reopened.
 import { spawnSync } from 'node:child_process';
@@ -23,7 +23,7 @@ const sim = (options: Record<string, unknown>) => ({ headers: { 'x-sim': JSON.st
 
 function mount(dir: string): string | null {
   const r = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', dir], { encoding: 'utf8' });
-  return r.status === 0 ? null : (r.error?.message ?? (r.stderr.trim() || `mount exited ${r.status}`));
+  return r.status === 0 ? null : (r.error?.message ?? (r.stderr.trim().split('\n')[0] || `mount exited ${r.status}`));
 }
 
 /** Whether this machine lets the test mount a tmpfs (root with the right to mount), and why not. */
@@ -59,7 +59,7 @@ function fillDisk(file: string): void {
 }
 
 const refused = mountRefused();
-const title = 'recording on a disk that fills up and is freed again (threaded writer and service, built dist/)';
+const title = 'recording on a disk that fills up and is freed again (a real tmpfs)';
 
 describe.skipIf(refused !== null)(refused === null ? title : `${title}: SKIPPED, cannot mount a tmpfs here (${refused})`, () => {
   let dir = '';
@@ -81,7 +81,7 @@ describe.skipIf(refused !== null)(refused === null ? title : `${title}: SKIPPED,
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('counts each lost exchange once, says why and when, resumes once space is freed, and leaves nothing in progress', async () => {
+  it('with the threaded writer and service of dist/: counts each lost exchange once, says why and when, resumes once space is freed, leaves nothing in progress', async () => {
     const dbPath = path.join(dir, 'full.loupe');
     const filler = path.join(dir, 'filler');
     const logs: string[] = [];

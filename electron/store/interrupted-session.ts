@@ -7,6 +7,9 @@
 //   derived now.
 // A session marks itself open in `meta` when it starts and removes the mark when it closes
 // cleanly, so a mark found at start names the first exchange of a session that did not.
+// One that closes while its writes still fail (the disk is full) keeps the mark too: the
+// exchanges those writes cut short may have no end on file yet (recording-losses.ts ends
+// them itself as soon as a write succeeds).
 import type { ChunkStream } from '../../shared/capture/exchange.js';
 import type { Db } from './db.js';
 import { computeDerived, derivedRows, derivedWriter } from './derive.js';
