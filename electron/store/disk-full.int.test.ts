@@ -103,15 +103,18 @@ describe.skipIf(refused !== null)(refused === null ? title : `${title}: SKIPPED,
       // An empty WAL: from here on every commit needs new blocks on the disk.
       await eventually(() => ((core!.db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>)[0]!.busy === 0 ? true : undefined));
 
-      // A stream that is in flight when the disk fills: its start, request and first events
-      // are on disk, the rest of it cannot be written. Its large request leaves pages for a checkpoint.
+      // Two streams that outlast the full disk. The first is in flight when it fills: its
+      // start, request and first events are on disk, the rest cannot be written (and its
+      // large request leaves pages for a checkpoint to fail on). The second starts once the
+      // disk is full, so none of it is on file, not even its start.
       const failedAt = Date.now();
-      const long = await client.responses.create({ model: 'gpt-5', input: 'x'.repeat(200_000), stream: true }, sim({ events: 40, gapMs: 50 }));
-      const longDone = (async () => {
-        for await (const e of long) void e;
-      })();
+      const consume = async (stream: AsyncIterable<unknown>) => {
+        for await (const e of stream) void e;
+      };
+      const cutShort = consume(await client.responses.create({ model: 'gpt-5', input: 'x'.repeat(200_000), stream: true }, sim({ events: 80, gapMs: 50 })));
       await eventually(() => (count("SELECT COUNT(*) FROM chunks WHERE exchange_id = 3 AND stream = 'response'") > 0 ? true : undefined));
       fillDisk(filler);
+      const unrecorded = consume(await client.responses.create({ model: 'gpt-5', input: 'started on a full disk', stream: true }, sim({ events: 80, gapMs: 50 })));
       // Traffic still flows while nothing can be recorded; each of these spans several batches.
       for (let i = 0; i < 3; i++) {
         const stream = await client.responses.create({ model: 'gpt-5', input: `during ${i}`, stream: true }, sim({ events: 6, gapMs: 40 }));
@@ -119,11 +122,10 @@ describe.skipIf(refused !== null)(refused === null ? title : `${title}: SKIPPED,
         for await (const e of stream) if (e.type === 'response.output_text.delta') text += e.delta;
         expect(text.length).toBeGreaterThan(0);
       }
-      await longDone;
       await core.recorded();
       const failing = await service.invoke('app.info', {});
-      // Four exchanges lost (the stream cut short and the three that came during), each once.
-      expect(failing.health).toMatchObject({ lostExchanges: 4, resumed: false });
+      // Five exchanges lost (the two long streams and the three short ones), each once.
+      expect(failing.health).toMatchObject({ lostExchanges: 5, resumed: false });
       expect(failing.health.failedWrites).toBeGreaterThan(0);
       expect(failing.health.lastError).toMatch(/disk is full/);
       expect(failing.health.firstLossAt).toBeGreaterThanOrEqual(failedAt);
@@ -131,16 +133,18 @@ describe.skipIf(refused !== null)(refused === null ? title : `${title}: SKIPPED,
       expect(failing.health.lastLossAt).toBeLessThanOrEqual(Date.now());
       await eventually(() => (pushed.some((p) => p.event === 'recording.failed') ? true : undefined));
 
-      // Space is back: the next exchanges are recorded without anyone restarting anything.
+      // Space is back: the next exchanges are recorded without anyone restarting anything,
+      // while the rest of the two long streams, still flowing, is not.
       fs.rmSync(filler);
       const after = [];
       for (const input of ['after 1', 'after 2']) after.push((await client.responses.create({ model: 'gpt-5', input }, sim({}))).id);
+      await Promise.all([cutShort, unrecorded]);
       await core.settled();
       const resumed = await eventually(() => pushed.find((p) => p.event === 'recording.resumed')?.health);
-      expect(resumed).toMatchObject({ lostExchanges: 4, resumed: true });
+      expect(resumed).toMatchObject({ lostExchanges: 5, resumed: true });
       expect(resumed.lastError).toMatch(/disk is full/);
       const info = await service.invoke('app.info', {});
-      expect(info.health).toMatchObject({ lostExchanges: 4, resumed: true, firstLossAt: failing.health.firstLossAt, lastLossAt: failing.health.lastLossAt });
+      expect(info.health).toMatchObject({ lostExchanges: 5, resumed: true, firstLossAt: failing.health.firstLossAt, lastLossAt: failing.health.lastLossAt });
       const recordedAfter = core.db.prepare('SELECT response_id, status FROM responses WHERE response_id IN (?, ?) ORDER BY exchange_id').all(...after);
       expect(recordedAfter).toEqual(after.map((id) => ({ response_id: id, status: 'completed' })));
       expect(logs.some((l) => /RECORDING FAILED/.test(l))).toBe(true);
@@ -157,13 +161,16 @@ describe.skipIf(refused !== null)(refused === null ? title : `${title}: SKIPPED,
     try {
       expect(db.prepare('SELECT COUNT(*) FROM exchanges WHERE id NOT IN (SELECT exchange_id FROM exchange_ends)').pluck().get()).toBe(0);
       expect(db.prepare("SELECT COUNT(*) FROM responses WHERE status = 'in_progress'").pluck().get()).toBe(0);
-      // The stream cut short by the full disk says so; the three during it left no rows.
+      // The stream cut short by the full disk says so, its real end later notwithstanding;
+      // the four that began on the full disk left no rows, even those that outlasted it.
       const cut = db.prepare('SELECT state, error FROM exchange_ends WHERE exchange_id = 3').get() as { state: string; error: string };
       expect(cut.state).toBe('proxy_error');
       expect(cut.error).toMatch(/disk is full/);
       expect(db.prepare('SELECT status FROM responses WHERE exchange_id = 3').pluck().get()).toBe('aborted');
-      expect(db.prepare('SELECT id FROM exchanges ORDER BY id').pluck().all()).toEqual([1, 2, 3, 7, 8]);
-      expect(db.prepare('SELECT COUNT(*) FROM chunks WHERE exchange_id NOT IN (SELECT id FROM exchanges)').pluck().get()).toBe(0);
+      expect(db.prepare('SELECT id FROM exchanges ORDER BY id').pluck().all()).toEqual([1, 2, 3, 8, 9]);
+      for (const table of ['chunks', 'response_heads', 'exchange_ends']) {
+        expect(db.prepare(`SELECT COUNT(*) FROM ${table} WHERE exchange_id NOT IN (SELECT id FROM exchanges)`).pluck().get()).toBe(0);
+      }
     } finally {
       db.close();
     }
