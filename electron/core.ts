@@ -45,6 +45,8 @@ export interface CoreEvents {
   /** Its derived rows are written. */
   'exchange.derived': [id: number];
   'recording.failed': [health: RecorderHealth];
+  /** Writes succeed again after a failure; the health keeps what was lost. */
+  'recording.resumed': [health: RecorderHealth];
 }
 
 export interface Core {
@@ -97,12 +99,23 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       onDerived: (ids) => {
         for (const id of ids) events.emit('exchange.derived', id);
       },
-      onWriteFailed: (err, lost) => {
-        recorder?.noteWriteFailure(err, lost);
-        log(`loupe: RECORDING FAILED, ${lost} exchange(s) not saved (traffic still flows): ${err.message}`);
-        if (recorder) events.emit('recording.failed', recorder.health);
+      onWriteFailed: (err, lostIds) => {
+        if (!recorder) return;
+        const fresh = recorder.noteWriteFailure(err, lostIds);
+        log(
+          `loupe: RECORDING FAILED, ${fresh} more exchange(s) not saved, ${recorder.health.lostExchanges} in all (traffic still flows; ` +
+            `recording resumes by itself once the file can be written): ${err.message}`,
+        );
+        events.emit('recording.failed', recorder.health);
+      },
+      onWriteResumed: () => {
+        if (!recorder) return;
+        recorder.noteWriteResumed();
+        log(`loupe: recording resumed; ${recorder.health.lostExchanges} exchange(s) were not saved while it failed`);
+        events.emit('recording.resumed', recorder.health);
       },
       onDeriveFailed: (id, err) => log(`loupe: could not derive exchange ${id}: ${err.message}`),
+      onCheckpointFailed: (err) => log(`loupe: could not checkpoint ${options.dbPath} (nothing is lost; tried again later): ${err.message}`),
     },
     options.storeWorker ?? DEFAULT_WORKER_SCRIPT,
     options.nativeBinding,
@@ -166,14 +179,24 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       if (cutShort) log(`loupe: ${cutShort} exchange(s) still in flight at shutdown were cut short; what arrived until then is kept`);
       recorder.close();
       await writer.close();
+      // Still failing: exchanges that lost their end may have none on file yet, and the
+      // session's mark makes the next start end them (interrupted-session.ts).
+      const failing = recorder.health.failedWrites > 0 && !recorder.health.resumed;
       try {
-        // An exchange left without an end keeps the session marked open: the next start ends it.
-        if (!stillOpen) closeSession(db);
+        // An exchange left without an end, or one whose end could not be written, keeps the
+        // session marked open: the next start ends it.
+        if (!stillOpen && !failing) closeSession(db);
       } catch {
         // The file cannot be written (the disk filled up, say): the next start finds the
         // session still marked open and checks it again, which is harmless.
       }
-      if (!writer.threaded) db.pragma('wal_checkpoint(TRUNCATE)');
+      if (!writer.threaded) {
+        try {
+          db.pragma('wal_checkpoint(TRUNCATE)');
+        } catch (err) {
+          log(`loupe: could not checkpoint ${options.dbPath} (nothing is lost; the next open replays the WAL): ${(err as Error).message}`);
+        }
+      }
       db.close();
       lock.release();
     },

@@ -18,7 +18,7 @@ export interface ServiceWorkerData {
 
 /** From the core's thread. */
 export type ToService =
-  | { type: 'core-events'; recorded: number[]; derived: number[]; failed: boolean; health: RecorderHealth }
+  | { type: 'core-events'; recorded: number[]; derived: number[]; failed: boolean; resumed: boolean; health: RecorderHealth }
   | { type: 'invoke'; id: number; channel: ChannelName; request: unknown }
   | { type: 'subscribe'; event: EventName }
   | { type: 'demo-reply'; id: number; value?: { scenario: string; label: string }; error?: ApiErrorBody }

@@ -51,7 +51,7 @@ class ServiceThread implements ServiceHandle {
   private readonly worker: Worker;
   private readonly events = new EventEmitter();
   private readonly calls = new PendingCalls();
-  private queued: { recorded: number[]; derived: number[]; failed: boolean } = { recorded: [], derived: [], failed: false };
+  private queued = { recorded: [] as number[], derived: [] as number[], failed: false, resumed: false };
   private flushScheduled = false;
   private exited = false;
   private closing: Promise<void> | null = null;
@@ -91,17 +91,17 @@ class ServiceThread implements ServiceHandle {
     });
     const onRecorded = (id: number) => this.queue('recorded', id);
     const onDerived = (id: number) => this.queue('derived', id);
-    const onFailed = () => {
-      this.queued.failed = true;
-      this.scheduleFlush();
-    };
+    const onFailed = () => this.queueHealth('failed');
+    const onResumed = () => this.queueHealth('resumed');
     core.events.on('exchange.recorded', onRecorded);
     core.events.on('exchange.derived', onDerived);
     core.events.on('recording.failed', onFailed);
+    core.events.on('recording.resumed', onResumed);
     this.detach.push(
       () => core.events.off('exchange.recorded', onRecorded),
       () => core.events.off('exchange.derived', onDerived),
       () => core.events.off('recording.failed', onFailed),
+      () => core.events.off('recording.resumed', onResumed),
     );
   }
 
@@ -131,6 +131,12 @@ class ServiceThread implements ServiceHandle {
     this.scheduleFlush();
   }
 
+  /** A health change goes with the next batch of events, with the health as it is then. */
+  private queueHealth(change: 'failed' | 'resumed'): void {
+    this.queued[change] = true;
+    this.scheduleFlush();
+  }
+
   private scheduleFlush(): void {
     if (this.flushScheduled) return;
     this.flushScheduled = true;
@@ -139,10 +145,10 @@ class ServiceThread implements ServiceHandle {
 
   private flush(): void {
     this.flushScheduled = false;
-    const { recorded, derived, failed } = this.queued;
-    if (!recorded.length && !derived.length && !failed) return;
-    this.queued = { recorded: [], derived: [], failed: false };
-    this.post({ type: 'core-events', recorded, derived, failed, health: { ...this.core.recorder.health } });
+    const { recorded, derived, failed, resumed } = this.queued;
+    if (!recorded.length && !derived.length && !failed && !resumed) return;
+    this.queued = { recorded: [], derived: [], failed: false, resumed: false };
+    this.post({ type: 'core-events', recorded, derived, failed, resumed, health: { ...this.core.recorder.health } });
   }
 
   private call(msg: { type: 'invoke'; channel: ChannelName; request: unknown } | { type: 'close' }): Promise<unknown> {

@@ -47,6 +47,7 @@ port.on('message', (msg: ToService) => {
       for (const id of msg.recorded) events.emit('exchange.recorded', id);
       for (const id of msg.derived) events.emit('exchange.derived', id);
       if (msg.failed) events.emit('recording.failed', msg.health);
+      if (msg.resumed) events.emit('recording.resumed', msg.health);
       return;
     case 'invoke':
       service.invoke(msg.channel, msg.request as never).then(

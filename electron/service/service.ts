@@ -50,7 +50,7 @@ export interface LoupeService extends LoupeApi {
 
 type Emitter = EventEmitter<{ [E in EventName]: [ApiEvents[E]] }>;
 
-const NO_HEALTH: RecordingHealth = { exchanges: 0, failedWrites: 0, lostExchanges: 0, lastError: null };
+const NO_HEALTH: RecordingHealth = { exchanges: 0, failedWrites: 0, lostExchanges: 0, lastError: null, firstLossAt: null, lastLossAt: null, resumed: false };
 
 export function createService(options: ServiceOptions): LoupeService {
   const core = options.core ?? null;
@@ -75,7 +75,9 @@ export function createService(options: ServiceOptions): LoupeService {
   };
   let source = open(options.dbPath);
   const onFailed = (health: RecordingHealth) => events.emit('recording.failed', { ...health });
+  const onResumed = (health: RecordingHealth) => events.emit('recording.resumed', { ...health });
   core?.events.on('recording.failed', onFailed);
+  core?.events.on('recording.resumed', onResumed);
 
   const handlers: ApiHandlers = {
     async 'app.info'() {
@@ -176,6 +178,7 @@ export function createService(options: ServiceOptions): LoupeService {
     },
     async close() {
       core?.events.off('recording.failed', onFailed);
+      core?.events.off('recording.resumed', onResumed);
       source.close();
       events.removeAllListeners();
     },

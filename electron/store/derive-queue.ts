@@ -29,6 +29,8 @@ export class DeriveQueue {
   private running: Promise<void> | null = null;
   private readonly write: DerivedWriter;
   private lastBatchAt = -Infinity;
+  /** Exchanges whose derived rows could not be written (the disk was full, say), until retried. */
+  private unwritten: number[] = [];
   /** Set by idle(): someone waits for the derived rows, so nothing waits for quiet. */
   private urgent = 0;
 
@@ -53,6 +55,11 @@ export class DeriveQueue {
     const at = performance.now();
     for (const id of ids) this.queue.push({ id, at });
     this.running ??= this.drain().finally(() => (this.running = null));
+  }
+
+  /** Derives again the exchanges whose rows could not be written: for when a write just succeeded. */
+  retryUnwritten(): void {
+    if (this.unwritten.length) this.push(this.unwritten.splice(0));
   }
 
   /** Resolves when everything queued so far is derived and written. */
@@ -104,7 +111,10 @@ export class DeriveQueue {
       this.write(batch);
       this.options.onDerived?.(batch.map((r) => r.exchangeId));
     } catch (err) {
-      for (const rows of batch) this.options.onError?.(rows.exchangeId, err);
+      for (const rows of batch) {
+        this.unwritten.push(rows.exchangeId);
+        this.options.onError?.(rows.exchangeId, err);
+      }
     }
   }
 }

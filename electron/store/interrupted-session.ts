@@ -7,6 +7,9 @@
 //   derived now.
 // A session marks itself open in `meta` when it starts and removes the mark when it closes
 // cleanly, so a mark found at start names the first exchange of a session that did not.
+// One that closes while its writes still fail (the disk is full) keeps the mark too: the
+// exchanges those writes cut short may have no end on file yet (recording-losses.ts ends
+// them itself as soon as a write succeeds).
 import type { ChunkStream } from '../../shared/capture/exchange.js';
 import type { Db } from './db.js';
 import { computeDerived, derivedRows, derivedWriter } from './derive.js';
@@ -39,21 +42,7 @@ export function closeSession(db: Db): void {
 
 async function recover(db: Db, from: number): Promise<Recovery> {
   const open = db.prepare('SELECT id FROM exchanges WHERE id >= ? AND id NOT IN (SELECT exchange_id FROM exchange_ends) ORDER BY id').pluck().all(from) as number[];
-  // Not marked truncated: that flag means the body passed the store's size cap, and the
-  // normalizer then keeps the response's last known status (in progress) because the
-  // stream's end may have happened unseen. Here it is known that no end came, so the
-  // response reads as aborted, with this error in its note.
-  const insertEnd = db.prepare(
-    `INSERT OR IGNORE INTO exchange_ends (exchange_id, state, error, t_us, request_bytes, response_bytes, truncated)
-     VALUES (?, 'proxy_error', ?, ?, ?, ?, 0)`,
-  );
-  db.transaction(() => {
-    for (const id of open) {
-      const sent = streamTotals(db, id, ['request', 'client']);
-      const received = streamTotals(db, id, ['response', 'server']);
-      insertEnd.run(id, INTERRUPTED_ERROR, Math.max(sent.lastUs, received.lastUs), sent.bytes, received.bytes);
-    }
-  })();
+  endCutShort(db, open, INTERRUPTED_ERROR);
   // Ended (now all of them) but with nothing derived. An exchange that derives to nothing
   // (a GET of the model list) is derived again, which is cheap and harmless.
   const underived = db
@@ -72,6 +61,36 @@ async function recover(db: Db, from: number): Promise<Recovery> {
     if (result) write([derivedRows(id, result)]);
   }
   return { cutShort: open.length, derived: underived.length };
+}
+
+/**
+ * Gives each of these exchanges that is on file but has no end an end row saying why its
+ * recording stopped, with the bytes stored until then; returns the ids it ended. Used at
+ * the next start for a session that stopped, and by the writer once writes succeed again
+ * after a failure cut exchanges short (recording-losses.ts).
+ */
+export function endCutShort(db: Db, ids: readonly number[], error: string): number[] {
+  if (!ids.length) return [];
+  // Not marked truncated: that flag means the body passed the store's size cap, and the
+  // normalizer then keeps the response's last known status (in progress) because the
+  // stream's end may have happened unseen. Here it is known that no end came, so the
+  // response reads as aborted, with this error in its note.
+  const insertEnd = db.prepare(
+    `INSERT OR IGNORE INTO exchange_ends (exchange_id, state, error, t_us, request_bytes, response_bytes, truncated)
+     VALUES (?, 'proxy_error', ?, ?, ?, ?, 0)`,
+  );
+  const onFile = db.prepare('SELECT 1 FROM exchanges WHERE id = ? AND id NOT IN (SELECT exchange_id FROM exchange_ends)').pluck();
+  return db.transaction(() => {
+    const ended: number[] = [];
+    for (const id of ids) {
+      if (onFile.get(id) === undefined) continue;
+      const sent = streamTotals(db, id, ['request', 'client']);
+      const received = streamTotals(db, id, ['response', 'server']);
+      insertEnd.run(id, error, Math.max(sent.lastUs, received.lastUs), sent.bytes, received.bytes);
+      ended.push(id);
+    }
+    return ended;
+  })();
 }
 
 function streamTotals(db: Db, id: number, streams: ChunkStream[]): { bytes: number; lastUs: number } {

@@ -17,11 +17,15 @@ export function walCapPages(db: Db): number {
 export class QuietCheckpointer {
   private lastWriteAt = -Infinity;
   private dirty = false;
+  /** The last checkpoint failed: the next failure is not reported again. */
+  private failing = false;
   private readonly timer: NodeJS.Timeout;
 
   constructor(
     private readonly db: Db,
     private readonly quietMs = 120,
+    /** A checkpoint failed (the disk is full, say), told once until one succeeds. Nothing is lost: the WAL keeps every page. */
+    private readonly onError: (err: unknown) => void = () => {},
   ) {
     db.pragma(`wal_autocheckpoint = ${walCapPages(db)}`);
     // Looked at often, so a short pause is caught before the next write ends it.
@@ -48,7 +52,16 @@ export class QuietCheckpointer {
   now(): boolean {
     if (!this.dirty) return false;
     this.dirty = false;
-    this.db.pragma('wal_checkpoint(PASSIVE)');
+    try {
+      this.db.pragma('wal_checkpoint(PASSIVE)');
+    } catch (err) {
+      // Runs on a timer, where a throw would end the writer's thread. The next write marks
+      // the WAL dirty again, so the next quiet moment tries again.
+      if (!this.failing) this.onError(err);
+      this.failing = true;
+      return false;
+    }
+    this.failing = false;
     return true;
   }
 

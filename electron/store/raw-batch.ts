@@ -119,6 +119,11 @@ export function rawBatchWriter(db: Db): (batch: RawBatch) => void {
     }
     try {
       write(batch);
+    } catch (err) {
+      // A batch that fails loses its exchanges for good: none of their later rows is
+      // written (recording-losses.ts), so nothing more of theirs is scrubbed either.
+      for (const id of batchExchangeIds(batch)) scrubbers.delete(id);
+      throw err;
     } finally {
       for (const [id] of batch.ends) scrubbers.delete(id);
     }

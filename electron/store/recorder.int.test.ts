@@ -17,7 +17,7 @@ afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const noEvents = { onWritten() {}, onDerived() {}, onWriteFailed() {}, onDeriveFailed() {} };
+const noEvents = { onWritten() {}, onDerived() {}, onWriteFailed() {}, onWriteResumed() {}, onDeriveFailed() {}, onCheckpointFailed() {} };
 const start = { startedAt: 0, transport: 'websocket' as const, method: 'GET', path: '/v1/responses', upstream: 'http://x', label: null, agent: null, requestHeaders: [], connectionId: 'c1' };
 /** Deterministic bytes, different for every chunk. */
 const bytes = (n: number, seed: number) => Uint8Array.from({ length: n }, (_, i) => (i * 31 + seed * 7) & 0xff);

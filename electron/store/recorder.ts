@@ -24,6 +24,7 @@ import type {
   ExchangeTap,
   ResponseHead,
 } from '../../shared/capture/exchange.js';
+import type { RecordingHealth } from '../../shared/api/types.js';
 import type { RawBatch, RawSegment } from './raw-batch.js';
 import type { StoreWriter } from './store-writer.js';
 
@@ -39,13 +40,9 @@ export interface RecorderOptions {
   onDrop?: (reason: string) => void;
 }
 
-export interface RecorderHealth {
-  exchanges: number;
-  failedWrites: number;
-  lostExchanges: number;
+export interface RecorderHealth extends RecordingHealth {
   /** Bytes relayed but not recorded because the writer fell too far behind. */
   droppedBytes: number;
-  lastError: string | null;
 }
 
 interface Segment {
@@ -112,7 +109,18 @@ export class Recorder implements CaptureSink {
   /** Bytes pending in this batch (its arena's filled part). */
   private arenaUsed = 0;
   private readonly arenaBytes: number;
-  readonly health: RecorderHealth = { exchanges: 0, failedWrites: 0, lostExchanges: 0, droppedBytes: 0, lastError: null };
+  readonly health: RecorderHealth = {
+    exchanges: 0,
+    failedWrites: 0,
+    lostExchanges: 0,
+    droppedBytes: 0,
+    lastError: null,
+    firstLossAt: null,
+    lastLossAt: null,
+    resumed: false,
+  };
+  /** Every exchange counted lost so far: a writer may report one again (one per batch it spans). */
+  private readonly lost = new Set<number>();
 
   constructor(
     private readonly writer: StoreWriter,
@@ -253,11 +261,26 @@ export class Recorder implements CaptureSink {
     return { id: seg.id, stream: seg.stream, seq, bytes: seg.bytes, offsets: new Uint32Array(seg.offsets), marks: new Float64Array(seg.marks) };
   }
 
-  /** Counts a failed write; the writer reports it, the recorder keeps the books. */
-  noteWriteFailure(err: Error, lostExchanges: number): void {
+  /**
+   * Counts a failed write; the writer reports it, the recorder keeps the books. Returns how
+   * many of these exchanges were not counted lost before.
+   */
+  noteWriteFailure(err: Error, lostIds: readonly number[]): number {
+    const before = this.lost.size;
+    for (const id of lostIds) this.lost.add(id);
+    const now = Date.now();
     this.health.failedWrites++;
-    this.health.lostExchanges += lostExchanges;
+    this.health.lostExchanges = this.lost.size;
     this.health.lastError = err.message;
+    this.health.firstLossAt ??= now;
+    this.health.lastLossAt = now;
+    this.health.resumed = false;
+    return this.lost.size - before;
+  }
+
+  /** A write succeeded after one failed: what was lost stays counted. */
+  noteWriteResumed(): void {
+    this.health.resumed = true;
   }
 
   /** Flushes and stops the timer; the writer stays open, its owner closes it. */

@@ -5,7 +5,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { DeriveQueue } from './derive-queue.js';
 import { QuietCheckpointer } from './quiet-checkpoint.js';
-import { batchExchangeIds, rawBatchWriter, type RawBatch } from './raw-batch.js';
+import type { RawBatch } from './raw-batch.js';
+import { errorMessage, lossTrackingWriter } from './recording-losses.js';
 import type { WorkerMessage } from './store-writer.js';
 
 type Inbound = { type: 'batch'; seq: number; batch: RawBatch } | { type: 'idle'; token: number } | { type: 'close' };
@@ -27,31 +28,30 @@ const db = new Database(dbPath, { fileMustExist: true, nativeBinding });
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = 5000');
-const writeRaw = rawBatchWriter(db);
-const checkpointer = new QuietCheckpointer(db);
 const post = (msg: WorkerMessage) => parentPort!.postMessage(msg);
+const writeRaw = lossTrackingWriter(db);
+const checkpointer = new QuietCheckpointer(db, undefined, (err) => post({ type: 'checkpoint-failed', error: errorMessage(err) }));
 const derive = new DeriveQueue(db, {
   onDerived: (ids) => {
     checkpointer.noteWrite();
     post({ type: 'derived', ids });
   },
-  onError: (id, err) => post({ type: 'derive-failed', id, error: (err as Error).message }),
+  onError: (id, err) => post({ type: 'derive-failed', id, error: errorMessage(err) }),
 });
 
 let chain = Promise.resolve();
 parentPort!.on('message', (msg: Inbound) => {
   // Batches are written as they come; idle and close wait for derivation queued before them.
   if (msg.type === 'batch') {
-    try {
-      writeRaw(msg.batch);
+    // Never throws: a failed write is reported and the next batch is tried as usual.
+    const outcome = writeRaw(msg.batch);
+    if (outcome.error === null) {
       derive.noteBatch();
+      derive.retryUnwritten();
       checkpointer.noteWrite();
-      const ended = msg.batch.ends.map(([id]) => id);
-      post({ type: 'written', seq: msg.seq, ended });
-      if (ended.length) derive.push(ended);
-    } catch (err) {
-      post({ type: 'write-failed', seq: msg.seq, error: (err as Error).message, lost: batchExchangeIds(msg.batch).size });
     }
+    post({ type: 'written', seq: msg.seq, outcome });
+    if (outcome.ended.length) derive.push(outcome.ended);
     return;
   }
   chain = chain.then(async () => {
@@ -64,7 +64,12 @@ parentPort!.on('message', (msg: Inbound) => {
       post({ type: 'idle', token: msg.token });
     } else {
       checkpointer.stop();
-      db.pragma('wal_checkpoint(TRUNCATE)');
+      try {
+        db.pragma('wal_checkpoint(TRUNCATE)');
+      } catch (err) {
+        // The disk is full, say: the WAL keeps every page and the next open replays it.
+        post({ type: 'checkpoint-failed', error: errorMessage(err) });
+      }
       db.close();
       post({ type: 'closed' });
       process.exit(0);

@@ -11,15 +11,27 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Db } from './db.js';
 import { DeriveQueue } from './derive-queue.js';
-import { batchBytes, batchExchangeIds, rawBatchWriter, type RawBatch } from './raw-batch.js';
+import { batchBytes, batchExchangeIds, type RawBatch } from './raw-batch.js';
+import { errorMessage, lossTrackingWriter, type BatchOutcome } from './recording-losses.js';
 
 export interface StoreWriterEvents {
   /** These exchanges' ends are on disk. */
   onWritten(endedIds: number[]): void;
   onDerived(ids: number[]): void;
-  /** A batch could not be written: its exchanges are incomplete on disk. */
-  onWriteFailed(err: Error, lostExchanges: number): void;
+  /** A batch could not be written: these exchanges are incomplete on disk (an id may come again). */
+  onWriteFailed(err: Error, lostIds: number[]): void;
+  /** A batch was written after one failed: recording goes on. */
+  onWriteResumed(): void;
   onDeriveFailed(id: number, err: Error): void;
+  /** A WAL checkpoint failed, told once until one succeeds; nothing is lost. */
+  onCheckpointFailed(err: Error): void;
+}
+
+/** Passes what came of one batch on to the writer's owner. */
+export function reportOutcome(events: StoreWriterEvents, outcome: BatchOutcome): void {
+  if (outcome.error !== null) events.onWriteFailed(new Error(outcome.error), outcome.lost);
+  if (outcome.resumed) events.onWriteResumed();
+  if (outcome.ended.length) events.onWritten(outcome.ended);
 }
 
 export interface StoreWriter {
@@ -50,14 +62,14 @@ export function createStoreWriter(
 
 class InlineStoreWriter implements StoreWriter {
   readonly threaded = false;
-  private readonly writeRaw: (batch: RawBatch) => void;
+  private readonly writeRaw: (batch: RawBatch) => BatchOutcome;
   private readonly derive: DeriveQueue;
 
   constructor(
     db: Db,
     private readonly events: StoreWriterEvents,
   ) {
-    this.writeRaw = rawBatchWriter(db);
+    this.writeRaw = lossTrackingWriter(db);
     this.derive = new DeriveQueue(db, {
       onDerived: (ids) => events.onDerived(ids),
       onError: (id, err) => events.onDeriveFailed(id, err as Error),
@@ -65,18 +77,13 @@ class InlineStoreWriter implements StoreWriter {
   }
 
   write(batch: RawBatch): void {
-    try {
-      this.writeRaw(batch);
+    const outcome = this.writeRaw(batch);
+    reportOutcome(this.events, outcome);
+    if (outcome.error === null) {
       this.derive.noteBatch();
-    } catch (err) {
-      this.events.onWriteFailed(err as Error, batchExchangeIds(batch).size);
-      return;
+      this.derive.retryUnwritten();
     }
-    const ended = batch.ends.map(([id]) => id);
-    if (ended.length) {
-      this.events.onWritten(ended);
-      this.derive.push(ended);
-    }
+    if (outcome.ended.length) this.derive.push(outcome.ended);
   }
 
   inFlightBytes(): number {
@@ -97,8 +104,8 @@ class InlineStoreWriter implements StoreWriter {
 }
 
 export type WorkerMessage =
-  | { type: 'written'; seq: number; ended: number[] }
-  | { type: 'write-failed'; seq: number; error: string; lost: number }
+  | { type: 'written'; seq: number; outcome: BatchOutcome }
+  | { type: 'checkpoint-failed'; error: string }
   | { type: 'derived'; ids: number[] }
   | { type: 'derive-failed'; id: number; error: string }
   | { type: 'idle'; token: number }
@@ -109,7 +116,8 @@ class WorkerStoreWriter implements StoreWriter {
   private readonly worker: Worker;
   private nextSeq = 0;
   private nextToken = 0;
-  private readonly sizes = new Map<number, number>();
+  /** Batches handed over and not yet answered, by seq (their buffers moved to the worker). */
+  private readonly pending = new Map<number, { bytes: number; batch: RawBatch }>();
   private inFlight = 0;
   private readonly idleWaiters = new Map<number, () => void>();
   /** Resolvers of written(), by the last batch seq they wait for. */
@@ -127,9 +135,11 @@ class WorkerStoreWriter implements StoreWriter {
     this.worker.on('message', (msg: WorkerMessage) => this.onMessage(msg));
     this.worker.on('error', (err) => {
       // The writer is gone: everything in flight is lost, and so is everything after.
-      this.failure = err;
-      this.events.onWriteFailed(err, this.sizes.size);
-      this.sizes.clear();
+      this.failure = new Error(`the store writer stopped: ${errorMessage(err)}`);
+      const lost = new Set<number>();
+      for (const { batch } of this.pending.values()) for (const id of batchExchangeIds(batch)) lost.add(id);
+      this.events.onWriteFailed(this.failure, [...lost]);
+      this.pending.clear();
       this.inFlight = 0;
       for (const wake of this.idleWaiters.values()) wake();
       this.idleWaiters.clear();
@@ -139,12 +149,12 @@ class WorkerStoreWriter implements StoreWriter {
 
   write(batch: RawBatch): void {
     if (this.failure) {
-      this.events.onWriteFailed(this.failure, batchExchangeIds(batch).size);
+      this.events.onWriteFailed(this.failure, [...batchExchangeIds(batch)]);
       return;
     }
     const seq = this.nextSeq++;
     const bytes = batchBytes(batch);
-    this.sizes.set(seq, bytes);
+    this.pending.set(seq, { bytes, batch });
     this.inFlight += bytes;
     // The arena and each segment's index are buffers of the batch's own, so they move to
     // the worker instead of being copied a second time.
@@ -155,8 +165,8 @@ class WorkerStoreWriter implements StoreWriter {
   }
 
   private settle(seq: number): void {
-    this.inFlight -= this.sizes.get(seq) ?? 0;
-    this.sizes.delete(seq);
+    this.inFlight -= this.pending.get(seq)?.bytes ?? 0;
+    this.pending.delete(seq);
     // Batches are answered in order, so every waiter up to this seq is done.
     while (this.writtenWaiters.length && this.writtenWaiters[0]!.seq <= seq) this.writtenWaiters.shift()!.wake();
   }
@@ -165,11 +175,10 @@ class WorkerStoreWriter implements StoreWriter {
     switch (msg.type) {
       case 'written':
         this.settle(msg.seq);
-        if (msg.ended.length) this.events.onWritten(msg.ended);
+        reportOutcome(this.events, msg.outcome);
         break;
-      case 'write-failed':
-        this.settle(msg.seq);
-        this.events.onWriteFailed(new Error(msg.error), msg.lost);
+      case 'checkpoint-failed':
+        this.events.onCheckpointFailed(new Error(msg.error));
         break;
       case 'derived':
         this.events.onDerived(msg.ids);
@@ -192,7 +201,7 @@ class WorkerStoreWriter implements StoreWriter {
 
   written(): Promise<void> {
     const last = this.nextSeq - 1;
-    if (this.failure || !this.sizes.has(last)) return Promise.resolve();
+    if (this.failure || !this.pending.has(last)) return Promise.resolve();
     return new Promise((wake) => this.writtenWaiters.push({ seq: last, wake }));
   }
 

@@ -12,7 +12,7 @@ const INFO: AppInfo = {
   version: '0.1.0',
   proxyUrl: 'http://127.0.0.1:7455/v1',
   recording: { path: '/tmp/library.loupe', live: true },
-  health: { exchanges: 0, failedWrites: 0, lostExchanges: 0, lastError: null },
+  health: { exchanges: 0, failedWrites: 0, lostExchanges: 0, lastError: null, firstLossAt: null, lastLossAt: null, resumed: false },
 };
 
 function client(runs: RunSummary[] = []) {
@@ -67,8 +67,17 @@ describe('App', () => {
     const api = client();
     render(<App api={api} />);
     await screen.findByTestId('empty-state');
-    act(() => api.emit('recording.failed', { exchanges: 5, failedWrites: 1, lostExchanges: 2, lastError: 'disk full' }));
-    expect(screen.getByTestId('recording-failed').textContent).toMatch(/Recording failed.*2 exchanges were not saved.*disk full/);
+    const from = new Date(2026, 0, 2, 14, 3, 27).getTime();
+    const failed = { exchanges: 5, failedWrites: 3, lostExchanges: 2, lastError: 'database or disk is full', firstLossAt: from, lastLossAt: from + 65_000, resumed: false };
+    act(() => api.emit('recording.failed', failed));
+    expect(screen.getByTestId('recording-failed').textContent).toBe(
+      'Recording failed. Traffic still flows to the API, but 2 exchanges were not saved between 14:03:27 and 14:04:32 (3 failed writes): database or disk is full. Recording resumes by itself once the file can be written.',
+    );
+    // Writes succeed again: the banner says so and keeps what was lost, when and why.
+    act(() => api.emit('recording.resumed', { ...failed, exchanges: 7, resumed: true }));
+    expect(screen.getByTestId('recording-failed').textContent).toBe(
+      'Recording resumed. 2 exchanges were not saved between 14:03:27 and 14:04:32 (3 failed writes): database or disk is full. New traffic is recorded again.',
+    );
     act(() => api.setStatus('lost'));
     expect(screen.getByTestId('connection-lost').textContent).toMatch(/Lost the connection/);
     act(() => api.setStatus('open'));

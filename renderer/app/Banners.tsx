@@ -1,6 +1,7 @@
 // Problems that must not be missed stay on screen: a recording failure (traffic still
 // flows, but data was lost), a lost connection to the headless server, a failed request.
-import { formatCount } from '../lib/format.js';
+import type { RecordingHealth } from '../../shared/api/types.js';
+import { formatClock, formatCount } from '../lib/format.js';
 import { Icon } from '../lib/Icon.js';
 import { useAppStore } from '../state/app-store.js';
 
@@ -22,6 +23,30 @@ function Banner({ tone, children, onClose, testId }: { tone: 'red' | 'amber'; ch
   );
 }
 
+/** What was lost, when and why; once writes succeed again, that recording goes on. */
+function RecordingFailure({ health }: { health: RecordingHealth }) {
+  const lost = `${formatCount(health.lostExchanges)} exchange${health.lostExchanges === 1 ? ' was' : 's were'} not saved`;
+  const from = health.firstLossAt === null ? '' : formatClock(health.firstLossAt);
+  const to = health.lastLossAt === null ? from : formatClock(health.lastLossAt);
+  const window = !from ? '' : from === to ? ` at ${from}` : ` between ${from} and ${to}`;
+  const reason = health.lastError ? `: ${health.lastError}` : '';
+  const writes = `${formatCount(health.failedWrites)} failed write${health.failedWrites === 1 ? '' : 's'}`;
+  if (health.resumed) {
+    return (
+      <>
+        <strong>Recording resumed.</strong> {lost}
+        {window} ({writes}){reason}. New traffic is recorded again.
+      </>
+    );
+  }
+  return (
+    <>
+      <strong>Recording failed.</strong> Traffic still flows to the API, but {lost}
+      {window} ({writes}){reason}. Recording resumes by itself once the file can be written.
+    </>
+  );
+}
+
 export function Banners() {
   const failure = useAppStore((s) => s.recordingFailure);
   const connection = useAppStore((s) => s.connection);
@@ -31,10 +56,8 @@ export function Banners() {
   return (
     <>
       {failure && (
-        <Banner tone="red" testId="recording-failed" onClose={dismissFailure}>
-          <strong>Recording failed.</strong> Traffic still flows to the API, but {formatCount(failure.lostExchanges)} exchange
-          {failure.lostExchanges === 1 ? ' was' : 's were'} not saved ({formatCount(failure.failedWrites)} failed write
-          {failure.failedWrites === 1 ? '' : 's'}){failure.lastError ? `: ${failure.lastError}` : ''}.
+        <Banner tone={failure.resumed ? 'amber' : 'red'} testId="recording-failed" onClose={dismissFailure}>
+          <RecordingFailure health={failure} />
         </Banner>
       )}
       {connection === 'lost' && (

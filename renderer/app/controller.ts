@@ -45,7 +45,8 @@ export class Controller {
           if (replacedBy) this.refreshDetail();
         }
       }),
-      api.on('recording.failed', (health) => useAppStore.getState().recordingFailed(health)),
+      api.on('recording.failed', (health) => useAppStore.getState().recordingHealthChanged(health)),
+      api.on('recording.resumed', (health) => useAppStore.getState().recordingHealthChanged(health)),
       api.on('recording.opened', () => {
         useRunsStore.getState().reset();
         useRunStore.getState().selectRun(null);

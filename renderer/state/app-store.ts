@@ -7,13 +7,13 @@ import type { ConnectionStatus } from '../api/api-client.js';
 export interface AppStore {
   info: AppInfo | null;
   connection: ConnectionStatus;
-  /** The latest health report after a recording failure; cleared only by dismissing it. */
+  /** The latest health report after a recording failure (resumed or not); cleared only by dismissing it. */
   recordingFailure: RecordingHealth | null;
   /** A failed request the user should know about (shown as a dismissible banner). */
   error: string | null;
   setInfo(info: AppInfo): void;
   setConnection(status: ConnectionStatus): void;
-  recordingFailed(health: RecordingHealth): void;
+  recordingHealthChanged(health: RecordingHealth): void;
   setError(message: string | null): void;
   dismissFailure(): void;
 }
@@ -25,7 +25,7 @@ export const useAppStore = create<AppStore>()((set) => ({
   error: null,
   setInfo: (info) => set((s) => ({ info, recordingFailure: info.health.failedWrites || info.health.lostExchanges ? info.health : s.recordingFailure })),
   setConnection: (connection) => set({ connection }),
-  recordingFailed: (health) => set({ recordingFailure: health }),
+  recordingHealthChanged: (health) => set({ recordingFailure: health }),
   setError: (error) => set({ error }),
   dismissFailure: () => set({ recordingFailure: null }),
 }));

@@ -40,6 +40,8 @@ export interface ApiEvents {
   'run.removed': { runId: string; replacedBy: string | null };
   /** Recording lost data or fell behind; traffic still flows. */
   'recording.failed': RecordingHealth;
+  /** Writes succeed again after a failure; the health still counts what was lost. */
+  'recording.resumed': RecordingHealth;
   /** Another recording was opened: everything shown so far is stale. */
   'recording.opened': RecordingInfo;
 }
@@ -58,6 +60,7 @@ export const EVENTS = [
   'run.updated',
   'run.removed',
   'recording.failed',
+  'recording.resumed',
   'recording.opened',
 ] as const;
 

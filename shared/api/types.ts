@@ -8,8 +8,15 @@ import type { AgentSpan, ResponseRecord } from '../trace/types.js';
 export interface RecordingHealth {
   exchanges: number;
   failedWrites: number;
+  /** Exchanges not recorded in full (each counted once, however many writes it lost). */
   lostExchanges: number;
+  /** Why the latest write failed. */
   lastError: string | null;
+  /** Epoch ms of the first and the latest failed write: the window in which exchanges were lost. */
+  firstLossAt: number | null;
+  lastLossAt: number | null;
+  /** A write succeeded after the latest failure: recording goes on, and the losses above stand. */
+  resumed: boolean;
 }
 
 export interface RecordingInfo {
