@@ -9,11 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { eventually } from '../../test/support/harness.js';
 import { argsOf, childrenOf, processGroupOf } from '../../test/support/proc.js';
-import { OPEN_SESSION } from '../store/interrupted-session.js';
+import { closedCleanly } from '../../test/support/serve-process.js';
 import { RELAY_HEAP_FLAGS } from '../capture/relay-heap.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -28,16 +27,6 @@ const alive = (pid: number) => {
     return false;
   }
 };
-/** Whether the recording was closed cleanly: its session mark is gone (interrupted-session.ts). */
-const closedCleanly = (db: string) => {
-  const conn = new Database(db, { readonly: true });
-  try {
-    return conn.prepare('SELECT COUNT(*) FROM meta WHERE key = ?').pluck().get(OPEN_SESSION) === 0;
-  } finally {
-    conn.close();
-  }
-};
-
 async function startServe(dir: string, name: string): Promise<{ launcher: ChildProcess; server: number; db: string; stderr: () => string }> {
   const db = path.join(dir, `${name}.loupe`);
   const launcher = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', db, '--upstream', 'http://127.0.0.1:9'], { stdio: ['ignore', 'pipe', 'pipe'] });
