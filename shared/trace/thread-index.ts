@@ -97,12 +97,17 @@ function isOutput(item: TraceItem): boolean {
   return item.type.endsWith('_output') || item.type === 'mcp_approval_response';
 }
 
-/** A WebSocket response's lane: its connection and `stream_id` ('' for the default lane). */
+/**
+ * A WebSocket response's lane: its connection and `stream_id` ('' for the default lane). A
+ * connection is one exchange, so the exchange id names it: the recorded connection id is
+ * only unique within one proxy process, and one file holds many sessions.
+ */
 export function websocketLaneKey(r: ResponseRecord): { connection: string; stream: string; key: string } | null {
   if (r.exchange.transport !== 'websocket') return null;
   const lane = r.request.params.stream_id;
   const stream = typeof lane === 'string' ? lane : '';
-  return { connection: r.exchange.connectionId, stream, key: `${r.exchange.connectionId}\u0000${stream}` };
+  const connection = `exchange:${r.exchangeId}`;
+  return { connection, stream, key: `${connection}\u0000${stream}` };
 }
 
 /** Rolling hashes of an item sequence: entry k identifies items 0..k. */
