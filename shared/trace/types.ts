@@ -124,6 +124,12 @@ export interface ResponseRecord {
    */
   timings: { ttftUs: number | null; durationUs: number | null; startUs?: number };
   /**
+   * Set when the exchange read a response that another request made (retrieve, a
+   * background poll, cancel's answer, the input-items listing): threading folds it into
+   * that response (response-reads.ts) instead of counting a new one.
+   */
+  read?: 'response' | 'input_items';
+  /**
    * The API's own prompt-cache verdict (`prompt_cache_diagnostics` on the Response:
    * `cache_hit`, `cache_miss` with `reason` and `cache_missed_tokens`, …), where sent.
    */
