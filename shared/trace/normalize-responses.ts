@@ -37,6 +37,7 @@ export function normalizeResponses(raw: RawExchange, route: ResponsesRoute, note
     : isEventStream(raw)
       ? normalizeResponsesSse(raw, api, request, model, fallbackId, notes)
       : [normalizeResponsesJson(raw, api, request, model, fallbackId, notes)];
+  if (request.params.background === true) for (const record of records) record.background = true;
   if (route.kind === 'responses.retrieve' || route.kind === 'responses.cancel') {
     // The response another request made, seen again: threading folds it into that one (response-reads.ts).
     for (const record of records) {

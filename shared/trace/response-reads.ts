@@ -2,7 +2,8 @@
 // input-items listing) is the same response seen again, not a new one: threading folds it
 // into the record it reads, so the response is counted, priced and exported once. The
 // request stays the one that made the response; the state (status, output, usage) is the
-// latest one the API reported, and never goes back from a final status to an open one.
+// latest one the API reported. A finished response never changes again, so a read of one
+// is a no-op, and a read that failed or was cut off says nothing.
 import { recordEndUs, recordStartUs } from './record-time.js';
 import type { ResponseRecord, ResponseStatus } from './types.js';
 
@@ -13,11 +14,9 @@ export const FINAL: ReadonlySet<ResponseStatus> = new Set(['completed', 'failed'
 export function foldRead(base: ResponseRecord, read: ResponseRecord): ResponseRecord {
   if (read.read === 'input_items') {
     // The listing is the request's input as the API kept it: useful only where the request itself was not recorded.
-    return base.request.input.length > 0 || read.request.input.length === 0 ? base : { ...base, request: { ...base.request, input: read.request.input } };
+    return base.request.input.length > 0 || read.request.input.length === 0 ? base : { ...base, request: { ...base.request, input: read.request.input }, readBy: readBy(base, read) };
   }
-  // A read that failed or was cut off says nothing about the response; nor does an open state after a final one.
-  if (read.status === 'error' || read.status === 'aborted') return base;
-  if (FINAL.has(base.status)) return base;
+  if (read.status === 'error' || read.status === 'aborted' || FINAL.has(base.status)) return base;
   return {
     ...base,
     model: read.model ?? base.model,
@@ -26,7 +25,12 @@ export function foldRead(base: ResponseRecord, read: ResponseRecord): ResponseRe
     usage: read.usage ?? base.usage,
     error: read.error,
     ...(read.promptCacheDiagnostics ?? base.promptCacheDiagnostics ? { promptCacheDiagnostics: read.promptCacheDiagnostics ?? base.promptCacheDiagnostics } : {}),
+    readBy: readBy(base, read),
     // A background response ends when a read first finds it finished, not when its create returned.
-    timings: FINAL.has(base.status) ? base.timings : { ...base.timings, durationUs: Math.max(0, recordEndUs(read) - recordStartUs(base)) },
+    timings: { ...base.timings, durationUs: Math.max(0, recordEndUs(read) - recordStartUs(base)) },
   };
+}
+
+function readBy(base: ResponseRecord, read: ResponseRecord): number[] {
+  return [...(base.readBy ?? []), read.exchangeId];
 }

@@ -140,7 +140,7 @@ function settleable(pending: Placed[], source: ThreadingSource): number {
 
 /** A background response not yet finished, made by a request recorded here: its reads will still change it. */
 function unfinished(r: ResponseRecord): boolean {
-  return r.read === undefined && r.request.params.background === true && !FINAL.has(r.status);
+  return r.read === undefined && r.background === true && !FINAL.has(r.status);
 }
 
 function compare(a: Placed, b: Placed): number {

@@ -130,6 +130,16 @@ export interface ResponseRecord {
    */
   read?: 'response' | 'input_items';
   /**
+   * Asked for with `background: true`: the response goes on upstream after its request
+   * ends, and only later reads say how it finished (settled-threading.ts waits for them).
+   */
+  background?: true;
+  /**
+   * The exchanges whose reads were folded into this record, in order (response-reads.ts):
+   * with the exchange that made it, what a reader needs to rebuild it from the store.
+   */
+  readBy?: number[];
+  /**
    * The API's own prompt-cache verdict (`prompt_cache_diagnostics` on the Response:
    * `cache_hit`, `cache_miss` with `reason` and `cache_missed_tokens`, …), where sent.
    */
