@@ -82,4 +82,16 @@ describe('reads of a response', () => {
     const only = [retrieve(1, 'r_elsewhere', 0, finalResponse('r_elsewhere', [msg('m', 'x')])), retrieve(2, 'r_elsewhere', 1, finalResponse('r_elsewhere', [msg('m', 'x')]))];
     expect(threadRuns(records(only)).map((run) => run.responses.map((r) => r.responseId))).toEqual([['r_elsewhere']]);
   });
+
+  it('keeps two requests a gateway answered under one id as two responses: only a read folds', () => {
+    const chat = (id: number, at: number, text: string) => rawExchange({
+      id,
+      startedAt: T0 + at * 1000,
+      path: '/v1/chat/completions',
+      request: { model: 'local', messages: [{ role: 'user', content: text }] },
+      response: { id: 'chatcmpl-123', object: 'chat.completion', model: 'local', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }] },
+    });
+    const runs = threadRuns(records([chat(1, 0, 'a'), chat(2, 1, 'b')]));
+    expect(runs.flatMap((run) => run.responses.map((r) => r.request.input.length))).toEqual([1, 1]);
+  });
 });

@@ -24,7 +24,8 @@ import { recordStartUs } from './record-time.js';
 import { foldRead } from './response-reads.js';
 import { LayeredMap } from './layered-map.js';
 import { ThreadIndex, websocketLaneKey } from './thread-index.js';
-import type { ResponseRecord, TraceItem } from './types.js';
+import { Waiting } from './thread-waiting.js';
+import type { ResponseRecord } from './types.js';
 
 export type ThreadSignal =
   | 'label'
@@ -98,21 +99,13 @@ export class Threader<R extends { responseId: string } = ResponseRecord> {
   /** How many records the parent held when forked: the first number of this threader's own. */
   private readonly firstOwn: number;
   private readonly byLabel: LayeredMap<string, number>;
-  /**
-   * Context no run's items led to yet (a conversation read before any request used it, an
-   * input listing of a response not seen yet), by what would join it: `conv:`, `id:` and
-   * `call:` keys for conversation records, `response:` for input listings.
-   */
-  private readonly waiting: LayeredMap<string, number>;
-  private readonly waitingRecords: LayeredMap<number, ResponseRecord>;
-  private readonly claimed: LayeredMap<number, true>;
+  /** Records nothing led to yet: conversation reads no request used, input listings of unseen responses. */
+  private readonly waiting: Waiting;
 
   constructor(private readonly parent: Threader<R> | null = null) {
     this.index = new ThreadIndex(parent?.index ?? null);
     this.byLabel = new LayeredMap(parent?.byLabel ?? null);
-    this.waiting = new LayeredMap(parent?.waiting ?? null);
-    this.waitingRecords = new LayeredMap(parent?.waitingRecords ?? null);
-    this.claimed = new LayeredMap(parent?.claimed ?? null);
+    this.waiting = new Waiting(parent?.waiting ?? null);
     this.runCount = parent?.runCount ?? 0;
     this.firstOwn = parent?.size ?? 0;
   }
@@ -136,14 +129,12 @@ export class Threader<R extends { responseId: string } = ResponseRecord> {
   add(record: ResponseRecord, keep?: (runId: string, record: ResponseRecord) => R): string | null {
     const n = this.size;
     if (record.api === 'conversations') return this.addContext(record, n);
-    const seen = this.index.response(record.responseId);
+    // Only a read folds: two requests answered under one id (a gateway that reuses ids) stay two responses.
+    const seen = record.read === undefined ? undefined : this.index.response(record.responseId);
     if (seen !== undefined) return this.addRead(record, seen, n, keep);
-    if (record.read === 'input_items') return this.wait(record, n, [`response:${record.responseId}`]);
-    const waitingInput = this.waiting.get(`response:${record.responseId}`);
-    if (waitingInput !== undefined && !this.claimed.get(waitingInput)) {
-      this.claimed.set(waitingInput, true);
-      record = foldRead(record, this.waitingRecords.get(waitingInput)!);
-    }
+    if (record.read === 'input_items') return this.wait(() => this.waiting.inputListing(record, n));
+    const listing = this.waiting.takeInputListing(record.responseId);
+    if (listing !== null) record = foldRead(record, listing);
     const label = record.exchange.label;
     const lane = websocketLaneKey(record);
     const labelKey = label === null ? null : label + laneSuffix(record);
@@ -185,7 +176,8 @@ export class Threader<R extends { responseId: string } = ResponseRecord> {
     this.placed(runNo, run.responses.length - 1);
     this.index.add(record, n);
     if (lane !== null) run.lanes.set(lane.connection, lane.key);
-    this.claimWaiting(record, runNo, n);
+    const context = this.waiting.takeContextOf(record);
+    if (context.length > 0) this.addContextTo(runNo, context, n);
     return run.id;
   }
 
@@ -224,40 +216,26 @@ export class Threader<R extends { responseId: string } = ResponseRecord> {
   /** A conversation record: context of the run whose items it repeats, or waiting for one. */
   private addContext(record: ResponseRecord, n: number): string | null {
     const hit = this.index.contextOf(record);
-    if (hit === undefined) return this.wait(record, n, contextKeys(record));
-    const runNo = this.runOf(hit);
-    const run = this.writableRun(runNo);
-    run.context.push(record);
+    if (hit === undefined) return this.wait(() => this.waiting.context(record, n));
     this.placed(-1, -1);
-    this.index.addContext(record, hit);
+    return this.addContextTo(this.runOf(hit), [record], hit);
+  }
+
+  /** Conversation records join a run as context; their items now lead to the response numbered `n`. */
+  private addContextTo(runNo: number, records: ResponseRecord[], n: number): string {
+    const run = this.writableRun(runNo);
+    for (const record of records) {
+      run.context.push(record);
+      this.index.addContext(record, n);
+    }
+    run.context.sort((a, b) => recordStartUs(a) - recordStartUs(b));
     return run.id;
   }
 
-  private wait(record: ResponseRecord, n: number, keys: string[]): null {
-    this.waitingRecords.set(n, record);
-    for (const key of keys) this.waiting.set(key, n);
+  private wait(park: () => void): null {
+    park();
     this.placed(-1, -1);
     return null;
-  }
-
-  /** Waiting conversation records that the response numbered `n` resends or names join its run. */
-  private claimWaiting(record: ResponseRecord, runNo: number, n: number): void {
-    const keys = [...record.request.input.flatMap((item) => itemKeys(item))];
-    if (record.request.conversationId !== null) keys.push(`conv:${record.request.conversationId}`);
-    const found = new Set<number>();
-    for (const key of keys) {
-      const w = this.waiting.get(key);
-      if (w !== undefined && !this.claimed.get(w) && this.waitingRecords.get(w)?.api === 'conversations') found.add(w);
-    }
-    if (found.size === 0) return;
-    const run = this.writableRun(runNo);
-    for (const w of [...found].sort((a, b) => a - b)) {
-      const context = this.waitingRecords.get(w)!;
-      this.claimed.set(w, true);
-      run.context.push(context);
-      this.index.addContext(context, n);
-    }
-    run.context.sort((a, b) => recordStartUs(a) - recordStartUs(b));
   }
 
   private placed(runNo: number, position: number): void {
@@ -287,20 +265,6 @@ export class Threader<R extends { responseId: string } = ResponseRecord> {
   private positionOf(n: number): number {
     return n >= this.firstOwn ? this.positionOfOwn[n - this.firstOwn]! : this.parent!.positionOf(n);
   }
-}
-
-/** What would join a waiting conversation record to a later request: its conversation and its items. */
-function contextKeys(record: ResponseRecord): string[] {
-  const keys = [...record.request.input, ...record.output].flatMap((item) => itemKeys(item));
-  if (record.request.conversationId !== null) keys.push(`conv:${record.request.conversationId}`);
-  return keys;
-}
-
-function itemKeys(item: TraceItem): string[] {
-  const keys: string[] = [];
-  if (item.id !== null) keys.push(`id:${item.id}`);
-  if (item.callId !== null) keys.push(`call:${item.callId}:${item.type}`);
-  return keys;
 }
 
 /** The strongest signal naming an earlier response, as its position in time order. */
