@@ -1,7 +1,7 @@
 // A scripted upstream for the calls that read or store what a model said: background
 // responses that finish on their second poll, the input-items listing, and a
 // Conversations store that gives items ids of its own and lists them newest first, as the
-// API does. Model calls answer with a function_call until the input carries its output,
+// API does (oldest first with `order=asc`). Model calls answer with a function_call until the input carries its output,
 // then with a message; every model call bills 15 tokens once.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -39,9 +39,12 @@ export async function startReadsUpstream(): Promise<ReadsUpstream> {
     return [{ id: id('msg'), type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', annotations: [], text: 'done' }] }];
   };
   const asInput = (input: unknown): Item[] => (typeof input === 'string' ? [{ type: 'message', role: 'user', content: input }] : (input as Item[]));
+  // A message is stored with content parts, whatever shape it was written in.
+  const parts = (item: Item): Item =>
+    typeof item.content === 'string' ? { content: [{ type: item.role === 'assistant' ? 'output_text' : 'input_text', text: item.content }] } : {};
   const list = (data: Item[]) => ({ object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: false });
 
-  function route(method: string, path: string, body: Item): unknown {
+  function route(method: string, path: string, query: string, body: Item): unknown {
     let m: RegExpExecArray | null;
     if (method === 'POST' && path === '/v1/responses') {
       const input = asInput(body.input);
@@ -71,11 +74,11 @@ export async function startReadsUpstream(): Promise<ReadsUpstream> {
       const stored = conversations.get(m[1]!)!;
       if (method === 'POST') {
         // The conversation's own copies, under ids of its own.
-        const added = (body.items as Item[]).map((item) => ({ ...item, id: id('citem'), type: item.type ?? 'message', status: 'completed' }));
+        const added = (body.items as Item[]).map((item) => ({ ...item, ...parts(item), id: id('citem'), type: item.type ?? 'message', status: 'completed' }));
         stored.push(...added);
         return list(added);
       }
-      return list([...stored].reverse());
+      return list(new URLSearchParams(query).get('order') === 'asc' ? [...stored] : [...stored].reverse());
     }
     return { error: { message: `no script for ${method} ${path}`, type: 'invalid_request_error', param: null, code: null } };
   }
@@ -85,8 +88,8 @@ export async function startReadsUpstream(): Promise<ReadsUpstream> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      const path = (req.url ?? '/').split('?')[0]!;
-      const reply = route(req.method ?? 'GET', path, text === '' ? {} : (JSON.parse(text) as Item));
+      const [path = '/', query = ''] = (req.url ?? '/').split('?');
+      const reply = route(req.method ?? 'GET', path, query, text === '' ? {} : (JSON.parse(text) as Item));
       const status = typeof reply === 'object' && reply !== null && 'error' in reply ? 404 : 200;
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
     });
