@@ -12,6 +12,8 @@ export interface SettledResponse {
   readonly responseId: string;
   /** How many output items it has: run detail trims a long run by items before reading any. */
   readonly outputItems: number;
+  /** Exchanges whose reads (retrieve, polls) were folded into it: read back with it (response-reads.ts). */
+  readonly readBy?: number[];
 }
 
 export type IndexedResponse = ResponseRecord | SettledResponse;
@@ -22,7 +24,8 @@ export function isSettled(r: IndexedResponse): r is SettledResponse {
 }
 
 export function settledStub(record: ResponseRecord): SettledResponse {
-  return { settled: true, exchangeId: record.exchangeId, responseId: record.responseId, outputItems: record.output.length };
+  const stub: SettledResponse = { settled: true, exchangeId: record.exchangeId, responseId: record.responseId, outputItems: record.output.length };
+  return record.readBy ? { ...stub, readBy: record.readBy } : stub;
 }
 
 export function outputItemsOf(r: IndexedResponse): number {

@@ -16,6 +16,7 @@
 // an in-flight response learned its id) are reported with the run that now holds them.
 import type { RunSummary } from '../../shared/api/types.js';
 import { attachAgentSpans } from '../../shared/trace/attach-agent-spans.js';
+import { foldRead } from '../../shared/trace/response-reads.js';
 import { SettledThreading } from '../../shared/trace/settled-threading.js';
 import type { AgentSpan, ResponseRecord } from '../../shared/trace/types.js';
 import { hasTable, type Db } from '../store/db.js';
@@ -245,14 +246,29 @@ export class RunIndex {
     });
   }
 
-  /** The complete record (with stream events): in flight from memory, else from the store. */
+  /**
+   * The complete record (with stream events): in flight from memory, else from the store;
+   * with the reads threading folded into it folded in again, as threading left it.
+   */
   fullRecordOf(r: IndexedResponse): ResponseRecord {
-    const live = this.provisional.get(r.exchangeId)?.find((p) => p.responseId === r.responseId);
+    const made = this.storedRecord(r.exchangeId, r.responseId);
+    if (made === undefined) {
+      if (isSettled(r)) throw new Error(`response ${r.responseId} of exchange ${r.exchangeId} is no longer in the recording`);
+      return r;
+    }
+    let record = made;
+    for (const id of r.readBy ?? []) {
+      const read = this.storedRecord(id, r.responseId);
+      if (read) record = foldRead(record, read);
+    }
+    return record;
+  }
+
+  private storedRecord(exchangeId: number, responseId: string): ResponseRecord | undefined {
+    const live = this.provisional.get(exchangeId)?.find((p) => p.responseId === responseId);
     if (live) return live;
-    const json = this.fullRecord.get(r.exchangeId, r.responseId) as string | undefined;
-    if (json) return JSON.parse(json) as ResponseRecord;
-    if (isSettled(r)) throw new Error(`response ${r.responseId} of exchange ${r.exchangeId} is no longer in the recording`);
-    return r;
+    const json = this.fullRecord.get(exchangeId, responseId) as string | undefined;
+    return json ? (JSON.parse(json) as ResponseRecord) : undefined;
   }
 }
 

@@ -1,12 +1,14 @@
 // Conversations API: items written to a conversation (create with `items`, POST …/items)
 // become the record's input, items read back (`data` lists, one item by id) its output.
 // Calls that move no items (create empty, update metadata, delete) yield no record.
+// These records are context the model will see, not model output: threading joins them to
+// the run whose items they repeat and never counts them as responses (thread.ts).
 import { readJsonBody } from './exchange-body.js';
 import { toTraceItem, toTraceItems } from './items.js';
 import { arr, isObject, omit, str } from './json.js';
 import { emptyRequest, exchangeResponseId, failedBeforeResponse, newRecord } from './record.js';
 import { apiError } from './response-object.js';
-import type { Route } from './route.js';
+import { splitPath, type Route } from './route.js';
 import type { Json, RawExchange, ResponseRecord, TraceItem } from './types.js';
 
 type ConversationsRoute = Extract<Route, { kind: 'conversations' }>;
@@ -21,7 +23,10 @@ export function normalizeConversations(raw: RawExchange, route: ConversationsRou
 
   const response = raw.status === null ? null : readJsonBody(raw.response, 'response', notes);
   const answer = response?.kind === 'json' && isObject(response.value) ? response.value : null;
-  const output = answer === null ? [] : itemsOf(answer, raw.agent);
+  const listed = answer === null ? [] : itemsOf(answer, raw.agent);
+  // A listing comes newest first unless asked otherwise; the record keeps conversation order.
+  const newestFirst = raw.method.toUpperCase() === 'GET' && Array.isArray(answer?.data) && splitPath(raw.path).query.get('order') !== 'asc';
+  const output = newestFirst ? listed.reverse() : listed;
   if (request.input.length === 0 && output.length === 0) return [];
 
   const conversationId = route.conversationId ?? (answer?.object === 'conversation' ? str(answer.id) : null);

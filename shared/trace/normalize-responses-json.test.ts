@@ -149,7 +149,7 @@ describe('Responses, errors and malformed bodies', () => {
     expect(record.request.input).toHaveLength(1);
   });
 
-  it('uses the error type when the code is null, and never the retrieved id for a failed retrieve', () => {
+  it('uses the error type when the code is null, and marks a failed retrieve as a read of the id it asked for', () => {
     const { record } = one({
       id: 32,
       method: 'GET',
@@ -157,7 +157,8 @@ describe('Responses, errors and malformed bodies', () => {
       status: 404,
       response: { error: { message: "Response with id 'resp_gone' not found.", type: 'invalid_request_error', param: null, code: null } },
     });
-    expect(record).toMatchObject({ responseId: 'exchange:32', status: 'error', error: { code: 'invalid_request_error' } });
+    // A read: threading folds it into resp_gone if that was recorded, and a failed read changes nothing there.
+    expect(record).toMatchObject({ responseId: 'resp_gone', read: 'response', status: 'error', error: { code: 'invalid_request_error' } });
   });
 
   it('keeps a gateway HTML error page as the message, with a note', () => {

@@ -32,7 +32,18 @@ export function normalizeResponses(raw: RawExchange, route: ResponsesRoute, note
     if (route.kind === 'responses.retrieve' || route.kind === 'responses.cancel') return [];
     return [failedBeforeResponse(raw, newRecord(raw, api, fallbackId, request, model))];
   }
-  if (raw.status >= 400) return [httpErrorRecord(raw, api, request, model, notes)];
-  if (isEventStream(raw)) return normalizeResponsesSse(raw, api, request, model, fallbackId, notes);
-  return [normalizeResponsesJson(raw, api, request, model, fallbackId, notes)];
+  const records = raw.status >= 400
+    ? [httpErrorRecord(raw, api, request, model, notes)]
+    : isEventStream(raw)
+      ? normalizeResponsesSse(raw, api, request, model, fallbackId, notes)
+      : [normalizeResponsesJson(raw, api, request, model, fallbackId, notes)];
+  if (request.params.background === true) for (const record of records) record.background = true;
+  if (route.kind === 'responses.retrieve' || route.kind === 'responses.cancel') {
+    // The response another request made, seen again: threading folds it into that one (response-reads.ts).
+    for (const record of records) {
+      record.read = 'response';
+      if (record.responseId === exchangeResponseId(raw)) record.responseId = route.responseId;
+    }
+  }
+  return records;
 }

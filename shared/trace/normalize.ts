@@ -3,6 +3,7 @@
 // bytes were recorded, so deriving a store's cache can always run to the end.
 import { normalizeChat } from './normalize-chat.js';
 import { normalizeConversations } from './normalize-conversations.js';
+import { normalizeInputItems } from './normalize-input-items.js';
 import { normalizeResponses } from './normalize-responses.js';
 import { normalizeTraceIngest } from './normalize-trace-ingest.js';
 import { normalizeWebSocket } from './normalize-websocket.js';
@@ -32,6 +33,8 @@ function dispatch(raw: RawExchange, notes: string[]): ResponseRecord[] {
     case 'responses.retrieve':
     case 'responses.cancel':
       return normalizeResponses(raw, route, notes);
+    case 'responses.input_items':
+      return normalizeInputItems(raw, route, notes);
     case 'chat.completions':
       return normalizeChat(raw, notes);
     case 'conversations':

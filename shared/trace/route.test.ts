@@ -10,6 +10,7 @@ describe('routeOf', () => {
     ['POST', '/v1/responses/compact', { kind: 'responses.compact' }],
     ['GET', '/v1/responses/resp_123?stream=true&starting_after=4', { kind: 'responses.retrieve', responseId: 'resp_123' }],
     ['POST', '/v1/responses/resp_123/cancel', { kind: 'responses.cancel', responseId: 'resp_123' }],
+    ['GET', '/v1/responses/resp_1/input_items?order=asc', { kind: 'responses.input_items', responseId: 'resp_1' }],
     ['POST', '/openai/deployments/gpt-4o/chat/completions?api-version=2024-10-21', { kind: 'chat.completions' }],
     ['POST', '/api/v1/chat/completions', { kind: 'chat.completions' }],
     ['POST', '/v1/conversations', { kind: 'conversations', conversationId: null }],
@@ -23,7 +24,6 @@ describe('routeOf', () => {
   it.each([
     ['POST', '/v1/responses/input_tokens'],
     ['GET', '/v1/responses/compact'],
-    ['GET', '/v1/responses/resp_1/input_items'],
     ['DELETE', '/v1/responses/resp_1'],
     ['GET', '/v1/responses'],
     ['POST', '/v1/files'],

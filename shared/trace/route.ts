@@ -10,6 +10,7 @@ export type Route =
   | { kind: 'responses.compact' }
   | { kind: 'responses.retrieve'; responseId: string }
   | { kind: 'responses.cancel'; responseId: string }
+  | { kind: 'responses.input_items'; responseId: string }
   | { kind: 'chat.completions' }
   | { kind: 'conversations'; conversationId: string | null }
   | { kind: 'traces.ingest' }
@@ -45,6 +46,9 @@ export function routeOf(method: string, pathAndQuery: string): Route {
   if (m === 'POST' && /(?:^|\/)responses$/.test(path)) return { kind: 'responses.create' };
   if (m === 'POST' && (match = /(?:^|\/)responses\/([^/]+)\/cancel$/.exec(path)) !== null) {
     return { kind: 'responses.cancel', responseId: decode(match[1] ?? '') };
+  }
+  if (m === 'GET' && (match = /(?:^|\/)responses\/([^/]+)\/input_items$/.exec(path)) !== null) {
+    return { kind: 'responses.input_items', responseId: decode(match[1] ?? '') };
   }
   if (m === 'GET' && (match = /(?:^|\/)responses\/([^/]+)$/.exec(path)) !== null) {
     const id = decode(match[1] ?? '');

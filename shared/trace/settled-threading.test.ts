@@ -3,6 +3,7 @@
 // in any order. At every step the runs must be exactly threadRuns over what is there.
 import { describe, expect, it } from 'vitest';
 import { mixedRecording } from './mixed-recording.js';
+import { backgroundPolls } from './scenarios-reads.js';
 import { normalizeExchange } from './normalize.js';
 import { seededRandom } from './random-run.js';
 import { recordStartUs } from './record-time.js';
@@ -122,5 +123,27 @@ describe('SettledThreading', () => {
     expect(threading.restarts).toBe(1);
     expect(runs).toEqual(threadRuns([...records.values()].flat()));
     expect(runs.some((run) => run.id === 'label:relabelled')).toBe(true);
+  });
+
+  it('settles a background response once, finished, only when a read that finished it is recorded', () => {
+    const exchanges = backgroundPolls();
+    const records = new Map<number, ResponseRecord[]>();
+    const settledAs: Array<[string, string, number | null]> = [];
+    const threading = new SettledThreading<Stub>({
+      settle: (record, runId) => {
+        settledAs.push([record.responseId, record.status, record.usage?.totalTokens ?? null]);
+        return { responseId: record.responseId, settledInto: runId };
+      },
+    });
+    const source = { ids: () => records.keys(), records: (id: number) => records.get(id) ?? [], changing: () => false };
+    // The create and a poll that finds it running: both ended, yet the response is not finished.
+    for (const e of exchanges.slice(0, 2)) records.set(e.id, normalizeExchange(e).responses);
+    threading.thread([1, 2], source);
+    expect(settledAs).toEqual([]);
+    // The poll that finds it done: it settles once, as that poll left it; the listing after it changes nothing.
+    for (const e of exchanges.slice(2)) records.set(e.id, normalizeExchange(e).responses);
+    const runs = threading.thread([3, 4], source);
+    expect(settledAs).toEqual([['resp_bg', 'completed', 600]]);
+    expect(outline(runs)).toEqual(outline(threadRuns([...records.values()].flat())));
   });
 });

@@ -13,6 +13,7 @@
 // What a run keeps of a settled response is the caller's choice (`settle`): the run index
 // keeps a few fields and reads the rest back from the file when asked.
 import { recordStartUs } from './record-time.js';
+import { FINAL, foldRead } from './response-reads.js';
 import { Threader, type RunOf } from './thread.js';
 import type { ResponseRecord } from './types.js';
 
@@ -71,11 +72,13 @@ export class SettledThreading<Kept extends { responseId: string } = ResponseReco
       this.restart(source);
       pending = this.pending(source)!;
     }
-    const firstChanging = pending.findIndex((p) => source.changing(p.exchangeId));
-    const settleCount = firstChanging === -1 ? pending.length : firstChanging;
+    const settleCount = settleable(pending, source);
     const touched = new Map<number, number>();
-    for (const p of pending.slice(0, settleCount)) {
-      this.settled.add(p.record, (runId) => this.hooks.settle(p.record, runId));
+    const settling = pending.slice(0, settleCount);
+    for (const p of settling) {
+      // An unfinished background response settles with the reads that finished it, as they left it.
+      const record = unfinished(p.record) ? settling.reduce((r, q) => (q.record.read !== undefined && q.record.responseId === r.responseId ? foldRead(r, q.record) : r), p.record) : p.record;
+      this.settled.add(record, (runId, kept) => this.hooks.settle(kept, runId));
       this.settledExchanges.add(p.exchangeId);
       let places = this.partlySettled.get(p.exchangeId);
       if (!places) this.partlySettled.set(p.exchangeId, (places = new Set()));
@@ -119,6 +122,25 @@ export class SettledThreading<Kept extends { responseId: string } = ResponseReco
     this.unsettled = new Set(source.ids());
     this.lastSettled = null;
   }
+}
+
+/**
+ * How many of the pending responses can settle: those before the first still changing, and
+ * before the first background response still unfinished there (a later poll would change
+ * it), unless a read before that point already found it finished.
+ */
+function settleable(pending: Placed[], source: ThreadingSource): number {
+  const firstChanging = pending.findIndex((p) => source.changing(p.exchangeId));
+  const end = firstChanging === -1 ? pending.length : firstChanging;
+  const finished = new Set<string>();
+  for (const p of pending.slice(0, end)) if (p.record.read === 'response' && FINAL.has(p.record.status)) finished.add(p.record.responseId);
+  const waiting = pending.slice(0, end).findIndex((p) => unfinished(p.record) && !finished.has(p.record.responseId));
+  return waiting === -1 ? end : waiting;
+}
+
+/** A background response not yet finished, made by a request recorded here: its reads will still change it. */
+function unfinished(r: ResponseRecord): boolean {
+  return r.read === undefined && r.background === true && !FINAL.has(r.status);
 }
 
 function compare(a: Placed, b: Placed): number {

@@ -45,7 +45,7 @@ describe('threading', () => {
       resp('r2', 1, { input: 'unrelated' }),
       resp('r3', 2, { input: 'y' }, [], { label: 'job' }),
       resp('r4', 3, { input: 'z', previous_response_id: 'r2' }, [], { label: 'job' }),
-    ]), { idleGapMs: 0 });
+    ]));
     expect(shape(runs)).toEqual(['label:job: r1 r3(r1 by label) r4(r3 by label)', 'run:r2: r2']);
     expect(runs[0]?.label).toBe('job');
   });
@@ -54,15 +54,13 @@ describe('threading', () => {
     const runs = threadRuns(records([
       resp('r1', 0, { input: 'x', conversation: 'conv_1' }),
       resp('r2', 100, { input: 'y', conversation: { id: 'conv_1' } }),
-    ]), { idleGapMs: 1 });
+    ]));
     expect(shape(runs)).toEqual(['run:r1: r1 r2(r1 by conversation)']);
   });
 
   it('makes each stream_id lane of a WebSocket connection its own run; a lane continues itself', () => {
-    const runs = threadRuns(records([websocketLanes()]), { idleGapMs: 0 });
+    const runs = threadRuns(records([websocketLanes()]));
     expect(shape(runs)).toEqual(['run:resp_wa: resp_wa resp_wa2(resp_wa by previous_response_id)', 'run:resp_wb: resp_wb']);
-    // Even an idle gap wide enough to join anything does not merge two lanes of one connection.
-    expect(shape(threadRuns(records([websocketLanes()]), { idleGapMs: 60_000 }))).toHaveLength(2);
   });
 
   it('splits a labelled connection by lane too, as label#stream_id', () => {
@@ -101,30 +99,64 @@ describe('threading', () => {
       resp('r1', 0, { input: 'go' }, [fc('fc1', 'call_1')]),
       resp('r2', 500, { input: [{ role: 'user', content: 'go' }, fc('fc1', 'call_1'), { type: 'function_call_output', call_id: 'call_1', output: 'ok' }] }, [msg('m2', 'done')]),
       resp('r3', 1000, { input: [{ type: 'item_reference', id: 'm2' }, { role: 'user', content: 'more' }] }),
-    ]), { idleGapMs: 1 });
+    ]));
     expect(shape(runs)).toEqual(['run:r1: r1 r2(r1 by input_chain) r3(r2 by input_chain)']);
   });
 
   it('chains chat completions by history prefix, preferring the latest turn the history extends', () => {
-    const runs = threadRuns(records(chatToolLoop()), { idleGapMs: 1 });
+    const runs = threadRuns(records(chatToolLoop()));
     expect(shape(runs)).toEqual(['run:chatcmpl-1: chatcmpl-1 chatcmpl-2(chatcmpl-1 by input_chain) chatcmpl-3(chatcmpl-2 by chat_prefix)']);
   });
 
   it('threads a /compact call and the turn after it', () => {
-    const runs = threadRuns(records(compaction()), { idleGapMs: 1 });
+    const runs = threadRuns(records(compaction()));
     expect(shape(runs)).toEqual(['run:resp_c1: resp_c1 resp_c2(resp_c1 by input_chain) resp_cmp(resp_c2 by input_chain) resp_c3(resp_cmp by input_chain)']);
   });
 
-  it('joins a retrieve of a known response to its run', () => {
-    const get = rawExchange({ id: 99, startedAt: T0 + 60_000, method: 'GET', path: '/v1/responses/r1', response: finalResponse('r1', [msg('m1', 'hello')]) });
-    const runs = threadRuns(records([resp('r1', 0, { input: 'hi' }, [msg('m1', 'hello')]), get]), { idleGapMs: 1 });
-    expect(shape(runs)).toEqual(['run:r1: r1 r1(r1 by same_response)']);
+  it('never joins two requests on time alone: independent calls a moment apart are runs of their own', () => {
+    // Four independent generateText calls, each its own prompt.
+    const exchanges = ['a', 'b', 'c', 'd'].map((text, i) => resp(`r${i + 1}`, i * 0.01, { input: text }, [msg(`m${i + 1}`, text.toUpperCase())]));
+    expect(shape(threadRuns(records(exchanges)))).toEqual(['run:r1: r1', 'run:r2: r2', 'run:r3: r3', 'run:r4: r4']);
   });
 
-  it('starts a new run after an idle gap when nothing links two responses', () => {
-    const exchanges = [resp('r1', 0, { input: 'a' }), resp('r2', 30, { input: 'b' }), resp('r3', 400, { input: 'c' })];
-    expect(shape(threadRuns(records(exchanges)))).toEqual(['run:r1: r1 r2(r1 by idle_gap)', 'run:r3: r3']);
-    expect(shape(threadRuns(records(exchanges), { idleGapMs: 10_000 }))).toEqual(['run:r1: r1', 'run:r2: r2', 'run:r3: r3']);
+  it('keeps two concurrent users apart, each tool loop its own run', () => {
+    const user = (who: string, at: number) => [
+      resp(`${who}1`, at, { input: [{ role: 'user', content: `${who} asks` }] }, [fc(`fc_${who}`, `call_${who}`)]),
+      resp(`${who}2`, at + 1, { input: [{ role: 'user', content: `${who} asks` }, fc(`fc_${who}`, `call_${who}`), { type: 'function_call_output', call_id: `call_${who}`, output: 'ok' }] }, [msg(`m_${who}`, 'done')]),
+    ];
+    const [a1, a2] = user('a', 0);
+    const [b1, b2] = user('b', 0.5);
+    expect(shape(threadRuns(records([a1!, b1!, a2!, b2!])))).toEqual(['run:a1: a1 a2(a1 by input_chain)', 'run:b1: b1 b2(b1 by input_chain)']);
+  });
+
+  it('keeps a multi-step tool loop (AI SDK generateText steps) one run: its steps share call ids', () => {
+    // Each step resends the conversation without item ids, as the AI SDK does with store: false.
+    const call = (n: number) => ({ type: 'function_call', call_id: `call_${n}`, name: 'weather', arguments: '{}' });
+    const output = (n: number) => ({ type: 'function_call_output', call_id: `call_${n}`, output: 'sunny' });
+    const ask = { role: 'user', content: 'weather in 2 cities?' };
+    const runs = threadRuns(records([
+      resp('s1', 0, { input: [ask], store: false }, [fc('fc_s1', 'call_1')]),
+      resp('s2', 1, { input: [ask, call(1), output(1)], store: false }, [fc('fc_s2', 'call_2')]),
+      resp('s3', 2, { input: [ask, call(1), output(1), call(2), output(2)], store: false }, [msg('m_s3', 'both sunny')]),
+    ]));
+    expect(shape(runs)).toEqual(['run:s1: s1 s2(s1 by input_chain) s3(s2 by input_chain)']);
+  });
+
+  it('keeps the responses one HTTP exchange carried in one run', () => {
+    const both = rawExchange({ id: 50, startedAt: T0, response: [
+      ...responseStream(finalResponse('r_x1', [msg('m_x1', 'one')])),
+      ...responseStream(finalResponse('r_x2', [msg('m_x2', 'two')])),
+    ].map((event, i) => ({ tUs: (i + 1) * 1_000, text: `event: ${String((event as JsonObject).type)}\ndata: ${JSON.stringify(event)}\n\n` })) });
+    expect(shape(threadRuns(records([both])))).toEqual(['run:r_x1: r_x1 r_x2(r_x1 by exchange)']);
+  });
+
+  it('continues a history resent without its system message (moved to instructions, as for /compact)', () => {
+    const system = { role: 'system', content: 'be terse' };
+    const runs = threadRuns(records([
+      resp('r1', 0, { input: [system, { role: 'user', content: 'sum 3 3' }] }, [msg('m1', '6')]),
+      rawExchange({ id: nextId++, startedAt: T0 + 1000, path: '/v1/responses/compact', request: { model: 'gpt-5', instructions: 'be terse', input: [{ role: 'user', content: 'sum 3 3' }, { role: 'assistant', content: '6' }] }, response: { id: 'cmp1', object: 'response.compaction', output: [{ id: 'c1', type: 'compaction', encrypted_content: 'x' }] } }),
+    ]));
+    expect(shape(runs)).toEqual(['run:r1: r1 cmp1(r1 by chat_prefix)']);
   });
 
   it('orders responses by request time, whatever order the records come in, with stable ids', () => {

@@ -124,6 +124,22 @@ export interface ResponseRecord {
    */
   timings: { ttftUs: number | null; durationUs: number | null; startUs?: number };
   /**
+   * Set when the exchange read a response that another request made (retrieve, a
+   * background poll, cancel's answer, the input-items listing): threading folds it into
+   * that response (response-reads.ts) instead of counting a new one.
+   */
+  read?: 'response' | 'input_items';
+  /**
+   * Asked for with `background: true`: the response goes on upstream after its request
+   * ends, and only later reads say how it finished (settled-threading.ts waits for them).
+   */
+  background?: true;
+  /**
+   * The exchanges whose reads were folded into this record, in order (response-reads.ts):
+   * with the exchange that made it, what a reader needs to rebuild it from the store.
+   */
+  readBy?: number[];
+  /**
    * The API's own prompt-cache verdict (`prompt_cache_diagnostics` on the Response:
    * `cache_hit`, `cache_miss` with `reason` and `cache_missed_tokens`, …), where sent.
    */
