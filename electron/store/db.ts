@@ -10,9 +10,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { checkIntegrity, damaged, DamagedRecordingError, isCorruption } from './integrity-check.js';
+import { checkIntegrity, damaged, isCorruption } from './integrity-check.js';
 import { migrate, refuseNewerSchema, type UpgradeListener } from './migrations.js';
 import { openReadOnlyCopy } from './read-only-copy.js';
+import { RefusedRecordingError } from './refused-recording.js';
 
 export type Db = Database.Database;
 
@@ -22,11 +23,18 @@ export interface OpenOptions {
   nativeBinding?: string;
   /** Told when an existing recording is upgraded to this build's schema, which can take a while. */
   onUpgrade?: UpgradeListener;
-  /**
-   * For writers: claims the file (recording-lock.ts) once it is known to be healthy and
-   * before anything is written to it; what it returns is released if opening fails after.
-   */
-  claim?: (db: Db) => { release(): void };
+  /** For writers: the claim on the file (recording-lock.ts). */
+  claim?: WriterClaim;
+}
+
+/**
+ * `refuseIfHeld` reads only, before the file is checked, so a second writer is refused
+ * without reading the whole file; `take` claims the file once it is known to be healthy
+ * and before anything is written to it. What `take` returns is released if opening fails after.
+ */
+export interface WriterClaim {
+  refuseIfHeld(db: Db): void;
+  take(db: Db): { release(): void };
 }
 
 export function openDb(file: string, options: OpenOptions = {}): Db {
@@ -48,8 +56,8 @@ export function openDb(file: string, options: OpenOptions = {}): Db {
   let claimed: { release(): void } | null = null;
   try {
     if (!options.readonly) {
-      const existing = checkBeforeWriting(db, file);
-      if (existing) claimed = options.claim?.(db) ?? null;
+      const existing = checkBeforeWriting(db, file, options.claim);
+      if (existing) claimed = options.claim?.take(db) ?? null;
       // A new file gets 16 KB pages (an existing one keeps its own: the pragma is a no-op
       // there). Chunk rows are blobs of up to a batch's bytes and each WAL page is its own
       // pwrite: with 4 KB pages the writer thread spent 1.58-1.65 us of CPU per saturated
@@ -58,7 +66,7 @@ export function openDb(file: string, options: OpenOptions = {}): Db {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       migrate(db, options.onUpgrade);
-      if (!existing) claimed = options.claim?.(db) ?? null;
+      if (!existing) claimed = options.claim?.take(db) ?? null;
     } else {
       const version = db.pragma('user_version', { simple: true }) as number;
       if (version === 0) throw new Error('not a Loupe recording (no schema)');
@@ -71,7 +79,7 @@ export function openDb(file: string, options: OpenOptions = {}): Db {
     } finally {
       db.close();
     }
-    if (err instanceof DamagedRecordingError) throw err;
+    if (err instanceof RefusedRecordingError) throw err;
     const message = (err as Error).message;
     throw new Error(`${file} is not a usable Loupe recording: ${message.replace(/^file is not a database$/, 'not an SQLite file')}`);
   }
@@ -99,7 +107,7 @@ export function hasTable(db: Db, name: string): boolean {
  * (true) or new and empty (false). Refuses someone else's SQLite file, a recording from a
  * newer Loupe and a damaged one.
  */
-function checkBeforeWriting(db: Db, file: string): boolean {
+function checkBeforeWriting(db: Db, file: string, claim: WriterClaim | undefined): boolean {
   let version: number;
   try {
     version = db.pragma('user_version', { simple: true }) as number;
@@ -115,6 +123,12 @@ function checkBeforeWriting(db: Db, file: string): boolean {
   }
   if (version === 0) return false;
   refuseNewerSchema(version);
+  try {
+    claim?.refuseIfHeld(db);
+  } catch (err) {
+    if (isCorruption(err)) throw damaged(file, (err as Error).message);
+    throw err;
+  }
   checkIntegrity(db, file);
   return true;
 }

@@ -7,9 +7,10 @@
 // A damaged file is refused and left as it is: `loupe export` and the viewer read what it
 // holds (read-damage.ts).
 import type { Db } from './db.js';
+import { RefusedRecordingError } from './refused-recording.js';
 import { OPEN_SESSION } from './session-mark.js';
 
-export class DamagedRecordingError extends Error {
+export class DamagedRecordingError extends RefusedRecordingError {
   override name = 'DamagedRecordingError';
 }
 

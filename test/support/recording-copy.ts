@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { WRITER_KEY } from '../../electron/store/recording-lock.js';
 import { OPEN_SESSION } from '../../electron/store/session-mark.js';
 import { startHarness } from './harness.js';
 
@@ -27,7 +28,7 @@ export async function makeRecording(dest: string, responses: number, instruction
   }
   const copy = new Database(dest);
   // Copied while its session was open: closed as `loupe serve` closes it.
-  copy.prepare('DELETE FROM meta WHERE key = ?').run(OPEN_SESSION);
+  copy.prepare('DELETE FROM meta WHERE key IN (?, ?)').run(OPEN_SESSION, WRITER_KEY);
   copy.pragma('journal_mode = WAL');
   copy.close();
 }
