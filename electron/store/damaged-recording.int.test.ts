@@ -139,6 +139,13 @@ describe('a row whose stored JSON no longer parses', () => {
     expect(har.log._loupeUnreadable).toEqual([{ _loupeExchangeId: 3, _loupeError: expect.stringMatching(/JSON/) }]);
   });
 
+  it('is an error span in the OTLP export', () => {
+    const result = loupe(['export', file, '--format', 'otlp']);
+    expect(result.status).toBe(PARTIAL_EXPORT);
+    const spans = (JSON.stringify(JSON.parse(result.stdout)).match(/could not read this response back/g) ?? []).length;
+    expect(spans).toBe(1);
+  });
+
   it("is an unreadable response in the viewer's run index, not a failed open", () => {
     const db = openDb(file, { readonly: true });
     try {

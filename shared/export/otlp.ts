@@ -39,7 +39,7 @@ function responseTimes(r: ResponseRecord): [number, number] {
 
 function responseSpan(r: ResponseRecord, traceId: string, parentSpanId: string) {
   const [start, end] = responseTimes(r);
-  const failed = r.status === 'failed' || r.status === 'error' || r.status === 'aborted';
+  const failed = r.status === 'failed' || r.status === 'error' || r.status === 'aborted' || r.status === 'unreadable';
   return {
     traceId,
     spanId: hexId(`${r.exchangeId}:${r.responseId}`, 8),
