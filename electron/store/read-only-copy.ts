@@ -3,9 +3,9 @@
 // read-only mount, a CD) that file cannot be made. better-sqlite3 takes no URI, so
 // `immutable=1` is out of reach; the file is read into memory instead and opened there.
 //
-// Costs and limits: the whole file is held in memory while it is open, and frames still
-// in a `FILE-wal` beside it (a writer that was killed) are not read; a writable copy of
-// the file read with `loupe export` has both.
+// Costs and limits: the whole file is held in memory while it is open (up to 4 GiB),
+// and frames still in a `FILE-wal` beside it (a writer that was killed) are not read.
+// Copied to a writable folder (with its `-wal`), the file is read in place, in full.
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Db } from './db.js';
@@ -16,7 +16,7 @@ const FORMAT_BYTES = [18, 19] as const;
 export function openReadOnlyCopy(file: string, nativeBinding?: string): Db {
   let bytes: Buffer;
   try {
-    bytes = fs.readFileSync(file);
+    bytes = readWhole(file);
   } catch (err) {
     throw new Error(`cannot open ${file}: ${(err as Error).message}`);
   }
@@ -27,5 +27,21 @@ export function openReadOnlyCopy(file: string, nativeBinding?: string): Db {
     return new Database(bytes, { readonly: true, nativeBinding });
   } catch (err) {
     throw new Error(`cannot open ${file}: ${(err as Error).message}`);
+  }
+}
+
+/** Like fs.readFileSync, which refuses files over 2 GiB; this reads up to Buffer's limit (4 GiB). */
+function readWhole(file: string): Buffer {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const bytes = Buffer.allocUnsafe(fs.fstatSync(fd).size);
+    for (let at = 0; at < bytes.length; ) {
+      const read = fs.readSync(fd, bytes, at, Math.min(bytes.length - at, 1 << 30), at);
+      if (read === 0) return bytes.subarray(0, at);
+      at += read;
+    }
+    return bytes;
+  } finally {
+    fs.closeSync(fd);
   }
 }
