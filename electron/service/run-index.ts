@@ -19,6 +19,7 @@ import { attachAgentSpans } from '../../shared/trace/attach-agent-spans.js';
 import { SettledThreading } from '../../shared/trace/settled-threading.js';
 import type { AgentSpan, ResponseRecord } from '../../shared/trace/types.js';
 import { hasTable, type Db } from '../store/db.js';
+import { isCorruption } from '../store/integrity-check.js';
 import { parseStored, ReadDamage, unreadableResponse } from '../store/read-damage.js';
 import { isSettled, settledStub, type IndexedResponse, type IndexedRun, type SettledResponse } from './indexed-run.js';
 import { RunTally, runSearchText, summarizeRun } from './run-summary.js';
@@ -120,8 +121,8 @@ export class RunIndex {
 
   /** The exchange's derived rows were (re)written: they replace any in-flight view of it. */
   refreshDerived(exchangeId: number): void {
-    const rows = this.byExchange.all(exchangeId) as SlimRow[];
-    if (rows.length) this.derived.set(exchangeId, rows.map((r) => this.slimRecord(r)));
+    const records = this.exchangeRecords(exchangeId);
+    if (records.length) this.derived.set(exchangeId, records);
     else this.derived.delete(exchangeId);
     const spans = this.spansOf?.(exchangeId) ?? [];
     if (spans.length) this.spans.set(exchangeId, spans);
@@ -202,11 +203,24 @@ export class RunIndex {
    */
   private loadDerived(wanted: (exchangeId: number) => boolean): void {
     const fresh = new Map<number, ResponseRecord[]>();
-    for (const row of this.allRecords.iterate() as IterableIterator<SlimRow>) {
-      if (!wanted(row.id)) continue;
-      let list = fresh.get(row.id);
-      if (!list) fresh.set(row.id, (list = []));
-      list.push(this.slimRecord(row));
+    const noted = this.damage.rows.length;
+    try {
+      for (const row of this.allRecords.iterate() as IterableIterator<SlimRow>) {
+        if (!wanted(row.id)) continue;
+        let list = fresh.get(row.id);
+        if (!list) fresh.set(row.id, (list = []));
+        list.push(this.slimRecord(row));
+      }
+    } catch (err) {
+      if (!isCorruption(err)) throw err;
+      // A page SQLite cannot read, midway: read again an exchange at a time, around it.
+      fresh.clear();
+      this.damage.rows.length = noted;
+      for (const id of this.db.prepare('SELECT id FROM exchanges ORDER BY id').pluck().all() as number[]) {
+        if (!wanted(id)) continue;
+        const list = this.exchangeRecords(id);
+        if (list.length) fresh.set(id, list);
+      }
     }
     for (const [id, list] of fresh) this.derived.set(id, list);
   }
@@ -219,7 +233,17 @@ export class RunIndex {
   private derivedRecords(exchangeId: number): ResponseRecord[] {
     const kept = this.derived.get(exchangeId);
     if (kept !== null) return kept ?? [];
-    return (this.byExchange.all(exchangeId) as SlimRow[]).map((r) => this.slimRecord(r));
+    return this.exchangeRecords(exchangeId);
+  }
+
+  /** An exchange's records from the file; those on a page SQLite cannot read are one unreadable placeholder. */
+  private exchangeRecords(exchangeId: number): ResponseRecord[] {
+    try {
+      return (this.byExchange.all(exchangeId) as SlimRow[]).map((r) => this.slimRecord(r));
+    } catch (err) {
+      if (!isCorruption(err)) throw err;
+      return [this.unreadable(exchangeId, `exchange:${exchangeId}`, null, err)];
+    }
   }
 
   /** A SLIM_RECORD row as a record: its events are an empty list, as the type says; an unreadable one, a placeholder. */

@@ -103,6 +103,19 @@ describe('a recording with flipped bytes in the middle', () => {
     expect(responses.filter((r) => r.status === 'completed').length).toBe(RESPONSES - lost);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
   });
+
+  it("opens in the viewer's run index, the lost exchanges shown as unreadable responses", () => {
+    const file = damagedCopy('flipped-view.loupe');
+    const db = openDb(file, { readonly: true });
+    try {
+      const index = new RunIndex(db);
+      expect(index.allSummaries().reduce((n, s) => n + s.responses, 0)).toBe(RESPONSES);
+      expect(index.damage.rows.length).toBeGreaterThan(0);
+      expect(index.damage.rows.every((row) => /^response exchange:\d+ of exchange \d+: database disk image is malformed$/.test(row))).toBe(true);
+    } finally {
+      db.close();
+    }
+  });
 });
 
 describe('a row whose stored JSON no longer parses', () => {
