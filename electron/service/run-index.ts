@@ -19,38 +19,10 @@ import { attachAgentSpans } from '../../shared/trace/attach-agent-spans.js';
 import { SettledThreading } from '../../shared/trace/settled-threading.js';
 import type { AgentSpan, ResponseRecord } from '../../shared/trace/types.js';
 import { hasTable, type Db } from '../store/db.js';
-import { isCorruption } from '../store/integrity-check.js';
-import { parseStored, ReadDamage, unreadableResponse } from '../store/read-damage.js';
+import { parseStored, ReadDamage } from '../store/read-damage.js';
 import { isSettled, settledStub, type IndexedResponse, type IndexedRun, type SettledResponse } from './indexed-run.js';
 import { RunTally, runSearchText, summarizeRun } from './run-summary.js';
-
-/**
- * A stored record as the index reads it, to thread it and, until it settles, for summaries
- * and search. SQLite drops, before JSON.parse sees them, the stream events (most of a
- * streamed record: parsing them only to drop them was a third of what the service allocated
- * under load) and the request's params but `stream_id` (thread-index.ts's lanes); params
- * carry the tools and instructions an agent resends every turn, and nothing here reads
- * them. Run detail and replay read the whole record (fullRecordOf).
- */
-const SLIM_RECORD = `CASE WHEN json_valid(record) THEN json_remove(CASE WHEN json_type(record, '$.request.params.stream_id') IS NULL
-  THEN json_set(record, '$.request.params', json_object())
-  ELSE json_set(record, '$.request.params', json_object('stream_id', record -> '$.request.params.stream_id')) END, '$.events') END`;
-
-/**
- * The columns a SLIM_RECORD row comes with. A record that is not valid JSON (a damaged
- * file) reads as null: SQLite's JSON functions would fail the whole query on it, and its
- * response is shown as unreadable instead (read-damage.ts). json_valid adds no measurable
- * cost (SQLite caches a row's parsed JSON across the functions that read it): 3,000
- * records of 12 KB took 307-487 ms without it and 311-372 ms with it, three runs each.
- */
-const SLIM_COLUMNS = `exchange_id AS id, response_id, model, ${SLIM_RECORD} AS record`;
-
-interface SlimRow {
-  id: number;
-  response_id: string;
-  model: string | null;
-  record: string | null;
-}
+import { StoredRecords } from './stored-records.js';
 
 export interface IndexChange {
   updated: RunSummary[];
@@ -74,9 +46,7 @@ export class RunIndex {
   private revision = 0;
   /** Rows of the file that could not be read back; their responses are shown as unreadable. */
   readonly damage = new ReadDamage();
-  private readonly byExchange;
-  private readonly fullRecord;
-  private readonly allRecords;
+  private readonly stored: StoredRecords;
   /** Per run, the tally of its settled responses (run-summary.ts). */
   private readonly tallies = new Map<string, RunTally>();
   private readonly threading = new SettledThreading<SettledResponse>({
@@ -95,10 +65,8 @@ export class RunIndex {
     },
   });
 
-  constructor(private readonly db: Db) {
-    this.byExchange = db.prepare(`SELECT ${SLIM_COLUMNS} FROM responses WHERE exchange_id = ? ORDER BY idx`);
-    this.fullRecord = db.prepare('SELECT record FROM responses WHERE exchange_id = ? AND response_id = ?').pluck();
-    this.allRecords = db.prepare(`SELECT ${SLIM_COLUMNS} FROM responses ORDER BY exchange_id, idx`);
+  constructor(db: Db) {
+    this.stored = new StoredRecords(db, this.damage);
     this.loadDerived(() => true);
     for (const id of this.derived.keys()) this.dirty.add(id);
     // A recording opened read-only from before schema v2 has no agent_spans table.
@@ -121,7 +89,7 @@ export class RunIndex {
 
   /** The exchange's derived rows were (re)written: they replace any in-flight view of it. */
   refreshDerived(exchangeId: number): void {
-    const records = this.exchangeRecords(exchangeId);
+    const records = this.stored.ofExchange(exchangeId);
     if (records.length) this.derived.set(exchangeId, records);
     else this.derived.delete(exchangeId);
     const spans = this.spansOf?.(exchangeId) ?? [];
@@ -202,27 +170,7 @@ export class RunIndex {
    * records until the next rebuild settles them.
    */
   private loadDerived(wanted: (exchangeId: number) => boolean): void {
-    const fresh = new Map<number, ResponseRecord[]>();
-    const noted = this.damage.rows.length;
-    try {
-      for (const row of this.allRecords.iterate() as IterableIterator<SlimRow>) {
-        if (!wanted(row.id)) continue;
-        let list = fresh.get(row.id);
-        if (!list) fresh.set(row.id, (list = []));
-        list.push(this.slimRecord(row));
-      }
-    } catch (err) {
-      if (!isCorruption(err)) throw err;
-      // A page SQLite cannot read, midway: read again an exchange at a time, around it.
-      fresh.clear();
-      this.damage.rows.length = noted;
-      for (const id of this.db.prepare('SELECT id FROM exchanges ORDER BY id').pluck().all() as number[]) {
-        if (!wanted(id)) continue;
-        const list = this.exchangeRecords(id);
-        if (list.length) fresh.set(id, list);
-      }
-    }
-    for (const [id, list] of fresh) this.derived.set(id, list);
+    for (const [id, list] of this.stored.each(wanted)) this.derived.set(id, list);
   }
 
   private reloadSettled(): void {
@@ -233,28 +181,7 @@ export class RunIndex {
   private derivedRecords(exchangeId: number): ResponseRecord[] {
     const kept = this.derived.get(exchangeId);
     if (kept !== null) return kept ?? [];
-    return this.exchangeRecords(exchangeId);
-  }
-
-  /** An exchange's records from the file; those on a page SQLite cannot read are one unreadable placeholder. */
-  private exchangeRecords(exchangeId: number): ResponseRecord[] {
-    try {
-      return (this.byExchange.all(exchangeId) as SlimRow[]).map((r) => this.slimRecord(r));
-    } catch (err) {
-      if (!isCorruption(err)) throw err;
-      return [this.unreadable(exchangeId, `exchange:${exchangeId}`, null, err)];
-    }
-  }
-
-  /** A SLIM_RECORD row as a record: its events are an empty list, as the type says; an unreadable one, a placeholder. */
-  private slimRecord(row: SlimRow): ResponseRecord {
-    if (row.record === null) return this.unreadable(row.id, row.response_id, row.model, new Error('its stored record is not valid JSON'));
-    return { ...(JSON.parse(row.record) as ResponseRecord), events: [] };
-  }
-
-  private unreadable(exchangeId: number, responseId: string, model: string | null, err: unknown): ResponseRecord {
-    const reason = this.damage.note(`response ${responseId} of exchange ${exchangeId}`, err);
-    return unreadableResponse(this.db, { exchangeId, responseId, model }, reason);
+    return this.stored.ofExchange(exchangeId);
   }
 
   allSummaries(): RunSummary[] {
@@ -300,14 +227,8 @@ export class RunIndex {
   fullRecordOf(r: IndexedResponse): ResponseRecord {
     const live = this.provisional.get(r.exchangeId)?.find((p) => p.responseId === r.responseId);
     if (live) return live;
-    const json = this.fullRecord.get(r.exchangeId, r.responseId) as string | undefined;
-    if (json) {
-      try {
-        return JSON.parse(json) as ResponseRecord;
-      } catch (err) {
-        return this.unreadable(r.exchangeId, r.responseId, null, err);
-      }
-    }
+    const stored = this.stored.full(r.exchangeId, r.responseId);
+    if (stored) return stored;
     if (isSettled(r)) throw new Error(`response ${r.responseId} of exchange ${r.exchangeId} is no longer in the recording`);
     return r;
   }
