@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { startSimUpstream, type SimUpstream } from './sim/index.js';
 import Database from 'better-sqlite3';
 import { openDb } from './store/db.js';
+import { WRITER_KEY } from './store/recording-lock.js';
 import { copyAsSchemaV1 } from '../test/support/schema-v1-copy.js';
 import { eventually } from '../test/support/harness.js';
 import { parentOf } from '../test/support/proc.js';
@@ -89,7 +90,15 @@ describe('loupe CLI', () => {
     // to fail every write (both would number exchanges from the same start).
     // The process named is the one that writes: the server `loupe` relaunched with the relay's
     // heap flags (ADR 15), whose parent is the `loupe` started here.
-    const server = Number(fs.readFileSync(`${db}.lock`, 'utf8').trim());
+    const claim = () => {
+      const conn = new Database(db, { readonly: true });
+      try {
+        return conn.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(WRITER_KEY) as string | undefined;
+      } finally {
+        conn.close();
+      }
+    };
+    const server = (JSON.parse(claim()!) as { pid: number }).pid;
     expect(parentOf(server)).toBe(child.pid);
     const inUse = new RegExp(`is being recorded by another Loupe \\(process ${server}\\)`);
     const second = spawnSync(process.execPath, [bin, 'serve', '--port', '0', '--db', db, '--upstream', sim.url], { encoding: 'utf8', timeout: 20_000 });
@@ -103,7 +112,7 @@ describe('loupe CLI', () => {
     const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     expect(await exit).toBe(0);
-    expect(fs.existsSync(`${db}.lock`)).toBe(false);
+    expect(claim()).toBeUndefined();
 
     const exported = loupe(['export', db, '--format', 'json']);
     expect(exported.status).toBe(0);

@@ -1,5 +1,6 @@
 // `loupe`: the headless entry point. Commands and flags are a contract (DESIGN.md).
-// Errors are one line on stderr and a non-zero exit: 2 for usage, 1 for anything else.
+// Errors are one line on stderr and a non-zero exit: 2 for usage, 1 for anything else
+// (and 3 for an export of a damaged recording that left out what it could not read).
 import { parseArgs, UsageError, type ParsedArgs } from './cli/args.js';
 import { demoHelp } from './cli/demo-help.js';
 import { exportCommand } from './cli/export.js';

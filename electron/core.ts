@@ -8,7 +8,7 @@
 import { EventEmitter } from 'node:events';
 import { startProxy, type RunningProxy } from './capture/proxy-server.js';
 import { tierRelayCodeSooner } from './capture/relay-tiering.js';
-import { openDb, type Db } from './store/db.js';
+import type { Db } from './store/db.js';
 import { openLocked } from './store/recording-lock.js';
 import { Recorder, type RecorderHealth } from './store/recorder.js';
 import { createStoreWriter, DEFAULT_WORKER_SCRIPT, type StoreWriter } from './store/store-writer.js';
@@ -69,9 +69,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   tierRelayCodeSooner();
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   // One writer per file: a second Loupe on it is refused here, before it migrates or writes.
-  const { value: db, lock } = openLocked(options.dbPath, () =>
-    openDb(options.dbPath, { nativeBinding: options.nativeBinding, onUpgrade: upgradeNotice(options.dbPath, log) }),
-  );
+  const { db, lock } = openLocked(options.dbPath, { nativeBinding: options.nativeBinding, onUpgrade: upgradeNotice(options.dbPath, log) });
   const events = new EventEmitter<CoreEvents>();
   const firstId = (db.prepare('SELECT COALESCE(MAX(id), 0) + 1 AS id FROM exchanges').get() as { id: number }).id;
   try {
@@ -84,8 +82,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       );
     }
   } catch (err) {
-    db.close();
     lock.release();
+    db.close();
     throw err;
   }
   let recorder: Recorder | null = null;
@@ -146,11 +144,11 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     await writer.close();
     try {
       closeSession(db); // nothing was recorded
+      lock.release();
     } catch {
       // As in close(): the next start checks again.
     }
     db.close();
-    lock.release();
     throw err;
   }
 
@@ -186,9 +184,11 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         // An exchange left without an end, or one whose end could not be written, keeps the
         // session marked open: the next start ends it.
         if (!stillOpen && !failing) closeSession(db);
+        lock.release();
       } catch {
         // The file cannot be written (the disk filled up, say): the next start finds the
-        // session still marked open and checks it again, which is harmless.
+        // session still marked open and checks it again, and the claim of a process that
+        // is gone, which it takes over; both harmless.
       }
       if (!writer.threaded) {
         try {
@@ -198,7 +198,6 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         }
       }
       db.close();
-      lock.release();
     },
   };
 }

@@ -1,10 +1,14 @@
 // `loupe export FILE [--format json|jsonl|har|otlp]` on stdout. `json` is the document of
 // DESIGN.md; `jsonl` one run per line in the same shape; `har` HAR 1.2 of every exchange;
-// `otlp` OTLP/JSON traces, one per run.
+// `otlp` OTLP/JSON traces, one per run. A damaged recording exports what it holds, says on
+// stderr how many rows it could not read, and exits with PARTIAL_EXPORT.
 import { openDb } from '../store/db.js';
 import { EXPORT_FORMATS, exportRecording, isExportFormat } from '../store/export-recording.js';
 import { stringFlag, UsageError, type ParsedArgs } from './args.js';
 import { ReaderGone, stdoutSink } from './stdout-sink.js';
+
+/** The exit status of an export that left out rows it could not read (1 is failure, 2 a usage error). */
+export const PARTIAL_EXPORT = 3;
 
 export async function exportCommand(args: ParsedArgs): Promise<number> {
   const file = args.positionals[0];
@@ -13,12 +17,17 @@ export async function exportCommand(args: ParsedArgs): Promise<number> {
   if (!isExportFormat(format)) throw new UsageError(`unknown --format "${format}"; use one of ${EXPORT_FORMATS.join(', ')}`);
   const db = openDb(file, { readonly: true });
   try {
-    await exportRecording(db, format, stdoutSink(), { otlpContent: args.flags.has('otlp-content') });
+    const damage = await exportRecording(db, format, stdoutSink(), { otlpContent: args.flags.has('otlp-content') });
+    if (damage.rows.length === 0) return 0;
+    process.stderr.write(
+      `loupe: ${file} is damaged: ${damage.rows.length} row(s) could not be read and are marked unreadable in the export, the rest was exported (first: ${damage.rows[0]})\n`,
+    );
+    return PARTIAL_EXPORT;
   } catch (err) {
     // `| head` took what it wanted: a normal end for a producer, so exit 0 and say nothing.
     if (!(err instanceof ReaderGone)) throw err;
+    return 0;
   } finally {
     db.close();
   }
-  return 0;
 }

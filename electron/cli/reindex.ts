@@ -1,6 +1,5 @@
 // `loupe reindex FILE`: throws away the derived tables and rebuilds them from the raw
 // exchanges, e.g. after an upgrade taught the normalizer something new.
-import { openDb } from '../store/db.js';
 import { openLocked } from '../store/recording-lock.js';
 import { reindex } from '../store/derive.js';
 import { upgradeNotice } from '../store/upgrade-notice.js';
@@ -12,7 +11,7 @@ export async function reindexCommand(args: ParsedArgs): Promise<number> {
   if (!file) throw new UsageError('reindex needs a recording file: loupe reindex FILE');
   if (!fs.existsSync(file)) throw new Error(`no such recording: ${file}`);
   // It rewrites the derived tables: not while a proxy records into the file.
-  const { value: db, lock } = openLocked(file, () => openDb(file, { onUpgrade: upgradeNotice(file, (line) => process.stderr.write(`${line}\n`)) }));
+  const { db, lock } = openLocked(file, { onUpgrade: upgradeNotice(file, (line) => process.stderr.write(`${line}\n`)) });
   try {
     const showProgress = process.stderr.isTTY;
     const count = await reindex(db, (done, total) => {
@@ -22,8 +21,8 @@ export async function reindexCommand(args: ParsedArgs): Promise<number> {
     const responses = (db.prepare('SELECT COUNT(*) AS n FROM responses').get() as { n: number }).n;
     process.stderr.write(`loupe: rebuilt ${responses} responses from ${count} exchanges in ${file}\n`);
   } finally {
-    db.close();
     lock.release();
+    db.close();
   }
   return 0;
 }

@@ -6,6 +6,7 @@
 import { runSpans, type GenAiSpan } from '../../shared/export/genai-spans.js';
 import { attachAgentSpans } from '../../shared/trace/attach-agent-spans.js';
 import type { Db } from '../store/db.js';
+import { ReadDamage } from '../store/read-damage.js';
 import { loadAgentSpans, loadRuns } from '../store/runs-read.js';
 
 export const RUN_IDLE_MS = 30_000;
@@ -24,8 +25,10 @@ export class SessionSpans {
 
   /** Spans not pushed yet that are final now; with `all`, every one (shutdown). */
   ready(now: number, all = false): GenAiSpan[] {
-    const runs = loadRuns(this.db, this.firstId);
-    const agentSpans = attachAgentSpans(runs, loadAgentSpans(this.db, this.firstId)).byRun;
+    // A row that cannot be read is pushed as the error span of its placeholder response.
+    const damage = new ReadDamage();
+    const runs = loadRuns(this.db, damage, this.firstId);
+    const agentSpans = attachAgentSpans(runs, loadAgentSpans(this.db, damage, this.firstId)).byRun;
     const out: GenAiSpan[] = [];
     for (const run of runs) {
       const size = this.runSize.get(run.id);

@@ -20,25 +20,10 @@ import { foldRead } from '../../shared/trace/response-reads.js';
 import { SettledThreading } from '../../shared/trace/settled-threading.js';
 import type { AgentSpan, ResponseRecord } from '../../shared/trace/types.js';
 import { hasTable, type Db } from '../store/db.js';
+import { parseStored, ReadDamage } from '../store/read-damage.js';
 import { isSettled, settledStub, type IndexedResponse, type IndexedRun, type SettledResponse } from './indexed-run.js';
 import { RunTally, runSearchText, summarizeRun } from './run-summary.js';
-
-/**
- * A stored record as the index reads it, to thread it and, until it settles, for summaries
- * and search. SQLite drops, before JSON.parse sees them, the stream events (most of a
- * streamed record: parsing them only to drop them was a third of what the service allocated
- * under load) and the request's params but `stream_id` (thread-index.ts's lanes); params
- * carry the tools and instructions an agent resends every turn, and nothing here reads
- * them. Run detail and replay read the whole record (fullRecordOf).
- */
-const SLIM_RECORD = `json_remove(CASE WHEN json_type(record, '$.request.params.stream_id') IS NULL
-  THEN json_set(record, '$.request.params', json_object())
-  ELSE json_set(record, '$.request.params', json_object('stream_id', record -> '$.request.params.stream_id')) END, '$.events')`;
-
-/** A SLIM_RECORD row as a record: its events are an empty list, as the type says. */
-function parseSlimRecord(json: string): ResponseRecord {
-  return { ...(JSON.parse(json) as ResponseRecord), events: [] };
-}
+import { StoredRecords } from './stored-records.js';
 
 export interface IndexChange {
   updated: RunSummary[];
@@ -60,9 +45,9 @@ export class RunIndex {
   private readonly summaries = new Map<string, RunSummary>();
   private readonly texts = new Map<string, string>();
   private revision = 0;
-  private readonly byExchange;
-  private readonly fullRecord;
-  private readonly allRecords;
+  /** Rows of the file that could not be read back; their responses are shown as unreadable. */
+  readonly damage = new ReadDamage();
+  private readonly stored: StoredRecords;
   /** Per run, the tally of its settled responses (run-summary.ts). */
   private readonly tallies = new Map<string, RunTally>();
   private readonly threading = new SettledThreading<SettledResponse>({
@@ -81,20 +66,20 @@ export class RunIndex {
     },
   });
 
-  constructor(private readonly db: Db) {
-    this.byExchange = db.prepare(`SELECT ${SLIM_RECORD} AS record FROM responses WHERE exchange_id = ? ORDER BY idx`);
-    this.fullRecord = db.prepare('SELECT record FROM responses WHERE exchange_id = ? AND response_id = ?').pluck();
-    this.allRecords = db.prepare(`SELECT exchange_id AS id, ${SLIM_RECORD} AS record FROM responses ORDER BY exchange_id, idx`);
+  constructor(db: Db) {
+    this.stored = new StoredRecords(db, this.damage);
     this.loadDerived(() => true);
     for (const id of this.derived.keys()) this.dirty.add(id);
     // A recording opened read-only from before schema v2 has no agent_spans table.
     if (hasTable(db, 'agent_spans')) {
       const bySpanExchange = db.prepare('SELECT record FROM agent_spans WHERE exchange_id = ? ORDER BY idx').pluck();
-      this.spansOf = (id) => (bySpanExchange.all(id) as string[]).map((json) => JSON.parse(json) as AgentSpan);
+      this.spansOf = (id) => (bySpanExchange.all(id) as string[]).flatMap((json) => parseStored<AgentSpan>(json, `an agent span of exchange ${id}`, this.damage) ?? []);
       const spanRows = db.prepare('SELECT exchange_id AS id, record FROM agent_spans ORDER BY exchange_id, idx').all() as Array<{ id: number; record: string }>;
       for (const row of spanRows) {
+        const span = parseStored<AgentSpan>(row.record, `an agent span of exchange ${row.id}`, this.damage);
+        if (!span) continue;
         const list = this.spans.get(row.id) ?? [];
-        list.push(JSON.parse(row.record) as AgentSpan);
+        list.push(span);
         this.spans.set(row.id, list);
       }
     } else {
@@ -105,8 +90,8 @@ export class RunIndex {
 
   /** The exchange's derived rows were (re)written: they replace any in-flight view of it. */
   refreshDerived(exchangeId: number): void {
-    const rows = this.byExchange.all(exchangeId) as Array<{ record: string }>;
-    if (rows.length) this.derived.set(exchangeId, rows.map((r) => parseSlimRecord(r.record)));
+    const records = this.stored.ofExchange(exchangeId);
+    if (records.length) this.derived.set(exchangeId, records);
     else this.derived.delete(exchangeId);
     const spans = this.spansOf?.(exchangeId) ?? [];
     if (spans.length) this.spans.set(exchangeId, spans);
@@ -186,14 +171,7 @@ export class RunIndex {
    * records until the next rebuild settles them.
    */
   private loadDerived(wanted: (exchangeId: number) => boolean): void {
-    const fresh = new Map<number, ResponseRecord[]>();
-    for (const row of this.allRecords.iterate() as IterableIterator<{ id: number; record: string }>) {
-      if (!wanted(row.id)) continue;
-      let list = fresh.get(row.id);
-      if (!list) fresh.set(row.id, (list = []));
-      list.push(parseSlimRecord(row.record));
-    }
-    for (const [id, list] of fresh) this.derived.set(id, list);
+    for (const [id, list] of this.stored.each(wanted)) this.derived.set(id, list);
   }
 
   private reloadSettled(): void {
@@ -204,7 +182,7 @@ export class RunIndex {
   private derivedRecords(exchangeId: number): ResponseRecord[] {
     const kept = this.derived.get(exchangeId);
     if (kept !== null) return kept ?? [];
-    return (this.byExchange.all(exchangeId) as Array<{ record: string }>).map((r) => parseSlimRecord(r.record));
+    return this.stored.ofExchange(exchangeId);
   }
 
   allSummaries(): RunSummary[] {
@@ -267,8 +245,7 @@ export class RunIndex {
   private storedRecord(exchangeId: number, responseId: string): ResponseRecord | undefined {
     const live = this.provisional.get(exchangeId)?.find((p) => p.responseId === responseId);
     if (live) return live;
-    const json = this.fullRecord.get(exchangeId, responseId) as string | undefined;
-    return json ? (JSON.parse(json) as ResponseRecord) : undefined;
+    return this.stored.full(exchangeId, responseId);
   }
 }
 

@@ -2,10 +2,18 @@
 // read while the proxy writes. synchronous=NORMAL is durable across application crashes
 // (the WAL is synced at checkpoints), which is the right trade for a recorder on the
 // traffic's path; an OS crash may lose the last moments, never corrupt the file.
+//
+// A writer checks the file before its first write and refuses a damaged one untouched
+// (integrity-check.ts). A reader needs no write access: where SQLite cannot open the file
+// in place (its folder is read-only, so the WAL's shared-memory file cannot be made), it
+// reads a copy in memory (read-only-copy.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { migrate, type UpgradeListener } from './migrations.js';
+import { checkIntegrity, damaged, isCorruption } from './integrity-check.js';
+import { migrate, refuseNewerSchema, type UpgradeListener } from './migrations.js';
+import { openReadOnlyCopy } from './read-only-copy.js';
+import { RefusedRecordingError } from './refused-recording.js';
 
 export type Db = Database.Database;
 
@@ -15,6 +23,18 @@ export interface OpenOptions {
   nativeBinding?: string;
   /** Told when an existing recording is upgraded to this build's schema, which can take a while. */
   onUpgrade?: UpgradeListener;
+  /** For writers: the claim on the file (recording-lock.ts). */
+  claim?: WriterClaim;
+}
+
+/**
+ * `refuseIfHeld` reads only, before the file is checked, so a second writer is refused
+ * without reading the whole file; `take` claims the file once it is known to be healthy
+ * and before anything is written to it. What `take` returns is released if opening fails after.
+ */
+export interface WriterClaim {
+  refuseIfHeld(db: Db): void;
+  take(db: Db): { release(): void };
 }
 
 export function openDb(file: string, options: OpenOptions = {}): Db {
@@ -29,10 +49,15 @@ export function openDb(file: string, options: OpenOptions = {}): Db {
   } catch (err) {
     throw new Error(`cannot open ${file}: ${(err as Error).message}`);
   }
+  if (options.readonly && !readsInPlace(db)) {
+    db.close();
+    db = openReadOnlyCopy(file, options.nativeBinding);
+  }
+  let claimed: { release(): void } | null = null;
   try {
     if (!options.readonly) {
-      // Before any pragma: journal_mode = WAL alone would change someone else's file.
-      refuseForeignDatabase(db);
+      const existing = checkBeforeWriting(db, file, options.claim);
+      if (existing) claimed = options.claim?.take(db) ?? null;
       // A new file gets 16 KB pages (an existing one keeps its own: the pragma is a no-op
       // there). Chunk rows are blobs of up to a batch's bytes and each WAL page is its own
       // pwrite: with 4 KB pages the writer thread spent 1.58-1.65 us of CPU per saturated
@@ -41,17 +66,35 @@ export function openDb(file: string, options: OpenOptions = {}): Db {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       migrate(db, options.onUpgrade);
+      if (!existing) claimed = options.claim?.take(db) ?? null;
     } else {
       const version = db.pragma('user_version', { simple: true }) as number;
       if (version === 0) throw new Error('not a Loupe recording (no schema)');
+      refuseNewerSchema(version);
     }
     db.pragma('busy_timeout = 5000');
   } catch (err) {
-    db.close();
+    try {
+      claimed?.release();
+    } finally {
+      db.close();
+    }
+    if (err instanceof RefusedRecordingError) throw err;
     const message = (err as Error).message;
     throw new Error(`${file} is not a usable Loupe recording: ${message.replace(/^file is not a database$/, 'not an SQLite file')}`);
   }
   return db;
+}
+
+/** SQLite opens lazily: the first read is where a WAL file whose `-shm` cannot be made fails to open. */
+function readsInPlace(db: Db): boolean {
+  try {
+    db.pragma('user_version');
+    return true;
+  } catch (err) {
+    // Anything else (not a database at all) is reported by the checks that follow.
+    return (err as { code?: string }).code !== 'SQLITE_CANTOPEN';
+  }
 }
 
 /** Whether the recording has this table: files from an older schema opened read-only lack newer ones. */
@@ -60,11 +103,32 @@ export function hasTable(db: Db, name: string): boolean {
 }
 
 /**
- * A database with tables of its own but no Loupe schema is someone else's SQLite file
- * (`--db app.sqlite` by mistake): migrating would add Loupe's tables to it. A new or
- * empty file has no tables and is set up as a recording.
+ * Reads only, before any pragma that could write: whether the file already is a recording
+ * (true) or new and empty (false). Refuses someone else's SQLite file, a recording from a
+ * newer Loupe and a damaged one.
  */
-function refuseForeignDatabase(db: Db): void {
-  if ((db.pragma('user_version', { simple: true }) as number) !== 0) return;
-  if (db.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get() !== undefined) throw new Error("it is another program's SQLite database (tables, but no Loupe schema); Loupe left it untouched");
+function checkBeforeWriting(db: Db, file: string, claim: WriterClaim | undefined): boolean {
+  let version: number;
+  try {
+    version = db.pragma('user_version', { simple: true }) as number;
+    // A database with tables of its own but no Loupe schema is someone else's SQLite file
+    // (`--db app.sqlite` by mistake): migrating would add Loupe's tables to it.
+    if (version === 0 && db.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get() !== undefined) {
+      throw new Error("it is another program's SQLite database (tables, but no Loupe schema); Loupe left it untouched");
+    }
+  } catch (err) {
+    // A damaged header is "not a database" too, and that message stays as it was.
+    if (isCorruption(err) && (err as { code?: string }).code !== 'SQLITE_NOTADB') throw damaged(file, (err as Error).message);
+    throw err;
+  }
+  if (version === 0) return false;
+  refuseNewerSchema(version);
+  try {
+    claim?.refuseIfHeld(db);
+  } catch (err) {
+    if (isCorruption(err)) throw damaged(file, (err as Error).message);
+    throw err;
+  }
+  checkIntegrity(db, file);
+  return true;
 }

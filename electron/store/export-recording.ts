@@ -1,20 +1,24 @@
 // Every export format of a recording, in one place for the CLI and the desktop app's
 // File > Export menu. Output is produced in pieces so a large recording streams out
-// instead of being built as one string.
+// instead of being built as one string. A damaged recording exports what it holds: rows
+// that cannot be read back are placeholders in the output and tallied in the ReadDamage
+// returned (read-damage.ts).
 import pkg from '../../package.json' with { type: 'json' };
 import { exportDocument, exportRun } from '../../shared/export/export-json.js';
-import { harDocument } from '../../shared/export/har.js';
+import { harDocument, type HarInput, type HarUnreadable } from '../../shared/export/har.js';
 import { otlpDocument } from '../../shared/export/otlp.js';
 import { attachAgentSpans } from '../../shared/trace/attach-agent-spans.js';
 import type { Run } from '../../shared/trace/thread.js';
 import type { AgentSpan } from '../../shared/trace/types.js';
 import type { Db } from './db.js';
+import { isCorruption } from './integrity-check.js';
 import { exchangeIds, loadRawExchange } from './raw-read.js';
 import { readRecordingId } from './recording-id.js';
+import { ReadDamage } from './read-damage.js';
 import { loadAgentSpans, loadRuns } from './runs-read.js';
 
-function spansByRun(db: Db, runs: Run[]): Map<string, AgentSpan[]> {
-  return attachAgentSpans(runs, loadAgentSpans(db)).byRun;
+function spansByRun(db: Db, runs: Run[], damage: ReadDamage): Map<string, AgentSpan[]> {
+  return attachAgentSpans(runs, loadAgentSpans(db, damage)).byRun;
 }
 
 export const EXPORT_FORMATS = ['json', 'jsonl', 'har', 'otlp'] as const;
@@ -27,7 +31,7 @@ export function isExportFormat(value: string): value is ExportFormat {
 /**
  * Writes the recording in `format` through `write`, piece by piece, waiting for each
  * piece's promise (if it returns one) so a slow reader holds the export back instead of
- * the pieces piling up in memory.
+ * the pieces piling up in memory. Returns what could not be read (nothing, for a healthy file).
  */
 export interface ExportOptions {
   /** OTLP only: message content in the GenAI message attributes (off by default: it can be private). */
@@ -39,34 +43,49 @@ export async function exportRecording(
   format: ExportFormat,
   write: (text: string) => void | Promise<void>,
   options: ExportOptions = {},
-): Promise<void> {
+): Promise<ReadDamage> {
+  const damage = new ReadDamage();
   switch (format) {
     case 'json': {
-      const runs = loadRuns(db);
-      await write(`${JSON.stringify(exportDocument(runs, undefined, spansByRun(db, runs)))}\n`);
-      return;
+      const runs = loadRuns(db, damage);
+      await write(`${JSON.stringify(exportDocument(runs, undefined, spansByRun(db, runs, damage)))}\n`);
+      break;
     }
     case 'jsonl': {
-      const runs = loadRuns(db);
-      const spans = spansByRun(db, runs);
+      const runs = loadRuns(db, damage);
+      const spans = spansByRun(db, runs, damage);
       for (const run of runs) await write(`${JSON.stringify(exportRun(run, undefined, spans.get(run.id)))}\n`);
-      return;
+      break;
     }
     case 'otlp': {
-      const runs = loadRuns(db);
-      const doc = otlpDocument(runs, { version: pkg.version, recordingId: readRecordingId(db), agentSpans: spansByRun(db, runs), content: options.otlpContent });
+      const runs = loadRuns(db, damage);
+      const agentSpans = spansByRun(db, runs, damage);
+      const doc = otlpDocument(runs, { version: pkg.version, recordingId: readRecordingId(db), agentSpans, content: options.otlpContent });
       await write(`${JSON.stringify(doc)}\n`);
-      return;
+      break;
     }
     case 'har': {
-      const upstreamOf = db.prepare('SELECT upstream FROM exchanges WHERE id = ?');
-      const inputs = [];
-      for (const id of exchangeIds(db)) {
-        const raw = await loadRawExchange(db, id);
-        if (raw) inputs.push({ raw, upstream: (upstreamOf.get(id) as { upstream: string }).upstream });
-      }
-      await write(`${JSON.stringify(harDocument(inputs, pkg.version))}\n`);
-      return;
+      const { inputs, unreadable } = await harInputs(db, damage);
+      await write(`${JSON.stringify(harDocument(inputs, pkg.version, unreadable))}\n`);
+      break;
     }
   }
+  return damage;
+}
+
+async function harInputs(db: Db, damage: ReadDamage): Promise<{ inputs: HarInput[]; unreadable: HarUnreadable[] }> {
+  const upstreamOf = db.prepare('SELECT upstream FROM exchanges WHERE id = ?');
+  const inputs: HarInput[] = [];
+  const unreadable: HarUnreadable[] = [];
+  for (const id of exchangeIds(db)) {
+    try {
+      const raw = await loadRawExchange(db, id);
+      if (raw) inputs.push({ raw, upstream: (upstreamOf.get(id) as { upstream: string }).upstream });
+    } catch (err) {
+      // Headers stored as JSON that no longer parses, or a page SQLite cannot read.
+      if (!(err instanceof SyntaxError) && !isCorruption(err)) throw err;
+      unreadable.push({ id, error: damage.note(`exchange ${id}`, err) });
+    }
+  }
+  return { inputs, unreadable };
 }

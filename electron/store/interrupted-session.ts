@@ -14,9 +14,10 @@ import type { ChunkStream } from '../../shared/capture/exchange.js';
 import type { Db } from './db.js';
 import { computeDerived, derivedRows, derivedWriter } from './derive.js';
 import { storedChunks } from './raw-read.js';
+import { OPEN_SESSION } from './session-mark.js';
 
-/** The `meta` key a writer sets while its session is open; tests read it to tell a clean close. */
-export const OPEN_SESSION = 'open_session_first_id';
+/** Tests read it to tell a clean close. */
+export { OPEN_SESSION };
 
 export const INTERRUPTED_ERROR = 'Loupe stopped before this exchange ended (killed or crashed); what arrived until then is kept';
 

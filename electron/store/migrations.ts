@@ -148,6 +148,13 @@ const migrations: Migration[] = [
 
 export const SCHEMA_VERSION = migrations.length;
 
+/** Readers refuse a newer file too: its tables may mean something this build would misread. */
+export function refuseNewerSchema(version: number): void {
+  if (version > SCHEMA_VERSION) {
+    throw new Error(`this recording was written by a newer Loupe (schema ${version}, this build knows ${SCHEMA_VERSION}); open it with that Loupe or a later one`);
+  }
+}
+
 /** Hears of an existing recording being upgraded, before (`start`) and after (`done`). */
 export type UpgradeListener = (from: number, to: number, phase: 'start' | 'done') => void;
 
@@ -158,19 +165,18 @@ export type UpgradeListener = (from: number, to: number, phase: 'start' | 'done'
  */
 export function migrate(db: Database.Database, onUpgrade?: UpgradeListener): void {
   const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > SCHEMA_VERSION) {
-    throw new Error(
-      `this recording was written by a newer Loupe (schema ${current}, this build knows ${SCHEMA_VERSION})`,
-    );
-  }
+  refuseNewerSchema(current);
   const upgrading = current > 0 && current < SCHEMA_VERSION;
   if (upgrading) onUpgrade?.(current, SCHEMA_VERSION, 'start');
   for (let v = current; v < SCHEMA_VERSION; v++) {
     const step = migrations[v]!;
+    // Immediate, and the version read again inside: two writers setting up one new file at
+    // once both start here, and the second finds the step done instead of failing it.
     db.transaction(() => {
+      if ((db.pragma('user_version', { simple: true }) as number) > v) return;
       step(db);
       db.pragma(`user_version = ${v + 1}`);
-    })();
+    }).immediate();
   }
   if (upgrading) {
     // The copy went through the WAL; leave it empty rather than the recording's size.

@@ -1,11 +1,20 @@
-// One writer per recording, through the real file system: the lock file beside it, a
-// second writer refused, a stale lock (its process gone, or unreadable) taken over.
+// One writer per recording, through real files and real processes: the claim inside the
+// recording, a second writer refused however it names the file (symlink, hard link), a
+// stale claim (its process gone, a zombie, or its pid reused) taken over at once.
+// The CLI tests use the built dist/: run `npm run build` before running this file alone.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { lockRecording, openLocked, RecordingInUseError, UNNAMED_LOCK_GRACE_MS, type LinkFile } from './recording-lock.js';
+import readline from 'node:readline';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { assertBuilt, ROOT, serve } from '../../e2e/support/serve.js';
+import { RELAY_HEAP_FLAGS } from '../capture/relay-heap.js';
+import { openDb } from './db.js';
+import { openLocked, readClaim, RecordingInUseError, WRITER_KEY } from './recording-lock.js';
+
+const BIN = path.join(ROOT, 'bin', 'loupe.js');
+const NO_UPSTREAM = 'http://127.0.0.1:9';
 
 let dir = '';
 let file = '';
@@ -21,95 +30,148 @@ function deadPid(): number {
   return Number(child.stdout);
 }
 
-/** A file system without hard links (FAT on a USB stick): linking fails as it does there. */
-const noHardLinks: LinkFile = () => {
-  throw Object.assign(new Error('EPERM: operation not permitted, link'), { code: 'EPERM' });
-};
+function startTimeOf(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+}
 
-describe('lockRecording', () => {
+/** `dev:ino` of a file, as a claim names it. */
+function identityOf(target: string): string {
+  const stat = fs.statSync(target, { bigint: true });
+  return `${stat.dev}:${stat.ino}`;
+}
+
+function stateOf(pid: number): string {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!;
+}
+
+/** Writes a claim into a recording as another process would have left it. */
+function leaveClaim(target: string, value: string): void {
+  const db = openDb(target);
+  db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(WRITER_KEY, value);
+  db.close();
+}
+
+function claimIn(target: string): string | undefined {
+  const db = openDb(target, { readonly: true });
+  try {
+    return db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(WRITER_KEY) as string | undefined;
+  } finally {
+    db.close();
+  }
+}
+
+/** A second `loupe serve` on `db`, expected to be refused at once. */
+function secondServe(db: string) {
+  return spawnSync(process.execPath, [...RELAY_HEAP_FLAGS, BIN, 'serve', '--port', '0', '--db', db, '--upstream', NO_UPSTREAM], { encoding: 'utf8', timeout: 30_000 });
+}
+
+describe('openLocked', () => {
   it('holds the file for one writer at a time, and gives it back on release', () => {
-    const lock = lockRecording(file);
-    expect(fs.readFileSync(`${file}.lock`, 'utf8').trim()).toBe(String(process.pid));
-    expect(() => lockRecording(file)).toThrow(/already being recorded by this Loupe/);
+    const { db, lock } = openLocked(file);
+    expect(readClaim(db)).toEqual({ pid: process.pid, started: startTimeOf(process.pid), file: identityOf(file) });
+    expect(() => openLocked(file)).toThrow(new RecordingInUseError(`${file} is already being recorded by this Loupe`));
     lock.release();
     lock.release();
-    expect(fs.existsSync(`${file}.lock`)).toBe(false);
-    lockRecording(file).release();
-    // Nothing but the lock was ever left beside the recording.
-    expect(fs.readdirSync(dir)).toEqual([]);
+    expect(readClaim(db)).toBeNull();
+    db.close();
+    const again = openLocked(file);
+    again.lock.release();
+    again.db.close();
+    // Nothing but the recording was ever left beside it.
+    expect(fs.readdirSync(dir)).toEqual(['r.loupe']);
   });
 
-  it('refuses a file another live process holds, naming it and the way out', () => {
-    fs.writeFileSync(`${file}.lock`, `${process.ppid}\n`);
-    let err: unknown;
-    try {
-      lockRecording(file);
-    } catch (e) {
-      err = e;
-    }
-    expect(err).toBeInstanceOf(RecordingInUseError);
-    expect((err as Error).message).toBe(
-      `${file} is being recorded by another Loupe (process ${process.ppid}); stop it first, or record into another file with --db (if no Loupe is running, delete ${file}.lock)`,
+  it('refuses a file another live process holds, naming it and the way out, and leaves its claim alone', () => {
+    openDb(file).close();
+    const claim = JSON.stringify({ pid: process.ppid, started: startTimeOf(process.ppid), file: identityOf(file) });
+    leaveClaim(file, claim);
+    expect(() => openLocked(file)).toThrow(
+      new RecordingInUseError(`${file} is being recorded by another Loupe (process ${process.ppid}); stop it first, or record into another file with --db`),
     );
-    // Its lock is left alone.
-    expect(fs.readFileSync(`${file}.lock`, 'utf8').trim()).toBe(String(process.ppid));
+    expect(claimIn(file)).toBe(claim);
   });
 
-  it('takes over a stale lock: its process is gone, or it names none', () => {
-    for (const stale of [`${deadPid()}\n`, '', 'not a pid']) {
-      fs.writeFileSync(`${file}.lock`, stale);
-      const lock = lockRecording(file);
-      expect(fs.readFileSync(`${file}.lock`, 'utf8').trim()).toBe(String(process.pid));
+  it('takes over a stale claim: its process is gone, its pid now names another process, it names another file, or none', () => {
+    openDb(file).close();
+    const self = identityOf(file);
+    const stale = [
+      JSON.stringify({ pid: deadPid(), started: null, file: self }),
+      JSON.stringify({ pid: process.ppid, started: startTimeOf(process.ppid) + 1, file: self }),
+      // A copy of a recording a live Loupe is writing carries that Loupe's claim on the original.
+      JSON.stringify({ pid: process.ppid, started: startTimeOf(process.ppid), file: '1:2' }),
+      'not a claim',
+    ];
+    for (const value of stale) {
+      leaveClaim(file, value);
+      const { db, lock } = openLocked(file);
+      expect(readClaim(db)?.pid).toBe(process.pid);
       lock.release();
+      db.close();
     }
   });
 
-  it('creates the lock exclusively where hard links are missing, and holds it the same way', () => {
-    const lock = lockRecording(file, noHardLinks);
-    expect(fs.readFileSync(`${file}.lock`, 'utf8').trim()).toBe(String(process.pid));
-    expect(() => lockRecording(file, noHardLinks)).toThrow(/already being recorded by this Loupe/);
+  it('does not remove a claim that is no longer its own', () => {
+    const { db, lock } = openLocked(file);
+    const other = JSON.stringify({ pid: process.ppid, started: null, file: identityOf(file) });
+    db.prepare('UPDATE meta SET value = ? WHERE key = ?').run(other, WRITER_KEY);
     lock.release();
-    expect(fs.readdirSync(dir)).toEqual([]);
+    expect(db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(WRITER_KEY)).toBe(other);
+    db.close();
   });
 
-  it('waits for a lock still being created to name its process, instead of taking it over', async () => {
-    // Another process creates the lock exclusively, as on FAT, and names itself a moment
-    // later: in between the file is there and empty.
-    const script = `
-      const fs = require('node:fs');
-      fs.writeFileSync(process.argv[1], '', { flag: 'wx' });
-      setTimeout(() => fs.writeFileSync(process.argv[1], process.pid + '\\n'), ${Math.round(UNNAMED_LOCK_GRACE_MS / 6)});
-      setTimeout(() => {}, 10000);`;
-    const other = spawn(process.execPath, ['-e', script, `${file}.lock`], { stdio: 'ignore' });
-    try {
-      while (!fs.existsSync(`${file}.lock`)) await new Promise((r) => setTimeout(r, 2));
-      expect(() => lockRecording(file, noHardLinks)).toThrow(`${file} is being recorded by another Loupe (process ${other.pid})`);
-      expect(fs.readFileSync(`${file}.lock`, 'utf8').trim()).toBe(String(other.pid));
-    } finally {
-      other.kill();
-    }
-  });
-
-  it('does not remove a lock that is no longer its own', () => {
-    const lock = lockRecording(file);
-    fs.writeFileSync(`${file}.lock`, `${process.ppid}\n`);
-    lock.release();
-    expect(fs.readFileSync(`${file}.lock`, 'utf8').trim()).toBe(String(process.ppid));
-  });
-
-  it("locks a recording whose folder does not exist yet, as a first run's library", () => {
+  it("claims a recording whose folder does not exist yet, as a first run's library", () => {
     const nested = path.join(dir, 'new', 'folder', 'library.loupe');
-    const lock = lockRecording(nested);
-    expect(fs.readFileSync(`${nested}.lock`, 'utf8').trim()).toBe(String(process.pid));
+    const { db, lock } = openLocked(nested);
+    expect(readClaim(db)?.pid).toBe(process.pid);
     lock.release();
+    db.close();
+  });
+});
+
+describe('a second Loupe on a recording another Loupe is writing', () => {
+  it('is refused through a symlink and through a hard link, not let in to fail every write', async () => {
+    assertBuilt();
+    const first = await serve(NO_UPSTREAM, [], { dbPath: file, oneProcess: true });
+    onTestFinished(() => void first.stop());
+    const holder = first.child.pid!;
+    const symlink = path.join(dir, 'via-symlink.loupe');
+    fs.symlinkSync(file, symlink);
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-lock-link-'));
+    onTestFinished(() => fs.rmSync(other, { recursive: true, force: true }));
+    const hardLink = path.join(other, 'via-hard-link.loupe');
+    fs.linkSync(file, hardLink);
+    for (const alias of [symlink, hardLink]) {
+      const second = secondServe(alias);
+      expect(second.status).toBe(1);
+      expect(second.stderr).toBe(`loupe: ${alias} is being recorded by another Loupe (process ${holder}); stop it first, or record into another file with --db\n`);
+    }
+    expect(await first.stop()).toBe(0);
   });
 
-  it('gives the lock back when opening the recording fails', () => {
-    expect(() =>
-      openLocked(file, () => {
-        throw new Error('not a database');
-      }),
-    ).toThrow('not a database');
-    expect(fs.existsSync(`${file}.lock`)).toBe(false);
+  it('takes over at once from a Loupe killed a moment ago, while it is still a zombie', async () => {
+    assertBuilt();
+    // The killed Loupe's parent is a shell that `exec`s sleep, which never reaps: the dead
+    // Loupe stays a zombie for as long as this test needs.
+    const script = `"${process.execPath}" ${RELAY_HEAP_FLAGS.join(' ')} "${BIN}" serve --port 0 --db "${file}" --upstream ${NO_UPSTREAM} 2>/dev/null & echo "$!"; exec sleep 60`;
+    const parent = spawn('sh', ['-c', script], { stdio: ['ignore', 'pipe', 'ignore'] });
+    onTestFinished(() => void parent.kill('SIGKILL'));
+    const lines = readline.createInterface({ input: parent.stdout! })[Symbol.asyncIterator]();
+    const pid = Number((await lines.next()).value);
+    const ready = JSON.parse((await lines.next()).value as string) as { proxy: string };
+    expect(ready.proxy).toMatch(/^http:/);
+    expect(claimIn(file)).toBe(JSON.stringify({ pid, started: startTimeOf(pid), file: identityOf(file) }));
+    process.kill(pid, 'SIGKILL');
+    while (stateOf(pid) !== 'Z') await new Promise((r) => setTimeout(r, 5));
+
+    const second = await serve(NO_UPSTREAM, [], { dbPath: file, oneProcess: true });
+    try {
+      expect(stateOf(pid)).toBe('Z');
+      expect(second.stderr()).not.toMatch(/being recorded/);
+      expect(JSON.parse(claimIn(file)!)).toMatchObject({ pid: second.child.pid });
+    } finally {
+      expect(await second.stop()).toBe(0);
+    }
   });
 });

@@ -2,19 +2,29 @@
 // exchanges from what the file held when it started, and every write after the other's
 // first would fail (`UNIQUE constraint failed: exchanges.id`): traffic still flows, but
 // nothing more is saved. So whatever writes a recording (the proxy's core, `loupe
-// reindex`) first takes a lock file beside it, `FILE.lock`, holding its process id.
+// reindex`) first claims it (ADR 19).
 //
-// The lock file appears whole or not at all: it is written under a name of its own and
-// hard-linked into place, which fails if a lock is already there. A lock whose process is
-// gone (Loupe was killed) is stale and taken over. Readers (export, the viewer) take none.
+// The claim lives inside the recording, so it goes wherever the file's bytes go: the
+// `writer` row of `meta`, naming the process. (A lock file beside the path was keyed on
+// the path string, and a second Loupe through a symlink or a hard link got in.) It is read
+// and written in one IMMEDIATE transaction, under SQLite's write lock, so check-and-claim
+// is one step for every Loupe that reaches the file by its path or a symlink (SQLite
+// resolves symlinks). SQLite names the WAL and that lock by the path, so a hard link or
+// another mount of the file has a WAL of its own: the claim is checkpointed into the file
+// at once, and a Loupe that came that way reads it there and is refused.
 //
-// Where hard links are missing (FAT, exFAT on a USB stick) the lock is created exclusively
-// instead, and for a moment it exists but is empty: one that names no process is given a
-// short while to name one before it counts as stale, or two writers could both win.
+// A claim whose process is gone (Loupe was killed) is stale and taken over at once, and so
+// is one that names another file (this one is a copy of it: `cp` of a live recording). Gone
+// includes a zombie, dead but not yet reaped by its parent: `kill(pid, 0)` still succeeds
+// on one. Where /proc tells it, a claim also names its process's start time, so a pid
+// reused by another process after a crash does not count as the holder. Readers (export,
+// the viewer) claim nothing.
 import fs from 'node:fs';
-import path from 'node:path';
+import type { Db, OpenOptions } from './db.js';
+import { openDb } from './db.js';
+import { RefusedRecordingError } from './refused-recording.js';
 
-export class RecordingInUseError extends Error {
+export class RecordingInUseError extends RefusedRecordingError {
   override name = 'RecordingInUseError';
 }
 
@@ -23,117 +33,108 @@ export interface RecordingLock {
   release(): void;
 }
 
-/** How long a lock that names no process may take to name one before it counts as stale. */
-export const UNNAMED_LOCK_GRACE_MS = 250;
+/** The `meta` key of the claim; its value is the Claim as JSON. */
+export const WRITER_KEY = 'writer';
 
-/** Creates a hard link; replaceable so tests can play a file system without them. */
-export type LinkFile = (existing: string, link: string) => void;
-
-export function lockRecording(dbPath: string, link: LinkFile = fs.linkSync): RecordingLock {
-  const lockPath = `${dbPath}.lock`;
-  // A writer makes the recording's folder (a first run's library folder does not exist
-  // yet), so the lock beside it must be able to go there first.
-  fs.mkdirSync(path.dirname(path.resolve(dbPath)), { recursive: true });
-  // Twice: the second try follows the removal of a stale lock.
-  for (let attempt = 0; attempt < 2; attempt++) {
-    if (tryLink(lockPath, link)) return heldLock(lockPath);
-    const holder = awaitHolder(lockPath);
-    if (holder !== null && processExists(holder)) {
-      if (holder === process.pid) throw new RecordingInUseError(`${dbPath} is already being recorded by this Loupe`);
-      throw new RecordingInUseError(
-        `${dbPath} is being recorded by another Loupe (process ${holder}); stop it first, or record into another file with --db (if no Loupe is running, delete ${lockPath})`,
-      );
-    }
-    // Its process is gone, or the file names none: stale.
-    fs.rmSync(lockPath, { force: true });
-  }
-  throw new RecordingInUseError(`could not lock ${dbPath}: another Loupe took it at the same moment; try again`);
+export interface Claim {
+  pid: number;
+  /** The process's start time in clock ticks after boot (/proc/PID/stat), where there is a /proc. */
+  started: number | null;
+  /**
+   * The claimed file's device and inode, `dev:ino`: a copy of a recording carries the claim
+   * of the Loupe writing the original (`cp` of a live file), and must not count as held by it.
+   */
+  file: string;
 }
 
-/** Takes the lock, then opens the recording with `open`; a failed open gives the lock back. */
-export function openLocked<T>(dbPath: string, open: () => T): { value: T; lock: RecordingLock } {
-  const lock = lockRecording(dbPath);
-  try {
-    return { value: open(), lock };
-  } catch (err) {
-    lock.release();
-    throw err;
-  }
+/** Opens `file` for writing, claimed: the claim is made once the file is known healthy, before anything is written to it. */
+export function openLocked(file: string, options: Omit<OpenOptions, 'claim' | 'readonly'> = {}): { db: Db; lock: RecordingLock } {
+  let lock: RecordingLock | null = null;
+  const db = openDb(file, {
+    ...options,
+    claim: {
+      refuseIfHeld: (opened) => refuseIfHeld(opened, file),
+      take: (opened) => (lock = claimRecording(opened, file)),
+    },
+  });
+  return { db, lock: lock! };
 }
 
-/** Creates the lock file holding this process's id; false if one is already there. */
-function tryLink(lockPath: string, link: LinkFile): boolean {
-  const draft = `${lockPath}.${process.pid}`;
-  fs.writeFileSync(draft, `${process.pid}\n`);
-  try {
-    link(draft, lockPath);
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    // A file system without hard links (FAT on a USB stick): created exclusively instead,
-    // and a reader may catch it empty for a moment.
-    return createExclusively(lockPath);
-  } finally {
-    fs.rmSync(draft, { force: true });
-  }
-}
-
-function createExclusively(lockPath: string): boolean {
-  try {
-    fs.writeFileSync(lockPath, `${process.pid}\n`, { flag: 'wx' });
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw err;
-  }
-}
-
-function heldLock(lockPath: string): RecordingLock {
+/** Claims the open recording `db` (named `file` in messages) for this process. */
+export function claimRecording(db: Db, file: string): RecordingLock {
+  const mine: Claim = { pid: process.pid, started: startTimeOf(process.pid), file: identityOf(file) };
+  const value = JSON.stringify(mine);
+  db.transaction(() => {
+    refuseIfHeld(db, file);
+    db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(WRITER_KEY, value);
+  }).immediate();
+  // Into the file itself: SQLite names the WAL and its lock by the path, so a Loupe that
+  // came through a hard link (another path, another WAL) reads only the file. Passive:
+  // it never waits for a reader; one that holds an older snapshot only delays it.
+  db.pragma('wal_checkpoint(PASSIVE)');
   let held = true;
   return {
     release() {
       if (!held) return;
       held = false;
-      // Only our own: a lock taken over after ours went stale is not ours to remove.
-      if (readHolder(lockPath) === process.pid) fs.rmSync(lockPath, { force: true });
+      // Only our own: a claim taken over after ours went stale is not ours to remove.
+      db.prepare('DELETE FROM meta WHERE key = ? AND value = ?').run(WRITER_KEY, value);
     },
   };
 }
 
-/**
- * The process a lock names. One that names none may be an exclusive create caught between
- * its open and its write, so it is read again for a while; one that stays blank, holds
- * something else, or is gone names no one.
- */
-function awaitHolder(lockPath: string): number | null {
-  const giveUpAt = Date.now() + UNNAMED_LOCK_GRACE_MS;
-  for (;;) {
-    const holder = readHolder(lockPath);
-    if (holder !== null || !fs.existsSync(lockPath) || Date.now() >= giveUpAt) return holder;
-    sleepSync(10);
-  }
+/** Throws RecordingInUseError if a live process holds `db`'s claim. */
+export function refuseIfHeld(db: Db, file: string): void {
+  const holder = readClaim(db);
+  if (!holder || holder.file !== identityOf(file) || !isAlive(holder)) return;
+  if (holder.pid === process.pid) throw new RecordingInUseError(`${file} is already being recorded by this Loupe`);
+  throw new RecordingInUseError(`${file} is being recorded by another Loupe (process ${holder.pid}); stop it first, or record into another file with --db`);
 }
 
-/** Blocks this thread; only for the few ms a lock takes to be written, at startup. */
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
-function readHolder(lockPath: string): number | null {
+/** The claim a recording holds, if any (null for one that no longer parses: it names no one). */
+export function readClaim(db: Db): Claim | null {
+  const value = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(WRITER_KEY) as string | undefined;
+  if (value === undefined) return null;
   try {
-    const pid = Number(fs.readFileSync(lockPath, 'utf8').trim());
-    return Number.isInteger(pid) && pid > 0 ? pid : null;
+    const claim = JSON.parse(value) as Claim;
+    return Number.isInteger(claim.pid) && claim.pid > 0 ? claim : null;
   } catch {
     return null;
   }
 }
 
-function processExists(pid: number): boolean {
+/** The file behind `file` (symlinks followed): the same for every path and hard link to it. */
+function identityOf(file: string): string {
+  const stat = fs.statSync(file, { bigint: true });
+  return `${stat.dev}:${stat.ino}`;
+}
+
+function isAlive(claim: Claim): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
+    process.kill(claim.pid, 0);
   } catch (err) {
     // EPERM: it exists, it is just not ours to signal.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  const stat = procStat(claim.pid);
+  if (stat === null) return true; // no /proc (macOS, Windows): the signal's word is all there is
+  // Z: exited, waiting for its parent to reap it; X: being reaped.
+  if (stat.state === 'Z' || stat.state === 'X') return false;
+  return claim.started === null || stat.started === claim.started;
+}
+
+function startTimeOf(pid: number): number | null {
+  return procStat(pid)?.started ?? null;
+}
+
+/** State and start time from /proc/PID/stat: fields 3 and 22, counted past the parenthesised name. */
+function procStat(pid: number): { state: string; started: number } | null {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { state: fields[0]!, started: Number(fields[19]) };
 }

@@ -1,12 +1,17 @@
 // Loads derived responses in recording order and threads them into runs. Records derived
 // before they carried their exchange context get it from the exchange row, so an older
-// recording threads the same way after an upgrade without a reindex.
+// recording threads the same way after an upgrade without a reindex. A row that cannot be
+// read back becomes an unreadable placeholder in its place (read-damage.ts).
 import { threadRuns, type Run } from '../../shared/trace/thread.js';
 import type { AgentSpan, ResponseRecord } from '../../shared/trace/types.js';
 import type { Transport } from '../../shared/capture/exchange.js';
 import { hasTable, type Db } from './db.js';
+import { parseStored, ReadDamage, scanOrPerExchange, unreadableResponse } from './read-damage.js';
 
 interface Row {
+  exchange_id: number;
+  response_id: string;
+  model: string | null;
   record: string;
   started_at: number;
   transport: Transport;
@@ -15,21 +20,26 @@ interface Row {
   connection_id: string;
 }
 
-/** The recording's runs; from `sinceExchange` on, only those exchanges' (one session's, say). */
-export function loadRuns(db: Db, sinceExchange = 0): Run[] {
-  const rows = db
-    .prepare(
-      `SELECT r.record, e.started_at, e.transport, e.label, e.agent, e.connection_id
-       FROM responses r JOIN exchanges e ON e.id = r.exchange_id
-       WHERE r.exchange_id >= ?
-       ORDER BY r.exchange_id, r.idx`,
-    )
-    .all(sinceExchange) as Row[];
-  return threadRuns(rows.map(recordOf));
+const RESPONSES_SQL = `SELECT r.exchange_id, r.response_id, r.model, r.record, e.started_at, e.transport, e.label, e.agent, e.connection_id
+  FROM responses r JOIN exchanges e ON e.id = r.exchange_id`;
+
+/** The recording's runs; from exchange `since` on, only those exchanges' (one session's, say). */
+export function loadRuns(db: Db, damage = new ReadDamage(), since = 0): Run[] {
+  const records = scanOrPerExchange(
+    db,
+    'responses',
+    () => (db.prepare(`${RESPONSES_SQL} WHERE r.exchange_id >= ? ORDER BY r.exchange_id, r.idx`).all(since) as Row[]).map((row) => recordOf(db, row, damage)),
+    (id) => (id < since ? [] : (db.prepare(`${RESPONSES_SQL} WHERE r.exchange_id = ? ORDER BY r.idx`).all(id) as Row[])).map((row) => recordOf(db, row, damage)),
+    (id, reason) => [unreadableResponse(db, { exchangeId: id, responseId: null, model: null }, reason)],
+    damage,
+  );
+  return threadRuns(records);
 }
 
-function recordOf(row: Row): ResponseRecord {
-  const record = JSON.parse(row.record) as ResponseRecord;
+function recordOf(db: Db, row: Row, damage: ReadDamage): ResponseRecord {
+  const record = parseStored<ResponseRecord, ResponseRecord>(row.record, `response ${row.response_id} of exchange ${row.exchange_id}`, damage, (reason) =>
+    unreadableResponse(db, { exchangeId: row.exchange_id, responseId: row.response_id, model: row.model }, reason),
+  );
   record.exchange ??= {
     startedAt: row.started_at,
     transport: row.transport,
@@ -40,9 +50,22 @@ function recordOf(row: Row): ResponseRecord {
   return record;
 }
 
-/** Every Agents SDK trace object recorded, in recording order (none in a pre-v2 file opened read-only). */
-export function loadAgentSpans(db: Db, sinceExchange = 0): AgentSpan[] {
+/** Every Agents SDK trace object recorded, in recording order (none in a pre-v2 file opened read-only); unreadable ones are noted and left out. */
+export function loadAgentSpans(db: Db, damage = new ReadDamage(), since = 0): AgentSpan[] {
   if (!hasTable(db, 'agent_spans')) return [];
-  const rows = db.prepare('SELECT record FROM agent_spans WHERE exchange_id >= ? ORDER BY exchange_id, idx').pluck().all(sinceExchange) as string[];
-  return rows.map((json) => JSON.parse(json) as AgentSpan);
+  const rows = scanOrPerExchange(
+    db,
+    'agent_spans',
+    () => db.prepare('SELECT exchange_id, idx, record FROM agent_spans WHERE exchange_id >= ? ORDER BY exchange_id, idx').all(since) as SpanRow[],
+    (id) => (id < since ? [] : (db.prepare('SELECT exchange_id, idx, record FROM agent_spans WHERE exchange_id = ? ORDER BY idx').all(id) as SpanRow[])),
+    () => [],
+    damage,
+  );
+  return rows.flatMap((row) => parseStored<AgentSpan>(row.record, `agent span ${row.idx} of exchange ${row.exchange_id}`, damage) ?? []);
+}
+
+interface SpanRow {
+  exchange_id: number;
+  idx: number;
+  record: string;
 }

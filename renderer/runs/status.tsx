@@ -9,6 +9,7 @@ export const STATUS_STYLE: Record<string, string> = {
   error: 'bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-300',
   incomplete: 'bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-300',
   aborted: 'bg-zinc-200 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300',
+  unreadable: 'bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-300',
   cancelled: 'bg-zinc-200 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300',
 };
 

@@ -30,7 +30,8 @@ export interface ExportEdge {
 export interface ExportRun {
   id: string;
   label: string | null;
-  responses: Array<{ id: string; model: string | null; status: string; items: ExportItem[] }>;
+  /** `error` only on a response whose stored record could not be read back (status `unreadable`). */
+  responses: Array<{ id: string; model: string | null; status: string; items: ExportItem[]; error?: string }>;
   graph: { nodes: ExportNode[]; edges: ExportEdge[] };
   /** Agents SDK trace objects attached to the run; present only when there are some. */
   agent_spans?: ExportSpan[];
@@ -73,6 +74,7 @@ export function exportRun(run: Run, graph: GraphBuilder = RUN_GRAPH, spans: read
       model: r.model,
       status: r.status,
       items: r.output.map((item) => ({ id: item.id, type: item.type, call_id: item.callId, agent: item.agent })),
+      ...(r.status === 'unreadable' && r.error ? { error: r.error.message } : {}),
     })),
     graph: graph(run),
   };

@@ -57,7 +57,7 @@ function responseTimes(r: ResponseRecord): [number, number] {
 }
 
 const requestModel = (r: ResponseRecord) => (typeof r.request.params.model === 'string' ? r.request.params.model : r.model);
-const failed = (r: ResponseRecord) => r.status === 'failed' || r.status === 'error' || r.status === 'aborted';
+const failed = (r: ResponseRecord) => r.status === 'failed' || r.status === 'error' || r.status === 'aborted' || r.status === 'unreadable';
 
 function defined(entries: Record<string, SpanAttributeValue | null | undefined>): Record<string, SpanAttributeValue> {
   const out: Record<string, SpanAttributeValue> = {};

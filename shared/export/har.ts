@@ -80,13 +80,21 @@ function entry({ raw, upstream }: HarInput) {
   };
 }
 
-export function harDocument(exchanges: HarInput[], version: string) {
+/** An exchange whose stored rows could not be read back (a damaged recording). */
+export interface HarUnreadable {
+  id: number;
+  error: string;
+}
+
+/** Unreadable exchanges are listed in `log._loupeUnreadable`, present only when there are some. */
+export function harDocument(exchanges: HarInput[], version: string, unreadable: HarUnreadable[] = []) {
   return {
     log: {
       version: '1.2',
       creator: { name: 'Loupe', version },
       pages: [],
       entries: exchanges.map(entry),
+      ...(unreadable.length ? { _loupeUnreadable: unreadable.map((u) => ({ _loupeExchangeId: u.id, _loupeError: u.error })) } : {}),
     },
   };
 }

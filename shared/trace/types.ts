@@ -64,7 +64,9 @@ export type ResponseStatus =
   | 'queued'
   | 'cancelled'
   | 'error'
-  | 'aborted';
+  | 'aborted'
+  /** Its stored record could not be read back (a damaged file): a placeholder stands in for it. */
+  | 'unreadable';
 
 export interface Usage {
   inputTokens: number;
