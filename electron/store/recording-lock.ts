@@ -2,7 +2,7 @@
 // exchanges from what the file held when it started, and every write after the other's
 // first would fail (`UNIQUE constraint failed: exchanges.id`): traffic still flows, but
 // nothing more is saved. So whatever writes a recording (the proxy's core, `loupe
-// reindex`) first claims it (ADR 19).
+// reindex`) first claims it (ADR 20).
 //
 // The claim lives inside the recording, so it goes wherever the file's bytes go: the
 // `writer` row of `meta`, naming the process. (A lock file beside the path was keyed on
