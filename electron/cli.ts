@@ -13,11 +13,11 @@ import { serve } from './cli/serve.js';
  * do something.
  */
 const COMMANDS: Record<string, { flags: readonly string[]; files: number }> = {
-  serve: { flags: ['port', 'ui-port', 'upstream', 'db', 'upstream-timeout'], files: 0 },
-  record: { flags: ['db', 'upstream', 'port', 'label', 'upstream-timeout'], files: 0 },
+  serve: { flags: ['port', 'ui-port', 'upstream', 'db', 'upstream-timeout', 'redact'], files: 0 },
+  record: { flags: ['db', 'upstream', 'port', 'label', 'upstream-timeout', 'redact'], files: 0 },
   export: { flags: ['format'], files: 1 },
   reindex: { flags: [], files: 1 },
-  demo: { flags: ['scenario', 'speed', 'db', 'port', 'ui-port'], files: 0 },
+  demo: { flags: ['scenario', 'speed', 'db', 'port', 'ui-port', 'redact'], files: 0 },
 };
 
 /** Every command's flags take a value; the flags below, valid anywhere, do not. */
@@ -37,16 +37,20 @@ function checkCommandArgs(args: ParsedArgs, command: string): void {
 const HELP = `loupe: record and inspect OpenAI Responses API traffic
 
   loupe serve   [--port 7455] [--ui-port Q] [--upstream URL] [--db FILE] [--upstream-timeout S]
+                [--redact NAME]...
                 proxy + headless UI; prints {"proxy": URL, "ui": URL} when ready
-  loupe record  [--db FILE] [--upstream URL] [--port P] [--label L] -- CMD ARGS
+  loupe record  [--db FILE] [--upstream URL] [--port P] [--label L] [--redact NAME]... -- CMD ARGS
                 run CMD with OPENAI_BASE_URL pointed at a fresh proxy; exits with CMD's status
   loupe export  FILE [--format json|jsonl|har|otlp]
   loupe reindex FILE   rebuild derived tables from the raw exchanges
-  loupe demo    [--scenario NAME|all] [--speed X] [--db FILE] [--port P] [--ui-port Q]
+  loupe demo    [--scenario NAME|all] [--speed X] [--db FILE] [--port P] [--ui-port Q] [--redact NAME]...
                 no API key needed: a built-in simulator plays scripted agent runs through
                 the proxy; prints {"proxy": URL, "ui": URL}; --speed 10 plays 10x faster
 ${demoHelp()}
 
+  --redact NAME keeps the values of headers, query parameters and JSON keys called NAME
+  (any case or separator) off the disk, beyond the names that look like credentials
+  (key, token, secret, password, auth, cookie, session, signature); repeat it for more.
   --port 0 picks a free port. The default upstream is https://api.openai.com; the default
   recording is library.loupe in the user data folder (override with --db or LOUPE_DB).
 `;

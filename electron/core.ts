@@ -23,6 +23,11 @@ export interface CoreOptions {
   maxBodyBytes?: number;
   /** The largest WebSocket message relayed either way (proxy-server.ts). */
   maxWebSocketMessageBytes?: number;
+  /**
+   * Header, query parameter and JSON key names to redact beyond the built-in rule
+   * (shared/capture/secret-names.ts), from `--redact NAME` or the desktop settings.
+   */
+  redact?: readonly string[];
   env?: Record<string, string | undefined>;
   /** The store writer's worker script, or false to write on the main thread. */
   storeWorker?: string | false;
@@ -96,6 +101,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     },
     options.storeWorker ?? DEFAULT_WORKER_SCRIPT,
     options.nativeBinding,
+    options.redact,
   );
   recorder = new Recorder(writer, {
     firstId,
@@ -113,6 +119,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       upstreamTimeoutMs: options.upstreamTimeoutMs,
       maxWebSocketMessageBytes: options.maxWebSocketMessageBytes,
       sink: recorder,
+      redact: options.redact,
       env: options.env,
       onRecordError: (err) => log(`loupe: recording failed for one exchange (traffic still flows): ${(err as Error).message}`),
     });

@@ -8,7 +8,7 @@ import { startHeadlessServer } from '../headless/server.js';
 import { startService } from '../service/service-thread.js';
 import { demoStarter } from '../demo/demo-starter.js';
 import { startSimUpstream } from '../sim/index.js';
-import { portFlag, stringFlag, UsageError, type ParsedArgs } from './args.js';
+import { portFlag, redactFlag, stringFlag, UsageError, type ParsedArgs } from './args.js';
 import { defaultLibraryPath } from './default-db.js';
 import { untilShutdownSignal } from './shutdown-signal.js';
 
@@ -30,6 +30,7 @@ export async function demoCommand(args: ParsedArgs): Promise<number> {
   const scenario = scenarioFlag(args);
   const speed = speedFlag(args);
   const dbPath = stringFlag(args, 'db') ?? defaultLibraryPath();
+  const redact = redactFlag(args);
   const sim = await startSimUpstream();
   const stops: Array<() => Promise<void>> = [() => sim.close()];
   const stop = async () => {
@@ -38,7 +39,7 @@ export async function demoCommand(args: ParsedArgs): Promise<number> {
   let failed = false;
   let stopping = false;
   try {
-    const core = await startCore({ dbPath, port: portFlag(args, 'port') ?? 0, upstream: sim.url });
+    const core = await startCore({ dbPath, port: portFlag(args, 'port') ?? 0, upstream: sim.url, redact });
     stops.push(() => core.close());
     const service = await startService(core, { startDemo: demoStarter(core) });
     stops.push(() => service.close());

@@ -3,7 +3,7 @@
 // a test suite in CI.
 import { spawn } from 'node:child_process';
 import { startCore } from '../core.js';
-import { portFlag, secondsFlag, stringFlag, upstreamFlag, UsageError, type ParsedArgs } from './args.js';
+import { portFlag, redactFlag, secondsFlag, stringFlag, upstreamFlag, UsageError, type ParsedArgs } from './args.js';
 import { defaultLibraryPath } from './default-db.js';
 import { exitStatusOf } from './exit-status.js';
 import { inheritedUpstream, withLoopbackNoProxy } from './record-env.js';
@@ -18,6 +18,7 @@ export async function record(args: ParsedArgs): Promise<number> {
     port: portFlag(args, 'port') ?? 0,
     upstream: given ?? inherited,
     upstreamTimeoutMs: secondsFlag(args, 'upstream-timeout'),
+    redact: redactFlag(args),
   });
   const label = stringFlag(args, 'label');
   const baseUrl = label ? core.proxy.baseUrl.replace(/\/v1$/, `/s/${encodeURIComponent(label)}/v1`) : core.proxy.baseUrl;

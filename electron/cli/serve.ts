@@ -5,7 +5,7 @@ import { startCore } from '../core.js';
 import { startHeadlessServer } from '../headless/server.js';
 import { startService } from '../service/service-thread.js';
 import { demoStarter } from '../demo/demo-starter.js';
-import { portFlag, secondsFlag, stringFlag, upstreamFlag, type ParsedArgs } from './args.js';
+import { portFlag, redactFlag, secondsFlag, stringFlag, upstreamFlag, type ParsedArgs } from './args.js';
 import { defaultLibraryPath } from './default-db.js';
 import { DEFAULT_PROXY_PORT } from '../capture/proxy-server.js';
 import { untilShutdownSignal } from './shutdown-signal.js';
@@ -19,6 +19,7 @@ export async function serve(args: ParsedArgs): Promise<number> {
     port: portFlag(args, 'port') ?? DEFAULT_PROXY_PORT,
     upstream: upstreamFlag(args),
     upstreamTimeoutMs: secondsFlag(args, 'upstream-timeout'),
+    redact: redactFlag(args),
   });
   // The API service runs in a thread of its own, off the relay's (service-thread.ts).
   let service;

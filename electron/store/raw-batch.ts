@@ -4,6 +4,7 @@
 import type { ChunkStream, ExchangeEnd, ExchangeStart, ResponseHead } from '../../shared/capture/exchange.js';
 import { headerValue } from '../../shared/capture/hop-headers.js';
 import { JsonSecretScrubber } from '../../shared/capture/json-secret-scrubber.js';
+import { secretNameRule } from '../../shared/capture/secret-names.js';
 import type { Db } from './db.js';
 
 export interface RawSegment {
@@ -54,8 +55,10 @@ function clientJsonStream(start: ExchangeStart): 'request' | 'client' | null {
 /** WebSocket text messages are JSON; binary ones, control frames and HTTP bodies (opcode 0) are judged as above. */
 const TEXT_OPCODE = 1;
 
-/** Returns a function that writes one batch in one transaction. */
-export function rawBatchWriter(db: Db): (batch: RawBatch) => void {
+/** Returns a function that writes one batch in one transaction; `redact` adds names to mask in client JSON. */
+export function rawBatchWriter(db: Db, redact: readonly string[] = []): (batch: RawBatch) => void {
+  // One rule for every exchange, so its cache of judged names lasts the whole session.
+  const isSecret = secretNameRule(redact);
   // Per exchange whose client JSON is scrubbed; state carries over from batch to batch
   // until the exchange ends.
   const scrubbers = new Map<number, { stream: 'request' | 'client'; scrubber: JsonSecretScrubber }>();
@@ -115,7 +118,7 @@ export function rawBatchWriter(db: Db): (batch: RawBatch) => void {
     // A start comes in the same batch as the exchange's first chunk or an earlier one.
     for (const s of batch.starts) {
       const stream = clientJsonStream(s);
-      if (stream) scrubbers.set(s.id, { stream, scrubber: new JsonSecretScrubber() });
+      if (stream) scrubbers.set(s.id, { stream, scrubber: new JsonSecretScrubber(isSecret) });
     }
     try {
       write(batch);

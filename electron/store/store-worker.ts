@@ -22,12 +22,12 @@ try {
   // Not permitted here: the writer competes as an equal.
 }
 
-const { dbPath, nativeBinding } = workerData as { dbPath: string; nativeBinding?: string };
+const { dbPath, nativeBinding, redact } = workerData as { dbPath: string; nativeBinding?: string; redact: string[] };
 const db = new Database(dbPath, { fileMustExist: true, nativeBinding });
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = 5000');
-const writeRaw = rawBatchWriter(db);
+const writeRaw = rawBatchWriter(db, redact);
 const checkpointer = new QuietCheckpointer(db);
 const post = (msg: WorkerMessage) => parentPort!.postMessage(msg);
 const derive = new DeriveQueue(db, {
