@@ -87,6 +87,5 @@ describe('secrets beyond the known headers', () => {
     expect(exchange.response?.text).toContain('plain-note');
     expect(JSON.stringify(exchange)).not.toContain(token);
     for (const s of ['', '-wal']) if (fs.existsSync(h.dbPath + s)) expect(fs.readFileSync(h.dbPath + s).includes(Buffer.from(token))).toBe(false);
-
   });
 });
