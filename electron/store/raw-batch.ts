@@ -3,7 +3,7 @@
 // the writer gathers each stream's chunks into the one blob its row stores.
 import type { ChunkStream, ExchangeEnd, ExchangeStart, HeaderList, ResponseHead } from '../../shared/capture/exchange.js';
 import { headerValue } from '../../shared/capture/hop-headers.js';
-import { JsonSecretScrubber } from '../../shared/capture/json-secret-scrubber.js';
+import { JsonSecretScrubber, SecretKeyJudge } from '../../shared/capture/json-secret-scrubber.js';
 import { secretNameRule } from '../../shared/capture/secret-names.js';
 import type { Db } from './db.js';
 
@@ -80,18 +80,18 @@ const ECHO_TYPES = /json|event-stream/;
 
 /** Returns a function that writes one batch in one transaction; `redact` adds names to mask in client JSON. */
 export function rawBatchWriter(db: Db, redact: readonly string[] = []): (batch: RawBatch) => void {
-  // One rule for every exchange, so its cache of judged names lasts the whole session.
-  const isSecret = secretNameRule(redact);
+  // One judge for every exchange, so the names it has judged are remembered all session.
+  const keys = new SecretKeyJudge(secretNameRule(redact));
   // Per exchange whose client JSON is scrubbed; state carries over from batch to batch
   // until the exchange ends.
   const scrubs = new Map<number, ExchangeScrub>();
   const echoScrubber = (entry: ExchangeScrub): JsonSecretScrubber | null => {
     if (entry.echo === undefined && entry.sent === 'client') {
-      return entry.scrubber.masked ? (entry.echo = new JsonSecretScrubber(isSecret)) : null;
+      return entry.scrubber.masked ? (entry.echo = new JsonSecretScrubber(keys)) : null;
     }
     if (entry.echo === undefined) {
       const echoes = entry.scrubber.masked > 0 && entry.head !== null && isPlainText(entry.head.headers, ECHO_TYPES);
-      entry.echo = echoes ? new JsonSecretScrubber(isSecret) : null;
+      entry.echo = echoes ? new JsonSecretScrubber(keys) : null;
     }
     return entry.echo;
   };
@@ -153,7 +153,7 @@ export function rawBatchWriter(db: Db, redact: readonly string[] = []): (batch: 
     // A start comes in the same batch as the exchange's first chunk or an earlier one.
     for (const s of batch.starts) {
       const sent = clientJsonStream(s);
-      if (sent) scrubs.set(s.id, { sent, scrubber: new JsonSecretScrubber(isSecret), head: null, echo: undefined });
+      if (sent) scrubs.set(s.id, { sent, scrubber: new JsonSecretScrubber(keys), head: null, echo: undefined });
     }
     for (const [id, head] of batch.heads) {
       const entry = scrubs.get(id);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JsonSecretScrubber } from './json-secret-scrubber.js';
+import { JsonSecretScrubber, SecretKeyJudge } from './json-secret-scrubber.js';
 import { secretNameRule } from './secret-names.js';
 
 const encoder = new TextEncoder();
@@ -123,7 +123,7 @@ describe('JsonSecretScrubber', () => {
 
   it("masks the user's own names too, in any case and separator", () => {
     const input = '{"x-my-thing":"mine-0123","X_My_Thing":"mine-4567","other":"keep"}';
-    const { text, masked } = scrub(input, [], new JsonSecretScrubber(secretNameRule(['x-my-thing'])));
+    const { text, masked } = scrub(input, [], new JsonSecretScrubber(new SecretKeyJudge(secretNameRule(['x-my-thing']))));
     expect(masked).toBe(2);
     expect(JSON.parse(text)).toEqual({ 'x-my-thing': '*********', X_My_Thing: '*********', other: 'keep' });
     expect(scrub(input).masked).toBe(0);

@@ -71,5 +71,6 @@ describe('secretNameRule', () => {
   it('refuses a user name with nothing to match', () => {
     expect(checkRedactName('x-my-thing')).toBeNull();
     expect(checkRedactName('--')).toMatch(/is not a header, query parameter or JSON key name/);
+    expect(checkRedactName('x'.repeat(41))).toMatch(/is longer than 40 characters/);
   });
 });

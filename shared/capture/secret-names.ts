@@ -81,9 +81,14 @@ function matchesRule(words: readonly string[]): boolean {
   return false;
 }
 
-/** A name the user asked to redact, checked before it is used: it must have a letter or digit. */
+/** JSON keys longer than this are not judged (json-secret-scrubber.ts): no credential's name is that long. */
+export const MAX_NAME_LENGTH = 40;
+
+/** A name the user asked to redact, checked before it is used: a letter or digit, and no longer than a judged key. */
 export function checkRedactName(name: string): string | null {
-  return nameWords(name).length ? null : `"${name}" is not a header, query parameter or JSON key name`;
+  if (!nameWords(name).length) return `"${name}" is not a header, query parameter or JSON key name`;
+  if (name.length > MAX_NAME_LENGTH) return `"${name}" is longer than ${MAX_NAME_LENGTH} characters`;
+  return null;
 }
 
 /**
