@@ -3,10 +3,11 @@
 // sent, and nowhere that Loupe keeps (the .loupe file, its WAL, exchanges.get, HAR)
 // holds them; the fields a debugging user reads (counts, cache key) are kept.
 import fs from 'node:fs';
+import { ResponsesWS } from 'openai/resources/responses/ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createService, type LoupeService } from '../service/service.js';
 import { exportRecording } from '../store/export-recording.js';
-import { startHarness, type Harness } from '../../test/support/harness.js';
+import { eventually, startHarness, type Harness } from '../../test/support/harness.js';
 
 const SECRETS = {
   apim: 'apim-subscription-0123456789abcdefAPIM',
@@ -86,6 +87,31 @@ describe('secrets beyond the known headers', () => {
     expect(exchange.response?.text).toContain('"metadata":{"token":"*');
     expect(exchange.response?.text).toContain('plain-note');
     expect(JSON.stringify(exchange)).not.toContain(token);
+    for (const s of ['', '-wal']) if (fs.existsSync(h.dbPath + s)) expect(fs.readFileSync(h.dbPath + s).includes(Buffer.from(token))).toBe(false);
+  });
+
+  it('masks metadata.token in WebSocket client messages and in the server messages that echo it', async () => {
+    const token = 'ws-meta-token-0123456789abcdefWSOCK';
+    const ws = new ResponsesWS(h.client);
+    const types: string[] = [];
+    let echoed = '';
+    ws.on('event', (e) => {
+      types.push(e.type);
+      if (e.type === 'response.completed') echoed = JSON.stringify(e.response.metadata);
+    });
+    ws.on('error', () => {});
+    const closed = new Promise((resolve) => ws.on('close', resolve));
+    ws.send({ type: 'response.create', model: 'gpt-5', input: 'over a socket', metadata: { token } });
+    await eventually(() => (types.includes('response.completed') ? true : undefined));
+    ws.close({ code: 1000, reason: 'done' });
+    await closed;
+    expect(echoed).toContain(token);
+    await eventually(() => (h.core.db.prepare("SELECT COUNT(*) FROM exchanges e JOIN exchange_ends x ON x.exchange_id = e.id WHERE e.transport = 'websocket'").pluck().get() ? true : undefined));
+    await h.settle();
+    const id = h.core.db.prepare("SELECT MAX(id) FROM exchanges WHERE transport = 'websocket'").pluck().get() as number;
+    const exchange = JSON.stringify(await service.invoke('exchanges.get', { exchangeId: id }));
+    expect(exchange).toContain('response.completed');
+    expect(exchange).not.toContain(token);
     for (const s of ['', '-wal']) if (fs.existsSync(h.dbPath + s)) expect(fs.readFileSync(h.dbPath + s).includes(Buffer.from(token))).toBe(false);
   });
 });
