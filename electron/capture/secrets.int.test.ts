@@ -114,4 +114,23 @@ describe('secrets beyond the known headers', () => {
     expect(exchange).not.toContain(token);
     for (const s of ['', '-wal']) if (fs.existsSync(h.dbPath + s)) expect(fs.readFileSync(h.dbPath + s).includes(Buffer.from(token))).toBe(false);
   });
+
+  it('masks metadata.token in a compressed response when it is read: records, exchanges.get and HAR', async () => {
+    const token = 'gzip-meta-token-0123456789abcdefGZIP';
+    const response = await h.client.responses.create({ model: 'gpt-5', input: 'gzip it', metadata: { token } }, { headers: { 'x-sim': JSON.stringify({ encoding: 'gzip' }) } });
+    expect(response.metadata).toEqual({ token });
+    await h.settle();
+    const id = h.core.db.prepare('SELECT MAX(id) FROM exchanges').pluck().get() as number;
+    const exchange = await service.invoke('exchanges.get', { exchangeId: id });
+    expect(exchange.responseHeaders).toContainEqual(['content-encoding', 'gzip']);
+    expect(exchange.response?.text).toContain(`"id":"${response.id}"`);
+    expect(JSON.stringify(exchange)).not.toContain(token);
+    let har = '';
+    await exportRecording(h.core.db, 'har', (text) => void (har += text));
+    expect(har).not.toContain(token);
+    // The derived rows, in the file, never held it; the raw copy is the gzip as it came (ADR 19).
+    const record = h.core.db.prepare('SELECT record FROM responses WHERE response_id = ?').pluck().get(response.id) as string;
+    expect(record).toContain('"metadata"');
+    expect(record).not.toContain(token);
+  });
 });
