@@ -23,8 +23,6 @@ export function secretHint(value: string): string {
 
 /** What the recording path applies to a request line and to response heads. */
 export interface Redactor {
-  /** Whether a header, query parameter or JSON key of this name holds a credential (secret-names.ts). */
-  isSecret(name: string): boolean;
   headers(headers: HeaderList): HeaderList;
   /** Hides credential query parameters in a path, keeping a hint of each. */
   path(path: string): string;
@@ -34,7 +32,6 @@ export interface Redactor {
 export function createRedactor(extraNames: readonly string[] = []): Redactor {
   const isSecret = secretNameRule(extraNames);
   return {
-    isSecret,
     headers: (headers) =>
       headers.map(([name, value]) => {
         if (!isSecret(name)) return [name, value];
