@@ -15,11 +15,11 @@ import { serve } from './cli/serve.js';
  */
 const OTLP_PUSH = { flags: ['otlp'], switches: ['otlp-json', 'otlp-content'] };
 const COMMANDS: Record<string, { flags: readonly string[]; switches?: readonly string[]; files: number }> = {
-  serve: { flags: ['port', 'ui-port', 'upstream', 'db', 'upstream-timeout', 'shutdown-grace', ...OTLP_PUSH.flags], switches: OTLP_PUSH.switches, files: 0 },
-  record: { flags: ['db', 'upstream', 'port', 'label', 'upstream-timeout', 'shutdown-grace', ...OTLP_PUSH.flags], switches: OTLP_PUSH.switches, files: 0 },
+  serve: { flags: ['port', 'ui-port', 'upstream', 'db', 'upstream-timeout', 'shutdown-grace', 'redact', ...OTLP_PUSH.flags], switches: OTLP_PUSH.switches, files: 0 },
+  record: { flags: ['db', 'upstream', 'port', 'label', 'upstream-timeout', 'shutdown-grace', 'redact', ...OTLP_PUSH.flags], switches: OTLP_PUSH.switches, files: 0 },
   export: { flags: ['format'], switches: ['otlp-content'], files: 1 },
   reindex: { flags: [], files: 1 },
-  demo: { flags: ['scenario', 'speed', 'db', 'port', 'ui-port', ...OTLP_PUSH.flags], switches: OTLP_PUSH.switches, files: 0 },
+  demo: { flags: ['scenario', 'speed', 'db', 'port', 'ui-port', 'redact', ...OTLP_PUSH.flags], switches: OTLP_PUSH.switches, files: 0 },
 };
 
 /** `flags` take a value; `switches`, and the flags below that are valid anywhere, do not. */
@@ -39,12 +39,13 @@ function checkCommandArgs(args: ParsedArgs, command: string): void {
 const HELP = `loupe: record and inspect OpenAI Responses API traffic
 
   loupe serve   [--port 7455] [--ui-port Q] [--upstream URL] [--db FILE] [--upstream-timeout S]
+                [--redact NAME]...
                 proxy + headless UI; prints {"proxy": URL, "ui": URL} when ready
-  loupe record  [--db FILE] [--upstream URL] [--port P] [--label L] -- CMD ARGS
+  loupe record  [--db FILE] [--upstream URL] [--port P] [--label L] [--redact NAME]... -- CMD ARGS
                 run CMD with OPENAI_BASE_URL pointed at a fresh proxy; exits with CMD's status
   loupe export  FILE [--format json|jsonl|har|otlp] [--otlp-content]
   loupe reindex FILE   rebuild derived tables from the raw exchanges
-  loupe demo    [--scenario NAME|all] [--speed X] [--db FILE] [--port P] [--ui-port Q]
+  loupe demo    [--scenario NAME|all] [--speed X] [--db FILE] [--port P] [--ui-port Q] [--redact NAME]...
                 no API key needed: a built-in simulator plays scripted agent runs through
                 the proxy; prints {"proxy": URL, "ui": URL}; --speed 10 plays 10x faster
 ${demoHelp()}
@@ -53,6 +54,9 @@ ${demoHelp()}
   (protobuf; --otlp-json for JSON; headers from OTEL_EXPORTER_OTLP_HEADERS). --otlp-content
   adds message content to the spans (off by default).
 
+  --redact NAME keeps the values of headers, query parameters and JSON keys called NAME
+  (any case or separator) off the disk, beyond the names that look like credentials
+  (key, token, secret, password, auth, cookie, session, signature); repeat it for more.
   --port 0 picks a free port. The default upstream is https://api.openai.com; the default
   recording is library.loupe in the user data folder (override with --db or LOUPE_DB).
   On Ctrl-C or SIGTERM, serve and record give exchanges in flight --shutdown-grace S

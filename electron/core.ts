@@ -30,6 +30,11 @@ export interface CoreOptions {
   maxHalfOpenConnections?: number;
   /** How long close() lets exchanges in flight finish before it cuts them short (proxy-server.ts). */
   shutdownGraceMs?: number;
+  /**
+   * Header, query parameter and JSON key names to redact beyond the built-in rule
+   * (shared/capture/secret-names.ts), from `--redact NAME` or the desktop settings.
+   */
+  redact?: readonly string[];
   env?: Record<string, string | undefined>;
   /** The store writer's worker script, or false to write on the main thread. */
   storeWorker?: string | false;
@@ -117,6 +122,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     },
     options.storeWorker ?? DEFAULT_WORKER_SCRIPT,
     options.nativeBinding,
+    options.redact,
   );
   recorder = new Recorder(writer, {
     firstId,
@@ -137,6 +143,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       maxHalfOpenConnections: options.maxHalfOpenConnections,
       log,
       sink: recorder,
+      redact: options.redact,
       env: options.env,
       onRecordError: (err) => log(`loupe: recording failed for one exchange (traffic still flows): ${(err as Error).message}`),
     });

@@ -116,6 +116,31 @@ describe.each([
     expect(file.load().settings).toEqual({ port: 0, upstream: simB.url });
   });
 
+  it("restarts on new names to redact, and keeps the values of the user's own header off the recording", async () => {
+    const { host } = await start({ port: 0, upstream: simA.url });
+    const file = new SettingsFile(path.join(dir, 'redact-settings.json'));
+    const mine = 'my-thing-host-secret-0123456789MINE';
+    const send = () => new OpenAI({ apiKey: KEY, baseURL: host.proxyUrl, maxRetries: 0 }).responses.create({ model: 'gpt-5', input: 'mine' }, { headers: { 'X-My-Thing': mine } });
+    // The recording may hold earlier tests' responses; only this test sends the header.
+    const responses = async () => (await host.invoke('runs.list', {})).runs.reduce((n, r) => n + r.responses, 0);
+    const before = await responses();
+    await send();
+    await applySettings(host, file, { redact: ['x-my-thing'] });
+    expect(host.settings.redact).toEqual(['x-my-thing']);
+    expect(file.load().settings.redact).toEqual(['x-my-thing']);
+    await send();
+    await eventually(async () => ((await responses()) === before + 2 ? true : undefined));
+    const list = await host.invoke('runs.list', {});
+    const headers = await Promise.all(
+      list.runs.map(async (r) => {
+        const run = await host.invoke('runs.get', { runId: r.id });
+        return Promise.all(run.responses.map(async (res) => (await host.invoke('exchanges.get', { exchangeId: res.exchangeId })).requestHeaders.find(([n]) => n === 'x-my-thing')?.[1]));
+      }),
+    );
+    // Before the change the header was stored as sent; after it, only as a hint.
+    expect(headers.flat().filter(Boolean).sort()).toEqual([mine, '…MINE'].sort());
+  });
+
   it('starts on a free port when the saved one is taken, and says so', async () => {
     const taken = await occupy();
     servers.push(taken);

@@ -121,7 +121,8 @@ export class CoreHost implements AppHost {
   private async restart(next: ProxySettings): Promise<void> {
     const current = this.running.settings;
     const port = this.running.core.proxy.port;
-    if (next.upstream === current.upstream && (next.port === port || (next.port === 0 && current.port === 0))) {
+    const sameRedact = (next.redact ?? []).join('\n') === (current.redact ?? []).join('\n');
+    if (sameRedact && next.upstream === current.upstream && (next.port === port || (next.port === 0 && current.port === 0))) {
       this.requested = { ...next };
       return;
     }
@@ -178,6 +179,7 @@ async function launch(options: CoreHostOptions, settings: ProxySettings): Promis
     dbPath: options.dbPath,
     port: settings.port,
     upstream: settings.upstream,
+    redact: settings.redact,
     nativeBinding: options.nativeBinding,
     log: options.log,
     ...(options.storeWorker !== undefined ? { storeWorker: options.storeWorker } : {}),

@@ -36,6 +36,18 @@ describe('proxy settings', () => {
     expect(() => parseSettings([1])).toThrow(/must be a JSON object/);
   });
 
+  it('carry the names to redact, checked, saved and kept across a partial change', () => {
+    const file = path.join(dir, 'redact', 'settings.json');
+    const settings = parseSettings({ redact: ['x-my-key', 'client_ref'] });
+    expect(settings).toEqual({ port: 7455, upstream: 'https://api.openai.com', redact: ['x-my-key', 'client_ref'] });
+    new SettingsFile(file).save(settings);
+    expect(new SettingsFile(file).load()).toEqual({ settings, problem: null });
+    expect(parseSettings({ port: 0 }, settings).redact).toEqual(['x-my-key', 'client_ref']);
+    expect(() => parseSettings({ redact: 'x-my-key' })).toThrow('"redact" must be a list of names such as ["x-my-key", "client_secret"]; got "x-my-key"');
+    expect(() => parseSettings({ redact: ['ok', 7] })).toThrow('"redact": 7 is not a name; give names such as ["x-my-key", "client_secret"]');
+    expect(() => parseSettings({ redact: ['--'] })).toThrow(/"--" is not a header, query parameter or JSON key name/);
+  });
+
   it('report a broken file and start on the defaults without overwriting it', () => {
     const file = path.join(dir, 'broken.json');
     fs.writeFileSync(file, '{"port": 80,');

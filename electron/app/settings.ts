@@ -1,14 +1,21 @@
-// The desktop app's settings: the proxy's port and upstream, kept in settings.json in the
+// The desktop app's settings: the proxy's port and upstream, and the names to redact beyond
+// the built-in rule (as `--redact` does for the CLI), kept in settings.json in the
 // user data folder. A missing file means the defaults; a broken one is reported (with
 // what is wrong) and the defaults are used until the user fixes it, never overwritten.
 import { DEFAULT_PROXY_PORT, DEFAULT_UPSTREAM } from '../capture/proxy-server.js';
 import { readJson, writeJson } from './json-file.js';
+import { checkRedactName } from '../../shared/capture/secret-names.js';
 import { withoutTrailingSlashes } from '../../shared/trailing-slashes.js';
 
 export interface ProxySettings {
   /** 0 picks a free port on every start. */
   port: number;
   upstream: string;
+  /**
+   * Header, query parameter and JSON key names whose values are never stored, beyond the
+   * built-in rule (shared/capture/secret-names.ts). Absent when there are none.
+   */
+  redact?: string[];
 }
 
 export const DEFAULT_SETTINGS: ProxySettings = { port: DEFAULT_PROXY_PORT, upstream: DEFAULT_UPSTREAM };
@@ -19,7 +26,7 @@ export class SettingsError extends Error {
 
 /** Checks and completes a settings object; missing keys take their defaults. */
 export function parseSettings(value: unknown, base: ProxySettings = DEFAULT_SETTINGS): ProxySettings {
-  if (value === undefined || value === null) return { ...base };
+  if (value === undefined || value === null) return withRedact({ port: base.port, upstream: base.upstream }, base.redact ?? []);
   if (typeof value !== 'object' || Array.isArray(value)) throw new SettingsError('settings must be a JSON object like {"port": 7455, "upstream": "https://api.openai.com"}');
   const v = value as Record<string, unknown>;
   const port = v.port ?? base.port;
@@ -30,7 +37,21 @@ export function parseSettings(value: unknown, base: ProxySettings = DEFAULT_SETT
   if (typeof upstream !== 'string' || !isHttpUrl(upstream)) {
     throw new SettingsError(`"upstream" must be an http:// or https:// URL such as ${DEFAULT_UPSTREAM}; got ${JSON.stringify(v.upstream)}`);
   }
-  return { port, upstream: withoutTrailingSlashes(upstream) };
+  return withRedact({ port, upstream: withoutTrailingSlashes(upstream) }, redactNames(v.redact ?? base.redact ?? []));
+}
+
+function withRedact(settings: ProxySettings, redact: string[]): ProxySettings {
+  return redact.length ? { ...settings, redact: [...redact] } : settings;
+}
+
+function redactNames(value: unknown): string[] {
+  const example = '["x-my-key", "client_secret"]';
+  if (!Array.isArray(value)) throw new SettingsError(`"redact" must be a list of names such as ${example}; got ${JSON.stringify(value)}`);
+  return value.map((name) => {
+    const problem = typeof name === 'string' ? checkRedactName(name) : `${JSON.stringify(name)} is not a name`;
+    if (problem) throw new SettingsError(`"redact": ${problem}; give names such as ${example}`);
+    return name as string;
+  });
 }
 
 function isHttpUrl(text: string): boolean {
@@ -55,6 +76,6 @@ export class SettingsFile {
   }
 
   save(settings: ProxySettings): void {
-    writeJson(this.file, { port: settings.port, upstream: settings.upstream });
+    writeJson(this.file, withRedact({ port: settings.port, upstream: settings.upstream }, settings.redact ?? []));
   }
 }

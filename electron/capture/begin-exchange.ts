@@ -7,7 +7,6 @@
 import { performance } from 'node:perf_hooks';
 import type { ExchangeState, ExchangeTap, HeaderList, Transport } from '../../shared/capture/exchange.js';
 import { firstHeaderValue, pairHeaders } from '../../shared/capture/hop-headers.js';
-import { redactHeaders, redactPath } from '../../shared/capture/redact.js';
 import { parseRoute, type Route } from '../../shared/capture/route.js';
 import type { ForwardContext } from './forward-http.js';
 import type { ProxyRequest } from './client-exchange.js';
@@ -43,11 +42,11 @@ export function beginExchange(
       startedAt,
       transport,
       method: req.method ?? 'GET',
-      path: redactPath(route.path),
+      path: ctx.redactor.path(route.path),
       upstream: ctx.target.display,
       label: route.label,
       agent: route.agent,
-      requestHeaders: redactHeaders(clientHeaders),
+      requestHeaders: ctx.redactor.headers(clientHeaders),
       connectionId: ctx.connectionId(req),
     }),
     ctx.onTapError,

@@ -11,7 +11,7 @@ import type { Socket } from 'node:net';
 import type { CaptureSink, ExchangeState, ExchangeTap } from '../../shared/capture/exchange.js';
 import { clientResponseHeaders, flattenHeaders, pairHeaders, upstreamRequestHeaders } from '../../shared/capture/hop-headers.js';
 import { proxyErrorBody, upstreamFailure, type ProxyError } from '../../shared/capture/proxy-error.js';
-import { redactHeaders } from '../../shared/capture/redact.js';
+import type { Redactor } from '../../shared/capture/redact.js';
 import { requestTargetProblem } from '../../shared/capture/request-target.js';
 import { upstreamPath, type UpstreamTarget } from '../../shared/capture/upstream-url.js';
 import type { UpstreamPool } from './upstream-agent.js';
@@ -24,6 +24,8 @@ export interface ForwardContext {
   target: UpstreamTarget;
   pool: UpstreamPool;
   sink: CaptureSink;
+  /** Hides credentials in what is recorded; the relayed bytes keep them. */
+  redactor: Redactor;
   /** Time allowed for the upstream to answer, and for any silence mid-body. */
   upstreamTimeoutMs: number;
   /** The largest WebSocket message relayed either way. */
@@ -91,7 +93,7 @@ export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyRe
         queueMicrotask(() => {
           if (!bodyStarted && !res.writableEnded && !res.destroyed) res.flushHeaders();
         });
-        tap.responseHead({ status: up.status, statusText: up.statusText, headers: redactHeaders(headers), tUs: now() });
+        tap.responseHead({ status: up.status, statusText: up.statusText, headers: ctx.redactor.headers(headers), tUs: now() });
       },
       onData(chunk) {
         // Written first, tapped second; a full client buffer pauses the upstream read.

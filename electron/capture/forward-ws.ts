@@ -15,7 +15,6 @@ import type { ExchangeState, HeaderList } from '../../shared/capture/exchange.js
 import { pairHeaders, upstreamRequestHeaders } from '../../shared/capture/hop-headers.js';
 import { proxyErrorBody, proxyErrorResponse, upstreamFailure, type ProxyError } from '../../shared/capture/proxy-error.js';
 import { requestTargetProblem } from '../../shared/capture/request-target.js';
-import { redactHeaders } from '../../shared/capture/redact.js';
 import { upstreamPath } from '../../shared/capture/upstream-url.js';
 import { websocketHandshakeProblem } from '../../shared/capture/websocket-handshake.js';
 import type { ForwardContext } from './forward-http.js';
@@ -124,7 +123,7 @@ export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, sock
     // The upstream refused the upgrade: hand its answer to the client as it came.
     refused = true;
     const headers = pairHeaders(response.rawHeaders);
-    tap.responseHead({ status: response.statusCode ?? 0, statusText: response.statusMessage ?? '', headers: redactHeaders(headers), tUs: now() });
+    tap.responseHead({ status: response.statusCode ?? 0, statusText: response.statusMessage ?? '', headers: ctx.redactor.headers(headers), tUs: now() });
     const lines = [`HTTP/1.1 ${response.statusCode} ${response.statusMessage ?? ''}`, ...headers.filter(([n]) => !/^(connection|transfer-encoding|keep-alive)$/i.test(n)).map(([n, v]) => `${n}: ${v}`), 'connection: close'];
     const parts: Buffer[] = [];
     response.on('data', (c: Buffer) => parts.push(c));
@@ -187,7 +186,7 @@ export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, sock
   });
 
   upstream.on('upgrade', (response) => {
-    tap.responseHead({ status: 101, statusText: response.statusMessage ?? 'Switching Protocols', headers: redactHeaders(pairHeaders(response.rawHeaders)), tUs: now() });
+    tap.responseHead({ status: 101, statusText: response.statusMessage ?? 'Switching Protocols', headers: ctx.redactor.headers(pairHeaders(response.rawHeaders)), tUs: now() });
   });
   upstream.on('open', () => {
     if (socket.destroyed) {

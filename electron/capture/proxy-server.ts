@@ -8,6 +8,7 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { CaptureSink } from '../../shared/capture/exchange.js';
+import { createRedactor } from '../../shared/capture/redact.js';
 import { parseUpstream } from '../../shared/capture/upstream-url.js';
 import { forwardHttp } from './forward-http.js';
 import { forwardWebSocket } from './forward-ws.js';
@@ -68,6 +69,8 @@ export interface ProxyOptions {
   /** The largest WebSocket message relayed either way (forward-ws.ts); default 128 MiB. */
   maxWebSocketMessageBytes?: number;
   sink: CaptureSink;
+  /** Names to redact beyond the built-in rule (secret-names.ts), from `--redact` or the settings. */
+  redact?: readonly string[];
   env?: Record<string, string | undefined>;
   /** Called when recording failed; the traffic itself went through. */
   onRecordError?: (err: unknown) => void;
@@ -108,6 +111,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     target,
     pool,
     sink: options.sink,
+    redactor: createRedactor(options.redact),
     upstreamTimeoutMs,
     maxWebSocketMessageBytes: options.maxWebSocketMessageBytes ?? DEFAULT_MAX_WEBSOCKET_MESSAGE_BYTES,
     connectionId: (req: { socket: Socket }) => connectionIds.get(req.socket) ?? 'unknown',

@@ -1,6 +1,7 @@
 // Argument parsing for the `loupe` CLI. Deliberately tiny and strict: unknown flags and
 // missing values are errors with a one-line message, never silently ignored.
 
+import { checkRedactName } from '../../shared/capture/secret-names.js';
 import { parseUpstream } from '../../shared/capture/upstream-url.js';
 
 export class UsageError extends Error {}
@@ -8,14 +9,17 @@ export class UsageError extends Error {}
 export interface ParsedArgs {
   command: string | null;
   positionals: string[];
+  /** The last value of each flag given. */
   flags: Map<string, string | true>;
+  /** Every value of each value flag, in order, for flags that may repeat (`--redact A --redact B`). */
+  repeated: Map<string, string[]>;
   /** Everything after `--`, for `loupe record -- CMD ARGS`. */
   rest: string[];
 }
 
 /** `valueFlags` take a value (`--port 7455` or `--port=7455`); `boolFlags` do not. */
 export function parseArgs(argv: string[], valueFlags: Set<string>, boolFlags: Set<string>): ParsedArgs {
-  const out: ParsedArgs = { command: null, positionals: [], flags: new Map(), rest: [] };
+  const out: ParsedArgs = { command: null, positionals: [], flags: new Map(), repeated: new Map(), rest: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--') {
@@ -31,6 +35,7 @@ export function parseArgs(argv: string[], valueFlags: Set<string>, boolFlags: Se
         const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
         if (value === undefined || value === '') throw new UsageError(`--${name} needs a value`);
         out.flags.set(name, value);
+        out.repeated.set(name, [...(out.repeated.get(name) ?? []), value]);
       } else {
         throw new UsageError(`unknown option ${arg}`);
       }
@@ -91,4 +96,14 @@ export function otlpFlags(args: ParsedArgs): { url: string; json: boolean; conte
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`--otlp needs an http(s) URL, got "${url}"`);
   return { url, json: args.flags.has('otlp-json'), content: args.flags.has('otlp-content') };
+}
+
+/** Every `--redact NAME`: header, query parameter or JSON key names to keep off the disk beyond the built-in rule. */
+export function redactFlag(args: ParsedArgs): string[] {
+  const names = args.repeated.get('redact') ?? [];
+  for (const name of names) {
+    const problem = checkRedactName(name);
+    if (problem) throw new UsageError(`--redact: ${problem}; give one like --redact x-my-key`);
+  }
+  return names;
 }

@@ -9,7 +9,7 @@ import { startService } from '../service/service-thread.js';
 import { demoStarter } from '../demo/demo-starter.js';
 import { startSimUpstream } from '../sim/index.js';
 import { startOtlpPush } from '../otlp/otlp-push.js';
-import { otlpFlags, portFlag, stringFlag, UsageError, type ParsedArgs } from './args.js';
+import { otlpFlags, portFlag, redactFlag, stringFlag, UsageError, type ParsedArgs } from './args.js';
 import { defaultLibraryPath } from './default-db.js';
 import { untilShutdownSignal } from './shutdown-signal.js';
 
@@ -32,6 +32,7 @@ export async function demoCommand(args: ParsedArgs): Promise<number> {
   const speed = speedFlag(args);
   const dbPath = stringFlag(args, 'db') ?? defaultLibraryPath();
   const otlp = otlpFlags(args);
+  const redact = redactFlag(args);
   const sim = await startSimUpstream();
   const stops: Array<() => Promise<void>> = [() => sim.close()];
   const stop = async () => {
@@ -40,7 +41,7 @@ export async function demoCommand(args: ParsedArgs): Promise<number> {
   let failed = false;
   let stopping = false;
   try {
-    const core = await startCore({ dbPath, port: portFlag(args, 'port') ?? 0, upstream: sim.url });
+    const core = await startCore({ dbPath, port: portFlag(args, 'port') ?? 0, upstream: sim.url, redact });
     const push = otlp ? startOtlpPush(core.dbPath, core.sessionStart, otlp) : null;
     // The push goes last: its final pass reads what the core's close derived.
     stops.push(async () => {

@@ -3,7 +3,7 @@
 // a test suite in CI.
 import { spawn } from 'node:child_process';
 import { startCore } from '../core.js';
-import { otlpFlags, portFlag, secondsFlag, stringFlag, upstreamFlag, UsageError, type ParsedArgs } from './args.js';
+import { otlpFlags, portFlag, redactFlag, secondsFlag, stringFlag, upstreamFlag, UsageError, type ParsedArgs } from './args.js';
 import { defaultLibraryPath } from './default-db.js';
 import { exitStatusOf } from './exit-status.js';
 import { inheritedUpstream, withLoopbackNoProxy } from './record-env.js';
@@ -21,6 +21,7 @@ export async function record(args: ParsedArgs): Promise<number> {
     upstream: given ?? inherited,
     upstreamTimeoutMs: secondsFlag(args, 'upstream-timeout'),
     shutdownGraceMs: secondsFlag(args, 'shutdown-grace'),
+    redact: redactFlag(args),
   });
   const push = otlp ? startOtlpPush(dbPath, core.sessionStart, otlp) : null;
   const label = stringFlag(args, 'label');

@@ -5,7 +5,7 @@ import { startCore } from '../core.js';
 import { startHeadlessServer } from '../headless/server.js';
 import { startService } from '../service/service-thread.js';
 import { demoStarter } from '../demo/demo-starter.js';
-import { otlpFlags, portFlag, secondsFlag, stringFlag, upstreamFlag, type ParsedArgs } from './args.js';
+import { otlpFlags, portFlag, redactFlag, secondsFlag, stringFlag, upstreamFlag, type ParsedArgs } from './args.js';
 import { defaultLibraryPath } from './default-db.js';
 import { DEFAULT_PROXY_PORT } from '../capture/proxy-server.js';
 import { untilShutdownSignal } from './shutdown-signal.js';
@@ -22,6 +22,7 @@ export async function serve(args: ParsedArgs): Promise<number> {
     upstream: upstreamFlag(args),
     upstreamTimeoutMs: secondsFlag(args, 'upstream-timeout'),
     shutdownGraceMs: secondsFlag(args, 'shutdown-grace'),
+    redact: redactFlag(args),
   });
   const push = otlp ? startOtlpPush(dbPath, core.sessionStart, otlp) : null;
   // The API service runs in a thread of its own, off the relay's (service-thread.ts).

@@ -1,9 +1,10 @@
 // What the recorder hands to the store writer each tick: plain data, so it can cross to a
 // worker thread by structured clone. Chunk bytes sit back to back in one arena per batch;
 // the writer gathers each stream's chunks into the one blob its row stores.
-import type { ChunkStream, ExchangeEnd, ExchangeStart, ResponseHead } from '../../shared/capture/exchange.js';
+import type { ChunkStream, ExchangeEnd, ExchangeStart, HeaderList, ResponseHead } from '../../shared/capture/exchange.js';
 import { headerValue } from '../../shared/capture/hop-headers.js';
-import { JsonSecretScrubber } from '../../shared/capture/json-secret-scrubber.js';
+import { JsonSecretScrubber, SecretKeyJudge } from '../../shared/capture/json-secret-scrubber.js';
+import { secretNameRule } from '../../shared/capture/secret-names.js';
 import type { Db } from './db.js';
 
 export interface RawSegment {
@@ -45,28 +46,65 @@ export function batchExchangeIds(batch: RawBatch): Set<number> {
  */
 function clientJsonStream(start: ExchangeStart): 'request' | 'client' | null {
   if (start.transport === 'websocket') return 'client';
-  const header = (name: string) => headerValue(start.requestHeaders, name)?.toLowerCase() ?? '';
+  return isPlainText(start.requestHeaders, /json/) ? 'request' : null;
+}
+
+/** Whether a body is uncompressed and its content type matches: only then can its bytes be masked in place. */
+function isPlainText(headers: HeaderList, type: RegExp): boolean {
+  const header = (name: string) => headerValue(headers, name)?.toLowerCase() ?? '';
   const encoding = header('content-encoding').trim();
-  if (encoding && encoding !== 'identity') return null;
-  return header('content-type').includes('json') ? 'request' : null;
+  if (encoding && encoding !== 'identity') return false;
+  return type.test(header('content-type'));
 }
 
 /** WebSocket text messages are JSON; binary ones, control frames and HTTP bodies (opcode 0) are judged as above. */
 const TEXT_OPCODE = 1;
 
-/** Returns a function that writes one batch in one transaction. */
-export function rawBatchWriter(db: Db): (batch: RawBatch) => void {
+/**
+ * One exchange's scrubbing. The client's JSON is always scanned. What the server sends
+ * back is scanned only once the client's JSON has had a secret masked: the API echoes
+ * some of what it was sent (`metadata` in every response object), so a credential there
+ * comes back, and traffic that sent none pays nothing. An HTTP response is judged at its
+ * first bytes (a JSON or SSE body, uncompressed); a WebSocket's server messages from the
+ * first one after a masked client message, each message being whole JSON.
+ */
+interface ExchangeScrub {
+  sent: 'request' | 'client';
+  scrubber: JsonSecretScrubber;
+  head: ResponseHead | null;
+  /** undefined until decided; null when the server's bytes are stored as they came. */
+  echo: JsonSecretScrubber | null | undefined;
+}
+
+const ECHO_TYPES = /json|event-stream/;
+
+/** Returns a function that writes one batch in one transaction; `redact` adds names to mask in client JSON. */
+export function rawBatchWriter(db: Db, redact: readonly string[] = []): (batch: RawBatch) => void {
+  // One judge for every exchange, so the names it has judged are remembered all session.
+  const keys = new SecretKeyJudge(secretNameRule(redact));
   // Per exchange whose client JSON is scrubbed; state carries over from batch to batch
   // until the exchange ends.
-  const scrubbers = new Map<number, { stream: 'request' | 'client'; scrubber: JsonSecretScrubber }>();
+  const scrubs = new Map<number, ExchangeScrub>();
+  const echoScrubber = (entry: ExchangeScrub): JsonSecretScrubber | null => {
+    if (entry.echo === undefined && entry.sent === 'client') {
+      return entry.scrubber.masked ? (entry.echo = new JsonSecretScrubber(keys)) : null;
+    }
+    if (entry.echo === undefined) {
+      const echoes = entry.scrubber.masked > 0 && entry.head !== null && isPlainText(entry.head.headers, ECHO_TYPES);
+      entry.echo = echoes ? new JsonSecretScrubber(keys) : null;
+    }
+    return entry.echo;
+  };
   const scrub = (seg: RawSegment, data: Uint8Array) => {
-    const entry = scrubbers.get(seg.id);
-    if (!entry || entry.stream !== seg.stream) return;
+    const entry = scrubs.get(seg.id);
+    if (!entry) return;
+    const scrubber = seg.stream === entry.sent ? entry.scrubber : seg.stream === 'response' || seg.stream === 'server' ? echoScrubber(entry) : null;
+    if (!scrubber) return;
     let at = 0;
     for (let i = 0; i < seg.offsets.length; i++) {
       const length = seg.marks[i * 3]!;
       const opcode = seg.marks[i * 3 + 2]!;
-      if (seg.stream === 'request' || opcode === TEXT_OPCODE) entry.scrubber.scrub(data.subarray(at, at + length));
+      if (seg.stream === 'request' || seg.stream === 'response' || opcode === TEXT_OPCODE) scrubber.scrub(data.subarray(at, at + length));
       at += length;
     }
   };
@@ -114,18 +152,22 @@ export function rawBatchWriter(db: Db): (batch: RawBatch) => void {
   return (batch) => {
     // A start comes in the same batch as the exchange's first chunk or an earlier one.
     for (const s of batch.starts) {
-      const stream = clientJsonStream(s);
-      if (stream) scrubbers.set(s.id, { stream, scrubber: new JsonSecretScrubber() });
+      const sent = clientJsonStream(s);
+      if (sent) scrubs.set(s.id, { sent, scrubber: new JsonSecretScrubber(keys), head: null, echo: undefined });
+    }
+    for (const [id, head] of batch.heads) {
+      const entry = scrubs.get(id);
+      if (entry) entry.head = head;
     }
     try {
       write(batch);
     } catch (err) {
       // A batch that fails loses its exchanges for good: none of their later rows is
       // written (recording-losses.ts), so nothing more of theirs is scrubbed either.
-      for (const id of batchExchangeIds(batch)) scrubbers.delete(id);
+      for (const id of batchExchangeIds(batch)) scrubs.delete(id);
       throw err;
     } finally {
-      for (const [id] of batch.ends) scrubbers.delete(id);
+      for (const [id] of batch.ends) scrubs.delete(id);
     }
   };
 }

@@ -5,6 +5,7 @@ import type { DecodedFrame, RawExchange } from '../../shared/trace/types.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 import { decodeBody, type StoredChunk } from './decode-body.js';
+import { maskDecoded, requestHeldSecret } from '../../shared/capture/mask-echo.js';
 
 interface ExchangeRow {
   id: number;
@@ -82,11 +83,11 @@ export async function loadRawExchange(db: Db, id: number): Promise<RawExchange |
   const responseHeaders = row.response_headers ? (JSON.parse(row.response_headers) as HeaderList) : null;
   const truncated = row.truncated === 1;
   const request = await decodeBody(storedChunks(db, id, 'request'), headerValue(requestHeaders, 'content-encoding'), truncated);
-  const response = await decodeBody(
-    storedChunks(db, id, 'response'),
-    responseHeaders ? headerValue(responseHeaders, 'content-encoding') : undefined,
-    truncated,
-  );
+  const responseEncoding = responseHeaders ? headerValue(responseHeaders, 'content-encoding')?.trim().toLowerCase() : undefined;
+  const decoded = await decodeBody(storedChunks(db, id, 'response'), responseEncoding, truncated);
+  // Stored compressed, so not masked when written (raw-batch.ts): masked here, for every reader.
+  const compressed = !!responseEncoding && responseEncoding !== 'identity';
+  const response = compressed && requestHeldSecret(request) ? maskDecoded(decoded) : decoded;
   const frames: DecodedFrame[] = [];
   if (row.transport === 'websocket') {
     const text = new TextDecoder();

@@ -41,8 +41,8 @@ export function errorMessage(err: unknown): string {
 }
 
 /** Returns a function that writes one batch and tells what came of it; it never throws. */
-export function lossTrackingWriter(db: Db): (batch: RawBatch) => BatchOutcome {
-  const writeRaw = rawBatchWriter(db);
+export function lossTrackingWriter(db: Db, redact: readonly string[] = []): (batch: RawBatch) => BatchOutcome {
+  const writeRaw = rawBatchWriter(db, redact);
   /** Lost exchanges whose end has not come through yet: their later rows are dropped. */
   const dropping = new Set<number>();
   /** Lost exchanges that may be on file without an end, and the reason they were lost. */

@@ -23,13 +23,13 @@ try {
   // Not permitted here: the writer competes as an equal.
 }
 
-const { dbPath, nativeBinding } = workerData as { dbPath: string; nativeBinding?: string };
+const { dbPath, nativeBinding, redact } = workerData as { dbPath: string; nativeBinding?: string; redact: string[] };
 const db = new Database(dbPath, { fileMustExist: true, nativeBinding });
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = 5000');
 const post = (msg: WorkerMessage) => parentPort!.postMessage(msg);
-const writeRaw = lossTrackingWriter(db);
+const writeRaw = lossTrackingWriter(db, redact);
 const checkpointer = new QuietCheckpointer(db, undefined, (err) => post({ type: 'checkpoint-failed', error: errorMessage(err) }));
 const derive = new DeriveQueue(db, {
   onDerived: (ids) => {

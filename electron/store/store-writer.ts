@@ -55,9 +55,11 @@ export function createStoreWriter(
   events: StoreWriterEvents,
   workerScript: string | false = DEFAULT_WORKER_SCRIPT,
   nativeBinding?: string,
+  /** Names to mask in client JSON beyond the built-in rule (raw-batch.ts). */
+  redact: readonly string[] = [],
 ): StoreWriter {
-  if (workerScript && dbPath !== ':memory:' && fs.existsSync(workerScript)) return new WorkerStoreWriter(dbPath, events, workerScript, nativeBinding);
-  return new InlineStoreWriter(db, events);
+  if (workerScript && dbPath !== ':memory:' && fs.existsSync(workerScript)) return new WorkerStoreWriter(dbPath, events, workerScript, nativeBinding, redact);
+  return new InlineStoreWriter(db, events, redact);
 }
 
 class InlineStoreWriter implements StoreWriter {
@@ -68,8 +70,9 @@ class InlineStoreWriter implements StoreWriter {
   constructor(
     db: Db,
     private readonly events: StoreWriterEvents,
+    redact: readonly string[],
   ) {
-    this.writeRaw = lossTrackingWriter(db);
+    this.writeRaw = lossTrackingWriter(db, redact);
     this.derive = new DeriveQueue(db, {
       onDerived: (ids) => events.onDerived(ids),
       onError: (id, err) => events.onDeriveFailed(id, err as Error),
@@ -130,8 +133,9 @@ class WorkerStoreWriter implements StoreWriter {
     private readonly events: StoreWriterEvents,
     script: string,
     nativeBinding: string | undefined,
+    redact: readonly string[],
   ) {
-    this.worker = new Worker(script, { workerData: { dbPath, nativeBinding } });
+    this.worker = new Worker(script, { workerData: { dbPath, nativeBinding, redact: [...redact] } });
     this.worker.on('message', (msg: WorkerMessage) => this.onMessage(msg));
     this.worker.on('error', (err) => {
       // The writer is gone: everything in flight is lost, and so is everything after.

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { JsonSecretScrubber } from './json-secret-scrubber.js';
+import { JsonSecretScrubber, SecretKeyJudge } from './json-secret-scrubber.js';
+import { secretNameRule } from './secret-names.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-function scrub(text: string, pieces: number[] = []): { text: string; masked: number } {
+function scrub(text: string, pieces: number[] = [], scrubber = new JsonSecretScrubber()): { text: string; masked: number } {
   const bytes = encoder.encode(text);
-  const scrubber = new JsonSecretScrubber();
   let at = 0;
   for (const cut of [...pieces, bytes.length]) {
     scrubber.scrub(bytes.subarray(at, cut));
@@ -81,5 +81,51 @@ describe('JsonSecretScrubber', () => {
     scrubber.scrub(second);
     expect(decoder.decode(first) + decoder.decode(second)).not.toMatch(/tok-/);
     expect(scrubber.masked).toBe(2);
+  });
+
+  it('masks credentials clients put in their own fields: api_key, metadata.token, camelCase', () => {
+    const body = {
+      model: 'gpt-5',
+      api_key: 'sk-body-key-0123456789',
+      metadata: { token: 'meta-token-0123456789', user: 'u-1' },
+      extra: { clientSecret: 'cs-0123', 'X_Auth_Token': 'xat-0123' },
+    };
+    const input = JSON.stringify(body);
+    const { text, masked } = scrub(input);
+    expect(masked).toBe(4);
+    expect(text).not.toMatch(/sk-body|meta-token|cs-0123|xat-0123/);
+    expect(JSON.parse(text)).toEqual({
+      ...body,
+      api_key: '*'.repeat(body.api_key.length),
+      metadata: { token: '*'.repeat(body.metadata.token.length), user: 'u-1' },
+      extra: { clientSecret: '*******', X_Auth_Token: '********' },
+    });
+  });
+
+  it('keeps counts, cache keys, ids and schemas: only string values under credential names are masked', () => {
+    const body = {
+      model: 'gpt-5',
+      max_output_tokens: 512,
+      prompt_cache_key: 'tenant-42',
+      previous_response_id: 'resp_abc',
+      store: false,
+      reasoning: { effort: 'low' },
+      usage: { input_tokens: 10, input_tokens_details: { cached_tokens: 4 }, output_tokens_details: { reasoning_tokens: 3 } },
+      metadata: { session_id: 'chat-7', token_count: '12' },
+      token: 77,
+      secret: true,
+      password: null,
+      tools: [{ type: 'function', name: 'login', parameters: { type: 'object', properties: { password: { type: 'string' } } } }],
+    };
+    const input = JSON.stringify(body);
+    expect(scrub(input)).toEqual({ text: input, masked: 0 });
+  });
+
+  it("masks the user's own names too, in any case and separator", () => {
+    const input = '{"x-my-thing":"mine-0123","X_My_Thing":"mine-4567","other":"keep"}';
+    const { text, masked } = scrub(input, [], new JsonSecretScrubber(new SecretKeyJudge(secretNameRule(['x-my-thing']))));
+    expect(masked).toBe(2);
+    expect(JSON.parse(text)).toEqual({ 'x-my-thing': '*********', X_My_Thing: '*********', other: 'keep' });
+    expect(scrub(input).masked).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactHeaders, redactPath, secretHint } from './redact.js';
+import { createRedactor, redactHeaders, redactPath, secretHint } from './redact.js';
 
 const KEY = 'sk-proj-Abcdefghijklmnopqrstuvwxyz0123456789wxyz';
 
@@ -31,8 +31,37 @@ describe('redactHeaders', () => {
 });
 
 describe('redactPath', () => {
-  it('hides key-like query parameters and keeps others', () => {
-    expect(redactPath(`/v1/models?api-key=${KEY}&api-version=2024`)).toBe('/v1/models?api-key=…&api-version=2024');
+  it('hides key-like query parameters behind a hint and keeps others', () => {
+    expect(redactPath(`/v1/models?api-key=${KEY}&api-version=2024`)).toBe('/v1/models?api-key=sk-…wxyz&api-version=2024');
+    expect(redactPath('/v1/models?key=short&api-version=2024')).toBe('/v1/models?key=…&api-version=2024');
     expect(redactPath('/v1/responses')).toBe('/v1/responses');
+  });
+});
+
+describe('createRedactor', () => {
+  const SUB = '0123456789abcdef0123456789abcdef';
+  it("hides gateways' key headers and query parameters behind a hint", () => {
+    const redactor = createRedactor();
+    const out = redactor.headers([
+      ['Ocp-Apim-Subscription-Key', SUB],
+      ['x-portkey-api-key', `pk-${SUB}`],
+      ['x-ratelimit-remaining-tokens', '9000'],
+      ['Idempotency-Key', 'stainless-retry-1'],
+    ]);
+    expect(out).toEqual([
+      ['Ocp-Apim-Subscription-Key', '…cdef'],
+      ['x-portkey-api-key', 'pk-…cdef'],
+      ['x-ratelimit-remaining-tokens', '9000'],
+      ['Idempotency-Key', 'stainless-retry-1'],
+    ]);
+    expect(redactor.path(`/openai/responses?subscription-key=${SUB}&Api-Version=2025`)).toBe('/openai/responses?subscription-key=…cdef&Api-Version=2025');
+    expect(redactor.path(`/v1/responses?Subscription_Key=${SUB}`)).toBe('/v1/responses?Subscription_Key=…cdef');
+  });
+
+  it("adds the user's own names to headers and query parameters", () => {
+    const redactor = createRedactor(['x-my-thing']);
+    expect(redactor.headers([['X-My-Thing', SUB], ['x-other', SUB]])).toEqual([['X-My-Thing', '…cdef'], ['x-other', SUB]]);
+    expect(redactor.path(`/v1/responses?x_my_thing=${SUB}`)).toBe('/v1/responses?x_my_thing=…cdef');
+    expect(createRedactor().headers([['X-My-Thing', SUB]])).toEqual([['X-My-Thing', SUB]]);
   });
 });

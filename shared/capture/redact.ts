@@ -1,33 +1,15 @@
-// Secrets never reach disk, logs or screen. Every header list passes through here before
-// it is stored; what survives is a hint a person can recognise (`Bearer sk-…abcd`) but
-// nobody can use.
+// Secrets never reach disk, logs or screen. Every header list and request path passes
+// through here before it is stored; a header or query parameter whose name holds a
+// credential (secret-names.ts) keeps only a hint a person can recognise (`Bearer sk-…abcd`)
+// but nobody can use. JSON bodies are masked by json-secret-scrubber.ts, by the same rule.
 import type { HeaderList } from './exchange.js';
+import { secretNameRule } from './secret-names.js';
 
-/** Header names whose values are secrets, lower case. */
-export const SECRET_HEADER_NAMES: readonly string[] = [
-  'authorization',
-  'proxy-authorization',
-  'api-key',
-  'x-api-key',
-  'openai-api-key',
-  'x-goog-api-key',
-  'cookie',
-  'set-cookie',
-];
-
-const SECRET_HEADERS = new Set(SECRET_HEADER_NAMES);
-
+/** Cookies hold many values; none is kept, not even a hint. */
 const COOKIE_HEADERS = new Set(['cookie', 'set-cookie']);
-
-/** Query parameters that carry keys on some OpenAI-compatible servers. */
-const SECRET_PARAMS = /^(api[-_]?key|key|access_token|token)$/i;
 
 /** Below this length a secret is hidden entirely: four visible characters would give too much away. */
 const MIN_HINTABLE = 16;
-
-export function isSecretHeader(name: string): boolean {
-  return SECRET_HEADERS.has(name.toLowerCase());
-}
 
 /** `Bearer sk-proj-abc…wxyz` becomes `Bearer sk-…wxyz`; short or odd values become `…`. */
 export function secretHint(value: string): string {
@@ -39,29 +21,48 @@ export function secretHint(value: string): string {
   return `${scheme}${prefix}…${token.slice(-4)}`;
 }
 
-export function redactHeaders(headers: HeaderList): HeaderList {
-  return headers.map(([name, value]) => {
-    const lower = name.toLowerCase();
-    if (!SECRET_HEADERS.has(lower)) return [name, value];
-    if (COOKIE_HEADERS.has(lower)) return [name, `[redacted ${value.length} bytes]`];
-    return [name, secretHint(value)];
-  });
+/** What the recording path applies to a request line and to response heads. */
+export interface Redactor {
+  headers(headers: HeaderList): HeaderList;
+  /** Hides credential query parameters in a path, keeping a hint of each. */
+  path(path: string): string;
 }
 
-/** Hides key-like query parameters in a path before it is stored. */
+/** A redactor for the built-in rule plus the user's own names (`--redact NAME`, settings). */
+export function createRedactor(extraNames: readonly string[] = []): Redactor {
+  const isSecret = secretNameRule(extraNames);
+  return {
+    headers: (headers) =>
+      headers.map(([name, value]) => {
+        if (!isSecret(name)) return [name, value];
+        if (COOKIE_HEADERS.has(name.toLowerCase())) return [name, `[redacted ${value.length} bytes]`];
+        return [name, secretHint(value)];
+      }),
+    path(path) {
+      const q = path.indexOf('?');
+      if (q < 0) return path;
+      const query = path
+        .slice(q + 1)
+        .split('&')
+        .map((pair) => {
+          const eq = pair.indexOf('=');
+          if (eq < 0 || !isSecret(decodeURIComponentSafe(pair.slice(0, eq)))) return pair;
+          return `${pair.slice(0, eq)}=${secretHint(decodeURIComponentSafe(pair.slice(eq + 1)))}`;
+        })
+        .join('&');
+      return `${path.slice(0, q)}?${query}`;
+    },
+  };
+}
+
+const DEFAULT_REDACTOR = createRedactor();
+
+export function redactHeaders(headers: HeaderList): HeaderList {
+  return DEFAULT_REDACTOR.headers(headers);
+}
+
 export function redactPath(path: string): string {
-  const q = path.indexOf('?');
-  if (q < 0) return path;
-  const query = path
-    .slice(q + 1)
-    .split('&')
-    .map((pair) => {
-      const eq = pair.indexOf('=');
-      const name = eq < 0 ? pair : pair.slice(0, eq);
-      return eq >= 0 && SECRET_PARAMS.test(decodeURIComponentSafe(name)) ? `${name}=…` : pair;
-    })
-    .join('&');
-  return `${path.slice(0, q)}?${query}`;
+  return DEFAULT_REDACTOR.path(path);
 }
 
 function decodeURIComponentSafe(s: string): string {
