@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { normalizeExchange } from '../../shared/trace/normalize.js';
 import type { Db } from '../store/db.js';
-import { loadRawExchange } from '../store/raw-read.js';
+import { loadRawExchange, WHOLE_BODY_BYTES } from '../store/raw-read.js';
 import type { RunIndex } from './run-index.js';
 
 export const LIVE_POLL_MS = 150;
@@ -92,6 +92,9 @@ export class LiveExchanges {
         const p = this.progressOf.get({ id }) as { head: number; bytes: string };
         const key = `${p.head}/${p.bytes}`;
         if (this.progress.get(id) === key) continue;
+        // Past the size decoded whole, a stream is parsed from its start at every poll: its
+        // in-flight view stays as it was then, and its end shows the rest (ended()).
+        if (this.progress.has(id) && Number(p.bytes.split(':')[1]) > WHOLE_BODY_BYTES) continue;
         this.progress.set(id, key);
         if (await this.normalize(id, true)) changed.push(id);
       }

@@ -48,7 +48,8 @@ export async function exportRecording(db: Db, format: ExportFormat, write: (text
       const upstreamOf = db.prepare('SELECT upstream FROM exchanges WHERE id = ?');
       const inputs = [];
       for (const id of exchangeIds(db)) {
-        const raw = await loadRawExchange(db, id);
+        // A HAR holds every body whole, so it reads them whole, however large.
+        const raw = await loadRawExchange(db, id, Infinity);
         if (raw) inputs.push({ raw, upstream: (upstreamOf.get(id) as { upstream: string }).upstream });
       }
       await write(`${JSON.stringify(harDocument(inputs, pkg.version))}\n`);

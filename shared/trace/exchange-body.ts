@@ -2,6 +2,7 @@
 // notes instead of thrown: a body that cannot be read still leaves a record behind.
 import type { HeaderList } from '../capture/exchange.js';
 import { parseJson } from './json.js';
+import { firstText, largeJsonNote } from './large-body.js';
 import type { DecodedBody, Json, RawExchange } from './types.js';
 
 export function bodyText(body: DecodedBody): string {
@@ -19,7 +20,7 @@ export function header(headers: HeaderList | null, name: string): string | null 
 export function isEventStream(raw: RawExchange): boolean {
   const type = header(raw.responseHeaders, 'content-type');
   if (type !== null && /text\/event-stream/i.test(type)) return true;
-  const head = (raw.response.chunks[0]?.text ?? '').replace(/^\uFEFF/, '').trimStart();
+  const head = firstText(raw.response).replace(/^\uFEFF/, '').trimStart();
   return /^(?:event|data|id):|^:/.test(head);
 }
 
@@ -33,6 +34,11 @@ export type BodyJson = { kind: 'json'; value: Json } | { kind: 'empty' } | { kin
 export function readJsonBody(body: DecodedBody, which: 'request' | 'response', notes: string[]): BodyJson {
   if (body.decodeError !== null) {
     const reason = `${which} body could not be decoded: ${body.decodeError}`;
+    notes.push(reason);
+    return { kind: 'unusable', reason };
+  }
+  if (body.large) {
+    const reason = largeJsonNote(which, body);
     notes.push(reason);
     return { kind: 'unusable', reason };
   }
