@@ -30,6 +30,7 @@ export class LiveExchanges {
   private readonly progress = new Map<number, string>();
   private readonly openIds;
   private readonly progressOf;
+  private readonly bytesOf;
   private floor: number;
   private busy = false;
   private running = false;
@@ -50,6 +51,7 @@ export class LiveExchanges {
          AND NOT EXISTS (SELECT 1 FROM exchange_ends x WHERE x.exchange_id = e.id) ORDER BY e.id`,
       )
       .pluck();
+    this.bytesOf = db.prepare('SELECT COALESCE(SUM(length(data)), 0) FROM chunks WHERE exchange_id = ?').pluck();
     this.progressOf = db.prepare(
       `SELECT (SELECT COUNT(*) FROM response_heads h WHERE h.exchange_id = @id) AS head,
               (SELECT COUNT(*) || ':' || COALESCE(SUM(length(data)), 0) FROM chunks c WHERE c.exchange_id = @id) AS bytes`,
@@ -122,6 +124,9 @@ export class LiveExchanges {
   async ended(id: number): Promise<boolean> {
     this.progress.delete(id);
     if (this.index.isDerived(id)) return false;
+    // A large exchange is parsed from its start each time: that is derivation's to do once,
+    // in the store writer, and its in-flight view stands until then.
+    if ((this.bytesOf.get(id) as number) > WHOLE_BODY_BYTES) return false;
     return this.normalize(id, false);
   }
 
