@@ -159,7 +159,7 @@ export class ResponseStreamAccumulator {
     if (this.mergedDeltas > 0) {
       notes.push(`${this.deltaEvents} delta events: after the first ${this.limits.deltaEvents}, each item's deltas of one kind are one timeline event with their lengths summed`);
     }
-    if (this.textCut) notes.push(`streamed text past ${this.limits.itemTextChars} characters an item is not in the derived view`);
+    if (this.textCut) notes.push(`an item's streamed text past its first ${this.limits.itemTextChars} characters is not in the derived view`);
     return notes;
   }
 
