@@ -273,7 +273,7 @@ describe('loupe serve with bodies of hundreds of MB', () => {
     expect(exchange.request.bytes).toBe(sentBytes);
     expect(exchange.request.cutForView).toBe(true);
     expect(storedSha(db, recorded.exchangeId, 'request')).toBe(sentSha);
-    expect(exchange.notes.join('\n')).toMatch(/request body is 20\d MB, over the 16 MB that Loupe parses whole: shown raw/);
+    expect(exchange.notes.join('\n')).toMatch(/request body is 20\d MB, over the 16 MB that Loupe parses whole: only its top-level fields model were read, the rest is shown raw/);
     // Relaying an upload this large, the store writer falls behind the relay by up to
     // about the body (the recorder lets it, up to its maxUnwrittenBytes), so the relay's
     // own peak comes near the bound; what derivation and reading add must stay small.

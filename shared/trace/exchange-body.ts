@@ -2,6 +2,7 @@
 // notes instead of thrown: a body that cannot be read still leaves a record behind.
 import type { HeaderList } from '../capture/exchange.js';
 import { parseJson } from './json.js';
+import { topLevelScalars } from './json-top-level.js';
 import { firstText, largeJsonNote } from './large-body.js';
 import type { DecodedBody, Json, RawExchange } from './types.js';
 
@@ -38,9 +39,12 @@ export function readJsonBody(body: DecodedBody, which: 'request' | 'response', n
     return { kind: 'unusable', reason };
   }
   if (body.large) {
-    const reason = largeJsonNote(which, body);
+    // Too large to parse: its top-level scalars (model, previous_response_id, …) still
+    // thread it; the rest is shown raw.
+    const fields = body.large.read ? topLevelScalars(body.large.read()) : {};
+    const reason = largeJsonNote(which, body, Object.keys(fields));
     notes.push(reason);
-    return { kind: 'unusable', reason };
+    return Object.keys(fields).length ? { kind: 'json', value: fields } : { kind: 'unusable', reason };
   }
   const text = bodyText(body);
   if (text.trim() === '') {

@@ -85,12 +85,23 @@ describe('normalizing a large body', () => {
     expect(notes.join('\n')).toMatch(/streamed text past its first 1048576 characters/);
   });
 
-  it('shows a large JSON request raw with a note, and still derives the answer', () => {
-    const raw = rawExchange({ request: { model: 'gpt-5', input: 'x'.repeat(1_000) }, response: response({ status: 'completed', output: [] }) });
+  it('reads a large JSON request for its top-level fields only, so it still threads, and shows the rest raw', () => {
+    const request = { model: 'gpt-5', input: [{ role: 'user', content: 'x'.repeat(10_000) }], previous_response_id: 'resp_before', store: true };
+    const raw = rawExchange({ request, response: response({ status: 'completed', output: [] }) });
     const { responses, notes } = normalizeExchange({ ...raw, request: asLarge(raw.request) });
     expect(responses).toHaveLength(1);
-    expect(responses[0]).toMatchObject({ responseId: RESP_ID, status: 'completed', request: { input: [] } });
-    expect(notes).toEqual(['request body is 0.0 MB, over the 16 MB that Loupe parses whole: shown raw, not derived (its bytes are stored whole)']);
+    expect(responses[0]).toMatchObject({
+      responseId: RESP_ID,
+      status: 'completed',
+      request: { input: [], previousResponseId: 'resp_before', params: { model: 'gpt-5', previous_response_id: 'resp_before', store: true } },
+    });
+    expect(notes).toEqual(['request body is 0.0 MB, over the 16 MB that Loupe parses whole: only its top-level fields model, previous_response_id, store were read, the rest is shown raw (its bytes are stored whole)']);
+  });
+
+  it('shows a large JSON body with no top-level scalars raw, not derived', () => {
+    const raw = rawExchange({ request: [{ role: 'user', content: 'hi' }], response: response({ status: 'completed', output: [] }) });
+    const { notes } = normalizeExchange({ ...raw, request: asLarge(raw.request) });
+    expect(notes).toEqual(['request body is 0.0 MB, over the 16 MB that Loupe parses whole: not derived, shown raw (its bytes are stored whole)']);
   });
 
   it('says why a compressed large stream is not derived', () => {

@@ -2,8 +2,8 @@
 // so deriving it costs memory bounded by these limits, not by the body. The raw bytes stay
 // whole in the store; what is left out of the derived view is said in a note.
 //
-// - A JSON body (a request, a non-streamed answer) is not parsed: its record keeps what
-//   the rest of the exchange says, and the body is shown raw.
+// - A JSON body (a request, a non-streamed answer) is not parsed whole: only its top-level
+//   scalar fields are read (json-top-level.ts), enough to thread it, and it is shown raw.
 // - A stream is parsed as it is read. An event longer than `eventChars` (the done events
 //   of a long answer repeat its whole text) is counted by its name but not parsed; an
 //   item's streamed text is kept up to `itemTextChars`; past `deltaEvents`, the timeline's
@@ -35,10 +35,11 @@ export function firstText(body: DecodedBody): string {
   return '';
 }
 
-/** Why a large body is shown raw rather than parsed as JSON. */
-export function largeJsonNote(which: 'request' | 'response', body: DecodedBody): string {
+/** Why a large body is shown raw rather than parsed as JSON, and which of its top-level fields were read. */
+export function largeJsonNote(which: 'request' | 'response', body: DecodedBody, fieldsRead: string[]): string {
   const large = body.large!;
-  return `${which} body is ${mb(large.bytes)}, over the ${mb(large.limitBytes)} that Loupe parses whole: shown raw, not derived (its bytes are stored whole)`;
+  const read = fieldsRead.length ? `only its top-level fields ${fieldsRead.join(', ')} were read, the rest is` : 'not derived,';
+  return `${which} body is ${mb(large.bytes)}, over the ${mb(large.limitBytes)} that Loupe parses whole: ${read} shown raw (its bytes are stored whole)`;
 }
 
 /** The `"type"` an event's JSON names in its first characters, for an event too long to parse. */
