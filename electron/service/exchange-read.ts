@@ -2,6 +2,7 @@
 // own read helpers plus the few columns they do not return; bodies are cut for display
 // (the full bytes stay in the file and in `loupe export`).
 import type { BodyView, ExchangeDetail, FrameView } from '../../shared/api/types.js';
+import { mb } from '../../shared/trace/large-body.js';
 import type { DecodedBody } from '../../shared/trace/types.js';
 import type { Db } from '../store/db.js';
 import { loadRawExchange } from '../store/raw-read.js';
@@ -54,6 +55,7 @@ export async function readExchange(db: Db, id: number): Promise<ExchangeDetail |
 }
 
 export function bodyView(body: DecodedBody, wireBytes: number | null, maxChars = VIEW_CHARS): BodyView {
+  if (body.large) return largeBodyView(body, wireBytes, maxChars);
   const text = body.chunks.map((c) => c.text).join('');
   return {
     text: text.length > maxChars ? text.slice(0, maxChars) : text,
@@ -64,5 +66,36 @@ export function bodyView(body: DecodedBody, wireBytes: number | null, maxChars =
     truncated: body.truncated,
     chunks: body.chunks.slice(0, VIEW_CHUNKS).map((c) => ({ tUs: c.tUs, chars: c.text.length })),
     chunkCount: body.chunks.length,
+  };
+}
+
+/** A body too large to decode whole, read a piece at a time: only what is shown is kept. */
+function largeBodyView(body: DecodedBody, wireBytes: number | null, maxChars: number): BodyView {
+  const large = body.large!;
+  const shown: string[] = [];
+  let shownChars = 0;
+  let totalChars = 0;
+  const chunks: BodyView['chunks'] = [];
+  let chunkCount = 0;
+  for (const piece of large.read?.() ?? []) {
+    if (shownChars < maxChars) {
+      const part = piece.text.slice(0, maxChars - shownChars);
+      shown.push(part);
+      shownChars += part.length;
+    }
+    totalChars += piece.text.length;
+    if (chunks.length < VIEW_CHUNKS) chunks.push({ tUs: piece.tUs, chars: piece.text.length });
+    chunkCount++;
+  }
+  const undecoded = large.read ? null : `compressed body of ${mb(large.bytes)}, over the ${mb(large.limitBytes)} that Loupe decodes at once: not decoded for view; raw bytes kept`;
+  return {
+    text: shown.join(''),
+    totalChars,
+    bytes: wireBytes ?? large.bytes,
+    cutForView: totalChars > shownChars,
+    decodeError: body.decodeError ?? undecoded,
+    truncated: body.truncated,
+    chunks,
+    chunkCount,
   };
 }

@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { normalizeExchange } from '../../shared/trace/normalize.js';
 import type { Db } from '../store/db.js';
-import { loadRawExchange } from '../store/raw-read.js';
+import { loadRawExchange, WHOLE_BODY_BYTES } from '../store/raw-read.js';
 import type { RunIndex } from './run-index.js';
 
 export const LIVE_POLL_MS = 150;
@@ -30,6 +30,7 @@ export class LiveExchanges {
   private readonly progress = new Map<number, string>();
   private readonly openIds;
   private readonly progressOf;
+  private readonly bytesOf;
   private floor: number;
   private busy = false;
   private running = false;
@@ -50,6 +51,7 @@ export class LiveExchanges {
          AND NOT EXISTS (SELECT 1 FROM exchange_ends x WHERE x.exchange_id = e.id) ORDER BY e.id`,
       )
       .pluck();
+    this.bytesOf = db.prepare('SELECT COALESCE(SUM(length(data)), 0) FROM chunks WHERE exchange_id = ?').pluck();
     this.progressOf = db.prepare(
       `SELECT (SELECT COUNT(*) FROM response_heads h WHERE h.exchange_id = @id) AS head,
               (SELECT COUNT(*) || ':' || COALESCE(SUM(length(data)), 0) FROM chunks c WHERE c.exchange_id = @id) AS bytes`,
@@ -92,6 +94,9 @@ export class LiveExchanges {
         const p = this.progressOf.get({ id }) as { head: number; bytes: string };
         const key = `${p.head}/${p.bytes}`;
         if (this.progress.get(id) === key) continue;
+        // Past the size decoded whole, a stream is parsed from its start at every poll: its
+        // in-flight view stays as it was then, and its end shows the rest (ended()).
+        if (this.progress.has(id) && Number(p.bytes.split(':')[1]) > WHOLE_BODY_BYTES) continue;
         this.progress.set(id, key);
         if (await this.normalize(id, true)) changed.push(id);
       }
@@ -119,6 +124,9 @@ export class LiveExchanges {
   async ended(id: number): Promise<boolean> {
     this.progress.delete(id);
     if (this.index.isDerived(id)) return false;
+    // A large exchange is parsed from its start each time: that is derivation's to do once,
+    // in the store writer, and its in-flight view stands until then.
+    if ((this.bytesOf.get(id) as number) > WHOLE_BODY_BYTES) return false;
     return this.normalize(id, false);
   }
 

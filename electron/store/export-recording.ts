@@ -79,7 +79,8 @@ async function harInputs(db: Db, damage: ReadDamage): Promise<{ inputs: HarInput
   const unreadable: HarUnreadable[] = [];
   for (const id of exchangeIds(db)) {
     try {
-      const raw = await loadRawExchange(db, id);
+      // A HAR holds every body whole, so it reads them whole, however large.
+      const raw = await loadRawExchange(db, id, Infinity);
       if (raw) inputs.push({ raw, upstream: (upstreamOf.get(id) as { upstream: string }).upstream });
     } catch (err) {
       // Headers stored as JSON that no longer parses, or a page SQLite cannot read.

@@ -2,6 +2,8 @@
 // notes instead of thrown: a body that cannot be read still leaves a record behind.
 import type { HeaderList } from '../capture/exchange.js';
 import { parseJson } from './json.js';
+import { topLevelScalars } from './json-top-level.js';
+import { firstText, largeJsonNote } from './large-body.js';
 import type { DecodedBody, Json, RawExchange } from './types.js';
 
 export function bodyText(body: DecodedBody): string {
@@ -19,7 +21,7 @@ export function header(headers: HeaderList | null, name: string): string | null 
 export function isEventStream(raw: RawExchange): boolean {
   const type = header(raw.responseHeaders, 'content-type');
   if (type !== null && /text\/event-stream/i.test(type)) return true;
-  const head = (raw.response.chunks[0]?.text ?? '').replace(/^\uFEFF/, '').trimStart();
+  const head = firstText(raw.response).replace(/^\uFEFF/, '').trimStart();
   return /^(?:event|data|id):|^:/.test(head);
 }
 
@@ -35,6 +37,14 @@ export function readJsonBody(body: DecodedBody, which: 'request' | 'response', n
     const reason = `${which} body could not be decoded: ${body.decodeError}`;
     notes.push(reason);
     return { kind: 'unusable', reason };
+  }
+  if (body.large) {
+    // Too large to parse: its top-level scalars (model, previous_response_id, …) still
+    // thread it; the rest is shown raw.
+    const fields = body.large.read ? topLevelScalars(body.large.read()) : {};
+    const reason = largeJsonNote(which, body, Object.keys(fields));
+    notes.push(reason);
+    return Object.keys(fields).length ? { kind: 'json', value: fields } : { kind: 'unusable', reason };
   }
   const text = bodyText(body);
   if (text.trim() === '') {

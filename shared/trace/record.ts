@@ -46,8 +46,8 @@ export function newRecord(
 /** Time until the exchange ended, or until the last byte seen while it is still open. */
 export function exchangeDuration(raw: RawExchange): number | null {
   if (raw.endUs !== null) return raw.endUs;
-  const last = raw.response.chunks[raw.response.chunks.length - 1];
-  return last?.tUs ?? raw.responseHeadUs;
+  const last = raw.response.large ? raw.response.large.lastUs : raw.response.chunks[raw.response.chunks.length - 1]?.tUs;
+  return last ?? raw.responseHeadUs;
 }
 
 /**

@@ -8,6 +8,7 @@ import { toTraceItems } from './items.js';
 import { isObject, num, obj, str } from './json.js';
 import { FINAL_STATUSES, readResponse, wireStatus, type ResponseSnapshot } from './response-object.js';
 import { newRecord, type RecordRequest } from './record.js';
+import type { LargeStreamLimits } from './large-body.js';
 import { applyStreamEvent } from './stream-deltas.js';
 import type { ApiKind, Json, JsonObject, RawExchange, ResponseRecord, ResponseStatus, StreamEventSummary } from './types.js';
 
@@ -64,8 +65,17 @@ export class ResponseStreamAccumulator {
   private readonly added = new Map<number, JsonObject>();
   private readonly done = new Map<number, JsonObject>();
   private ttftUs: number | null = null;
+  /** With limits (a large body): delta events seen, the merged summary per kind and slot, text kept per slot. */
+  private deltaEvents = 0;
+  private mergedDeltas = 0;
+  private readonly mergeInto = new Map<string, StreamEventSummary>();
+  private readonly textKept = new Map<number, number>();
+  private textCut = false;
 
-  constructor(private readonly agent: string | null) {}
+  constructor(
+    private readonly agent: string | null,
+    private readonly limits: LargeStreamLimits | null = null,
+  ) {}
 
   /**
    * A `response.created` after another one, or after a final event, opens the next
@@ -80,7 +90,7 @@ export class ResponseStreamAccumulator {
   /** `data` is null when the event's payload was not valid JSON; its name still counts. */
   push(type: string, data: JsonObject | null, tUs: number): void {
     const summary = summarize(type, data, tUs);
-    this.events.push(summary);
+    this.record(summary);
     if (type === 'response.created') this.created = true;
     if (this.ttftUs === null && (type.endsWith('.delta') || type === 'response.output_item.added')) this.ttftUs = tUs;
 
@@ -108,8 +118,49 @@ export class ResponseStreamAccumulator {
       this.done.set(index, data.item);
     } else if (!this.done.has(index)) {
       const partial = this.added.get(index);
-      if (partial !== undefined) applyStreamEvent(partial, data);
+      if (partial !== undefined && this.keepsText(index, summary.chars ?? 0)) applyStreamEvent(partial, data);
     }
+  }
+
+  /** Lists the event's summary, or past the limit adds a delta to the one summary of its kind and slot. */
+  private record(summary: StreamEventSummary): void {
+    if (!this.limits || summary.chars === undefined || this.deltaEvents++ < this.limits.deltaEvents) {
+      this.events.push(summary);
+      return;
+    }
+    const key = `${summary.type}/${summary.outputIndex ?? ''}`;
+    const into = this.mergeInto.get(key);
+    if (!into) {
+      this.mergeInto.set(key, summary);
+      this.events.push(summary);
+      return;
+    }
+    into.chars = (into.chars ?? 0) + summary.chars;
+    into.tUs = summary.tUs;
+    this.mergedDeltas++;
+  }
+
+  /** Whether a delta of `chars` may still be added to the item in `index` (always, without limits). */
+  private keepsText(index: number, chars: number): boolean {
+    if (!this.limits) return true;
+    const kept = (this.textKept.get(index) ?? 0) + chars;
+    if (kept > this.limits.itemTextChars) {
+      this.textCut = true;
+      return false;
+    }
+    this.textKept.set(index, kept);
+    return true;
+  }
+
+  /** What the limits left out of this response's record, as notes. */
+  limitNotes(): string[] {
+    if (!this.limits) return [];
+    const notes: string[] = [];
+    if (this.mergedDeltas > 0) {
+      notes.push(`${this.deltaEvents} delta events: after the first ${this.limits.deltaEvents}, each item's deltas of one kind are one timeline event with their lengths summed`);
+    }
+    if (this.textCut) notes.push(`an item's streamed text past its first ${this.limits.itemTextChars} characters is not in the derived view`);
+    return notes;
   }
 
   /** `output_index` when given; else the added item with the same id; a new slot for an added item. */
@@ -126,7 +177,7 @@ export class ResponseStreamAccumulator {
 
   outcome(): StreamOutcome {
     const snapshot = this.latest;
-    const lastEvent = this.events[this.events.length - 1];
+    const lastEvent = this.lastEvent();
     return {
       responseId: snapshot?.id ?? null,
       model: snapshot?.model ?? null,
@@ -140,6 +191,13 @@ export class ResponseStreamAccumulator {
       ttftUs: this.ttftUs,
       endUs: this.finalUs ?? lastEvent?.tUs ?? null,
     };
+  }
+
+  /** The latest event by time (a merged delta summary may sit before later events). */
+  private lastEvent(): StreamEventSummary | undefined {
+    let last = this.events[this.events.length - 1];
+    for (const merged of this.mergeInto.values()) if (last && merged.tUs > last.tUs) last = merged;
+    return last;
   }
 
   /**

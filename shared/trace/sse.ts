@@ -18,6 +18,8 @@ export interface SseEvent {
   tUs: number;
   /** Flushed at end of stream without its terminating blank line. */
   unterminated: boolean;
+  /** Characters left out of `data`, a line longer than the parser's `maxLineChars` (absent when none). */
+  cutChars?: number;
 }
 
 const LINE_END = /\r\n|\r|\n/g;
@@ -30,6 +32,12 @@ export class SseParser {
   private eventName: string | null = null;
   private dataLines: string[] = [];
   private lastId: string | null = null;
+  /** Characters dropped from the line being read, and from the event's data lines so far. */
+  private lineCut = 0;
+  private eventCut = 0;
+
+  /** `maxLineChars`: a longer line keeps only its first that many characters (a bound on memory for huge events). */
+  constructor(private readonly maxLineChars = Infinity) {}
 
   push(text: string, tUs: number): SseEvent[] {
     const out: SseEvent[] = [];
@@ -43,12 +51,12 @@ export class SseParser {
     LINE_END.lastIndex = i;
     let m: RegExpExecArray | null;
     while ((m = LINE_END.exec(text)) !== null) {
-      const line = this.partial + text.slice(i, m.index);
+      const line = this.partial + this.keep(text, i, m.index);
       this.partial = '';
       i = m.index + m[0].length;
       this.line(line, tUs, out);
     }
-    this.partial += text.slice(i);
+    this.partial += this.keep(text, i, text.length);
     this.pendingCR = text.charCodeAt(text.length - 1) === 0x0d;
     return out;
   }
@@ -65,7 +73,17 @@ export class SseParser {
     return out;
   }
 
+  /** text[from, to) as far as the line being read may still grow; counts what is dropped. */
+  private keep(text: string, from: number, to: number): string {
+    const room = this.maxLineChars - this.partial.length;
+    if (to - from <= room) return text.slice(from, to);
+    this.lineCut += to - from - Math.max(0, room);
+    return room > 0 ? text.slice(from, from + room) : '';
+  }
+
   private line(line: string, tUs: number, out: SseEvent[]): void {
+    const cut = this.lineCut;
+    this.lineCut = 0;
     if (line.length === 0) {
       this.dispatch(tUs, false, out);
       return;
@@ -81,6 +99,7 @@ export class SseParser {
         break;
       case 'data':
         this.dataLines.push(value);
+        this.eventCut += cut;
         break;
       case 'id':
         if (!value.includes('\0')) this.lastId = value;
@@ -92,26 +111,35 @@ export class SseParser {
 
   private dispatch(tUs: number, unterminated: boolean, out: SseEvent[]): void {
     if (this.dataLines.length === 0 && this.eventName === null) return;
-    out.push({
+    const event: SseEvent = {
       event: this.eventName === '' ? null : this.eventName,
       data: this.dataLines.join('\n'),
       id: this.lastId,
       tUs,
       unterminated,
-    });
+    };
+    if (this.eventCut > 0) event.cutChars = this.eventCut;
+    out.push(event);
     this.eventName = null;
     this.dataLines = [];
+    this.eventCut = 0;
   }
 }
 
 /** Parses a whole recorded body; `endUs` stamps an unterminated final event. */
 export function parseSse(chunks: ReadonlyArray<{ tUs: number; text: string }>, endUs?: number | null): SseEvent[] {
-  const parser = new SseParser();
-  const events: SseEvent[] = [];
-  for (const c of chunks) events.push(...parser.push(c.text, c.tUs));
-  const last = chunks[chunks.length - 1];
-  events.push(...parser.end(endUs ?? last?.tUs ?? 0));
-  return events;
+  return [...streamSse(chunks, endUs)];
+}
+
+/** The events of a body read a piece at a time, each as soon as it is complete; lines are kept up to `maxLineChars`. */
+export function* streamSse(pieces: Iterable<{ tUs: number; text: string }>, endUs?: number | null, maxLineChars = Infinity): Generator<SseEvent> {
+  const parser = new SseParser(maxLineChars);
+  let lastUs = 0;
+  for (const c of pieces) {
+    lastUs = c.tUs;
+    yield* parser.push(c.text, c.tUs);
+  }
+  yield* parser.end(endUs ?? lastUs);
 }
 
 /** The sentinel Chat Completions (and some proxies) send as the last data line. */

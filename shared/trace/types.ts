@@ -3,10 +3,28 @@ import type { ExchangeState, HeaderList, Transport } from '../capture/exchange.j
 
 /** A body after the edge removed its content-encoding, as text chunks with their times. */
 export interface DecodedBody {
+  /** Empty when the body is `large`. */
   chunks: Array<{ tUs: number; text: string }>;
   /** Set when the edge could not decode the bytes (bad gzip, binary); the raw bytes stay in the store. */
   decodeError: string | null;
   truncated: boolean;
+  /** Set when the body is too large to hold decoded whole (large-body.ts says what is read of it). */
+  large?: LargeBody;
+}
+
+/**
+ * A body stored whole but too large to decode into memory at once: held decoded, a body
+ * costs several times its size (its bytes, their text, the joined text, the parsed JSON).
+ */
+export interface LargeBody {
+  /** Stored bytes. */
+  bytes: number;
+  /** Bodies over this many stored bytes are read this way; named in notes. */
+  limitBytes: number;
+  /** Time of the last chunk, microseconds from the exchange start. */
+  lastUs: number | null;
+  /** Its text a piece at a time, in arrival order; null when it cannot be read so (a compressed body). */
+  read: (() => Iterable<{ tUs: number; text: string }>) | null;
 }
 
 /** One WebSocket message as recorded, in order, both directions. */
