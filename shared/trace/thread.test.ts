@@ -29,6 +29,14 @@ const msg = (id: string, text: string) => ({ id, type: 'message', role: 'assista
 const fc = (id: string, callId: string) => ({ id, type: 'function_call', call_id: callId, name: 'f', arguments: '{}' });
 
 describe('threading', () => {
+  it('gives two runs whose first responses share an id two ids, the same on every threading', () => {
+    // Two simulators, a gateway or a replay can answer unrelated requests under one id.
+    const exchanges = () => [resp('resp_same', 0, { input: 'before' }, [msg('m_a', 'a')]), resp('resp_same', 60, { input: 'after' }, [msg('m_b', 'b')])];
+    const runs = threadRuns(records(exchanges()));
+    expect(runs.map((r) => [r.id, r.responses.length])).toEqual([['run:resp_same', 1], ['run:resp_same~2', 1]]);
+    expect(threadRuns(records(exchanges())).map((r) => r.id)).toEqual(runs.map((r) => r.id));
+  });
+
   it('follows previous_response_id, and two responses continuing the same one are branches', () => {
     const runs = threadRuns(records([
       resp('r1', 0, { input: 'hi' }, [msg('m1', 'hello')]),

@@ -99,15 +99,29 @@ export class Threader<R extends { responseId: string } = ResponseRecord> {
   /** How many records the parent held when forked: the first number of this threader's own. */
   private readonly firstOwn: number;
   private readonly byLabel: LayeredMap<string, number>;
+  /** How many runs took each id so far: a second run whose first response reuses an id gets `~2`. */
+  private readonly idUses: LayeredMap<string, number>;
   /** Records nothing led to yet: conversation reads no request used, input listings of unseen responses. */
   private readonly waiting: Waiting;
 
   constructor(private readonly parent: Threader<R> | null = null) {
     this.index = new ThreadIndex(parent?.index ?? null);
     this.byLabel = new LayeredMap(parent?.byLabel ?? null);
+    this.idUses = new LayeredMap(parent?.idUses ?? null);
     this.waiting = new Waiting(parent?.waiting ?? null);
     this.runCount = parent?.runCount ?? 0;
     this.firstOwn = parent?.size ?? 0;
+  }
+
+  /**
+   * A run's id, unique in the recording and the same on every re-derivation (runs are made in
+   * time order). Response ids repeat where nothing else joins two requests: two simulators,
+   * a gateway or a replay answering under the same id.
+   */
+  private newRunId(base: string): string {
+    const uses = (this.idUses.get(base) ?? 0) + 1;
+    this.idUses.set(base, uses);
+    return uses === 1 ? base : `${base}~${uses}`;
   }
 
   /** A threader that goes on from everything this one holds. */
@@ -162,7 +176,7 @@ export class Threader<R extends { responseId: string } = ResponseRecord> {
     }
     if (runNo === undefined) {
       runNo = this.runCount++;
-      this.ownRuns.set(runNo, { id: labelKey !== null ? `label:${labelKey}` : `run:${record.responseId}`, label, responses: [], links: [], context: [], lanes: new Map(), handedOut: false });
+      this.ownRuns.set(runNo, { id: this.newRunId(labelKey !== null ? `label:${labelKey}` : `run:${record.responseId}`), label, responses: [], links: [], context: [], lanes: new Map(), handedOut: false });
       if (labelKey !== null) this.byLabel.set(labelKey, runNo);
     }
     const run = this.writableRun(runNo);
