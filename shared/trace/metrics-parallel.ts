@@ -1,13 +1,21 @@
-// Missed parallelism: tool calls the client ran one per turn although none used another's
-// result. A chain is a run of responses that each emit exactly one client tool call and
-// are continued by a request carrying its output; within a chain, calls whose arguments
-// quote nothing from the earlier outputs could have been requested together.
+// Missed parallelism: tool calls the client ran one per turn although none could have used
+// another's result. A chain is a run of responses that each emit exactly one client tool
+// call and are continued by a request carrying its output. Within a chain a call is taken
+// as needing an earlier result, and starts a new group, when it repeats an earlier call
+// (a poll or a retry) or its arguments quote an earlier output of its group (text-overlap.ts:
+// any 8-character run of an argument value, say a context line of a patch after the read
+// of that file). Only a group of two or more calls with no such evidence is reported. A
+// dependence that leaves no trace in the arguments cannot be seen; the finding says what
+// it rests on.
 import type { GraphNode, RunGraph } from './graph-types.js';
 import { outputText } from './item-text.js';
-import { isObject, obj, parseJson, str } from './json.js';
+import { obj, str } from './json.js';
 import { recordEndUs, recordStartUs } from './record-time.js';
+import { argumentValues, outputTexts, quotesAny } from './text-overlap.js';
 import type { Run } from './thread.js';
-import type { Json } from './types.js';
+
+/** Output characters scanned for quotes per run; past it, calls are not called independent. */
+const SCAN_BUDGET = 8 << 20;
 
 export interface MissedParallelism {
   /** Call node ids, in the order the client ran them. */
@@ -39,6 +47,7 @@ export function missedParallelism(run: Run, graph: RunGraph): MissedParallelism[
 
   const found: MissedParallelism[] = [];
   const inChain = new Set<number>();
+  const budget = { chars: SCAN_BUDGET };
   single.forEach((call, i) => {
     if (call === undefined || inChain.has(i)) return;
     const chain: number[] = [];
@@ -46,13 +55,13 @@ export function missedParallelism(run: Run, graph: RunGraph): MissedParallelism[
       chain.push(j);
       inChain.add(j);
     }
-    for (const group of independentGroups(chain, single, outputOf)) found.push(describe(group, run, single, next));
+    for (const group of independentGroups(chain, single, outputOf, budget)) found.push(describe(group, run, single, next));
   });
   return found;
 }
 
 /** Splits a chain where a call quotes an earlier output of its group (it needed that result). */
-function independentGroups(chain: number[], single: Array<GraphNode | undefined>, outputOf: Map<string, GraphNode>): number[][] {
+function independentGroups(chain: number[], single: Array<GraphNode | undefined>, outputOf: Map<string, GraphNode>, budget: { chars: number }): number[][] {
   const groups: number[][] = [];
   let group: number[] = [];
   let seen: string[] = [];
@@ -62,7 +71,7 @@ function independentGroups(chain: number[], single: Array<GraphNode | undefined>
     if (call === undefined) continue;
     const args = str(call.item.raw.arguments) ?? str(call.item.raw.input) ?? '';
     const signature = `${str(call.item.raw.name) ?? call.type}(${args})`;
-    const dependent = signatures.has(signature) || argumentValues(args).some((v) => seen.some((text) => text.includes(v)));
+    const dependent = signatures.has(signature) || (seen.length > 0 && quotesAny(argumentValues(args), seen, budget));
     if (dependent) {
       if (group.length > 1) groups.push(group);
       group = [];
@@ -72,7 +81,7 @@ function independentGroups(chain: number[], single: Array<GraphNode | undefined>
     group.push(r);
     signatures.add(signature);
     const output = outputOf.get(call.id);
-    if (output !== undefined) seen.push(outputText(output.item.raw));
+    if (output !== undefined) seen.push(...outputTexts(outputText(output.item.raw)));
   }
   if (group.length > 1) groups.push(group);
   return groups;
@@ -105,19 +114,4 @@ function describe(group: number[], run: Run, single: Array<GraphNode | undefined
 
 function madeByProgram(n: GraphNode): boolean {
   return str(obj(n.item.raw.caller)?.type) === 'program';
-}
-
-/** Leaf values of JSON arguments worth looking for in earlier outputs (too short ones match anything). */
-function argumentValues(args: string): string[] {
-  const parsed = parseJson(args);
-  const values: string[] = [];
-  const walk = (v: Json): void => {
-    if (typeof v === 'string' && v.length >= 3) values.push(v);
-    else if (typeof v === 'number' && Math.abs(v) >= 10) values.push(String(v));
-    else if (Array.isArray(v)) v.forEach(walk);
-    else if (isObject(v)) Object.values(v).forEach(walk);
-  };
-  if (parsed.ok) walk(parsed.value);
-  else if (args.trim().length >= 3) values.push(args.trim());
-  return values;
 }
