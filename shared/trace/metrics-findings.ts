@@ -27,15 +27,16 @@ export function findings(run: Run, m: RunMetrics): Finding[] {
   // Only what the prompt cache did not serve costs anything: the API bills the whole
   // context as input whether it is resent or chained, so no advice when the cache had it.
   if (r.uncachedTokens >= 1_000) {
-    const onResponses = r.apis.every((api) => api === 'responses');
-    const chain = onResponses ? 'Chaining with previous_response_id (or WebSocket mode)' : 'On the Responses API, previous_response_id (or WebSocket mode)';
+    const advice = r.apis.every((api) => api === 'responses')
+      ? `Chaining with previous_response_id (or WebSocket mode) sends only the new items (~${fmt(r.minimalTokens)} tokens) and keeps the prefix identical for the cache`
+      : `Resend the history byte for byte so the cache can serve it, or move to the Responses API and chain with previous_response_id, which sends only the new items (~${fmt(r.minimalTokens)} tokens)`;
     out.push({
       kind: 'resent_input',
       severity: r.uncachedTokens > r.minimalTokens ? 'warning' : 'info',
       message:
         `${s(r.requests, 'request')} resent ${s(r.resentItems, 'input item')} the API had already seen (~${fmt(r.resentTokens)} tokens, estimated at 4 characters a token). ` +
         `Their measured usage: ${fmt(r.billed.input)} input tokens, ${fmt(r.billed.cached)} of them from the prompt cache, so ~${fmt(r.uncachedTokens)} resent tokens were billed at the full input price. ` +
-        `${chain} sends only the new items (~${fmt(r.minimalTokens)} tokens) and keeps the prefix identical for the cache${onResponses ? '' : '; or resend the history byte for byte'}; the whole context is still billed as input.`,
+        `${advice}; the whole context is still billed as input.`,
       responses: [],
       nodes: [],
     });

@@ -11,11 +11,8 @@ import type { GraphNode, RunGraph } from './graph-types.js';
 import { outputText } from './item-text.js';
 import { obj, str } from './json.js';
 import { recordEndUs, recordStartUs } from './record-time.js';
-import { argumentValues, outputTexts, quotesAny } from './text-overlap.js';
+import { argumentValues, latestQuoted, outputTexts } from './text-overlap.js';
 import type { Run } from './thread.js';
-
-/** Output characters scanned for quotes per run; past it, calls are not called independent. */
-const SCAN_BUDGET = 8 << 20;
 
 export interface MissedParallelism {
   /** Call node ids, in the order the client ran them. */
@@ -47,7 +44,6 @@ export function missedParallelism(run: Run, graph: RunGraph): MissedParallelism[
 
   const found: MissedParallelism[] = [];
   const inChain = new Set<number>();
-  const budget = { chars: SCAN_BUDGET };
   single.forEach((call, i) => {
     if (call === undefined || inChain.has(i)) return;
     const chain: number[] = [];
@@ -55,34 +51,35 @@ export function missedParallelism(run: Run, graph: RunGraph): MissedParallelism[
       chain.push(j);
       inChain.add(j);
     }
-    for (const group of independentGroups(chain, single, outputOf, budget)) found.push(describe(group, run, single, next));
+    for (const group of independentGroups(chain, single, outputOf)) found.push(describe(group, run, single, next));
   });
   return found;
 }
 
-/** Splits a chain where a call quotes an earlier output of its group (it needed that result). */
-function independentGroups(chain: number[], single: Array<GraphNode | undefined>, outputOf: Map<string, GraphNode>, budget: { chars: number }): number[][] {
+/** Splits a chain where a call repeats an earlier call of its group or quotes an earlier output of it. */
+function independentGroups(chain: number[], single: Array<GraphNode | undefined>, outputOf: Map<string, GraphNode>): number[][] {
+  const calls = chain.map((r) => single[r]).filter((n): n is GraphNode => n !== undefined);
+  const args = calls.map((c) => str(c.item.raw.arguments) ?? str(c.item.raw.input) ?? '');
+  const outputs = calls.map((c) => {
+    const output = outputOf.get(c.id);
+    return output === undefined ? [] : outputTexts(outputText(output.item.raw));
+  });
+  const quoted = latestQuoted(args.map(argumentValues), outputs);
   const groups: number[][] = [];
   let group: number[] = [];
-  let seen: string[] = [];
+  let start = 0;
   const signatures = new Set<string>();
-  for (const r of chain) {
-    const call = single[r];
-    if (call === undefined) continue;
-    const args = str(call.item.raw.arguments) ?? str(call.item.raw.input) ?? '';
-    const signature = `${str(call.item.raw.name) ?? call.type}(${args})`;
-    const dependent = signatures.has(signature) || (seen.length > 0 && quotesAny(argumentValues(args), seen, budget));
-    if (dependent) {
+  calls.forEach((call, k) => {
+    const signature = `${str(call.item.raw.name) ?? call.type}(${args[k]})`;
+    if (signatures.has(signature) || quoted[k]! >= start) {
       if (group.length > 1) groups.push(group);
       group = [];
-      seen = [];
+      start = k;
       signatures.clear();
     }
-    group.push(r);
+    group.push(chain[k]!);
     signatures.add(signature);
-    const output = outputOf.get(call.id);
-    if (output !== undefined) seen.push(...outputTexts(outputText(output.item.raw)));
-  }
+  });
   if (group.length > 1) groups.push(group);
   return groups;
 }

@@ -94,6 +94,23 @@ describe('run metrics', () => {
       );
     });
 
+    it('advises a chat loop in terms it can act on', () => {
+      const system = { role: 'system', content: 'Be brief.' };
+      const turns = [[system, user('a')], [system, user('a'), { role: 'assistant', content: big }, user('b')]];
+      const completion = (id: string, prompt: number) => ({
+        id,
+        object: 'chat.completion',
+        model: 'gpt-5',
+        choices: [{ index: 0, message: { role: 'assistant', content: big }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: prompt, completion_tokens: 2_000, total_tokens: prompt + 2_000, prompt_tokens_details: { cached_tokens: 0 } },
+      });
+      const m = metricsOf(turns.map((messages, i) => rawExchange({ id: i + 1, startedAt: T0 + i * 1_000, path: '/v1/chat/completions', request: { model: 'gpt-5', messages }, response: completion(`chatcmpl-${i}`, 10 + i * 2_100) })));
+      expect(m.resent).toMatchObject({ requests: 1, apis: ['chat.completions'], billed: { input: 2_110, cached: 0 } });
+      expect(m.findings.find((f) => f.kind === 'resent_input')?.message).toMatch(
+        /Resend the history byte for byte so the cache can serve it, or move to the Responses API and chain with previous_response_id, which sends only the new items \(~[\d,]+ tokens\); the whole context is still billed as input\.$/,
+      );
+    });
+
     it('gives no advice when the cache already served the resent history', () => {
       const m = loop((i) => usage(1 + i * 2_100, i * 2_048));
       expect(m.resent.resentItems).toBe(6);
