@@ -7,15 +7,18 @@
 // upstream accepted, so a refusal (401, 404, 429) reaches the client as the upstream's
 // own HTTP answer, and an unreachable upstream as a 502 proxy_error. Messages are relayed
 // in order with their text/binary kind; close codes are passed through, and a connection
-// that drops without a close frame drops the other side too.
+// that drops without a close frame drops the other side too. permessage-deflate is
+// negotiated on each leg as the upstream chose it (websocket-deflate.ts); messages are
+// recorded decompressed, and the message limit applies to their decompressed size.
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import WebSocket, { WebSocketServer } from 'ws';
+import WebSocket, { WebSocketServer, type PerMessageDeflateOptions } from 'ws';
 import type { ExchangeState, HeaderList } from '../../shared/capture/exchange.js';
-import { pairHeaders, upstreamRequestHeaders } from '../../shared/capture/hop-headers.js';
+import { firstHeaderValue, pairHeaders, upstreamRequestHeaders } from '../../shared/capture/hop-headers.js';
 import { proxyErrorBody, proxyErrorResponse, upstreamFailure, type ProxyError } from '../../shared/capture/proxy-error.js';
 import { requestTargetProblem } from '../../shared/capture/request-target.js';
 import { upstreamPath } from '../../shared/capture/upstream-url.js';
+import { clientDeflateAcceptance, upstreamDeflateOffer, type DeflateOptions } from '../../shared/capture/websocket-deflate.js';
 import { websocketHandshakeProblem } from '../../shared/capture/websocket-handshake.js';
 import type { ForwardContext } from './forward-http.js';
 import { beginExchange } from './begin-exchange.js';
@@ -31,11 +34,17 @@ const EARLY_BYTES_CAP = 16 << 20;
 /** Codes that may not be sent in a close frame (RFC 6455 §7.4.1). */
 const UNSENDABLE = new Set([1005, 1006, 1015]);
 
-/** One server per message limit (in practice one): ws fixes the limit when it is made. */
-const servers = new Map<number, WebSocketServer>();
-function serverFor(maxPayload: number): WebSocketServer {
-  let wss = servers.get(maxPayload);
-  if (!wss) servers.set(maxPayload, (wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload })));
+/**
+ * One server per message limit and deflate answer: ws fixes both when the server is made.
+ * The answers are few (two flags and two window sizes of 8..15), so the map stays small.
+ */
+const servers = new Map<string, WebSocketServer>();
+/** ws takes a boolean clientMaxWindowBits (offer it without a value, or not at all); its typings say number only. */
+const wsDeflate = (options: DeflateOptions | false) => options as PerMessageDeflateOptions | false;
+function serverFor(maxPayload: number, perMessageDeflate: DeflateOptions | false): WebSocketServer {
+  const key = `${maxPayload} ${JSON.stringify(perMessageDeflate)}`;
+  let wss = servers.get(key);
+  if (!wss) servers.set(key, (wss = new WebSocketServer({ noServer: true, perMessageDeflate: wsDeflate(perMessageDeflate), maxPayload })));
   return wss;
 }
 
@@ -104,12 +113,14 @@ export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, sock
     .split(',')
     .map((p) => p.trim())
     .filter(Boolean);
+  const clientExtensions = firstHeaderValue(req.headers, 'sec-websocket-extensions');
+  let upstreamExtensions: string | undefined;
   let upstream: WebSocket;
   try {
     upstream = new WebSocket(url, protocols, {
       headers: Object.fromEntries(forwardedHeaders(clientHeaders, ctx.target.host)),
       agent: ctx.pool.tunnel ?? undefined,
-      perMessageDeflate: false,
+      perMessageDeflate: wsDeflate(upstreamDeflateOffer(clientExtensions)),
       maxPayload: ctx.maxWebSocketMessageBytes,
       handshakeTimeout: ctx.upstreamTimeoutMs,
     });
@@ -186,6 +197,7 @@ export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, sock
   });
 
   upstream.on('upgrade', (response) => {
+    upstreamExtensions = firstHeaderValue(response.headers, 'sec-websocket-extensions');
     tap.responseHead({ status: 101, statusText: response.statusMessage ?? 'Switching Protocols', headers: ctx.redactor.headers(pairHeaders(response.rawHeaders)), tUs: now() });
   });
   upstream.on('open', () => {
@@ -198,7 +210,7 @@ export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, sock
     socket.off('data', keepEarly);
     const headAndEarly = early.length ? Buffer.concat([head, ...early]) : head;
     if (earlyBytes > EARLY_BYTES_CAP) socket.resume();
-    serverFor(ctx.maxWebSocketMessageBytes).handleUpgrade(req, socket, headAndEarly, (client) => {
+    serverFor(ctx.maxWebSocketMessageBytes, clientDeflateAcceptance(clientExtensions, upstreamExtensions)).handleUpgrade(req, socket, headAndEarly, (client) => {
       clientWs = client;
       pipe(client, upstream, 'client', (n) => (clientBytes += n));
       pipe(upstream, client, 'server', (n) => (serverBytes += n));

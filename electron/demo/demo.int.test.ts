@@ -9,6 +9,8 @@ import { exportRecording } from '../store/export-recording.js';
 import { SUPPORT_AGENTS, SUPPORT_HANDOFF_TOOL, SUPPORT_TOOLS } from '../../shared/sim/scenarios/support.js';
 import { attachAgentSpans } from '../../shared/trace/attach-agent-spans.js';
 import { buildRunGraph } from '../../shared/trace/graph.js';
+import { runMetrics } from '../../shared/trace/metrics-run.js';
+import { parsePriceTable } from '../../shared/trace/prices.js';
 import type { Run } from '../../shared/trace/thread.js';
 import { loadAgentSpans, loadRuns } from '../store/runs-read.js';
 import { startHarness, type Harness } from '../../test/support/harness.js';
@@ -172,5 +174,13 @@ describe('demo scenarios through the proxy', () => {
     // Every chat request is bigger than the one before it: it carries the whole history.
     expect(chatSizes.every((n, i) => i === 0 || n > chatSizes[i - 1]!)).toBe(true);
     expect(chatSizes.at(-1)!).toBeGreaterThan(sent(responses).at(-1)! * 2);
+    // The chained twin is billed at least as much input (the API bills the whole context),
+    // and no chat prompt reaches the cache's minimum: chaining would have saved nothing
+    // billed, so Loupe gives no resending advice.
+    const metrics = (label: string) => runMetrics(runOf(label), buildRunGraph(runOf(label)), parsePriceTable({ models: {} }).table);
+    const [chatMetrics, chainedMetrics] = [metrics(chat), metrics(responses)];
+    expect(chainedMetrics.totals.tokens.input).toBeGreaterThan(chatMetrics.totals.tokens.input);
+    expect(chatMetrics.resent.resentItems).toBeGreaterThan(0);
+    expect(chatMetrics.findings.filter((f) => f.kind === 'resent_input')).toEqual([]);
   });
 });

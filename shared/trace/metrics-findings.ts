@@ -2,16 +2,8 @@
 // the UI can show as is. Each names the responses or nodes it is about, so the view can
 // highlight them. Thresholds keep noise out: a finding should be worth acting on.
 import { fmt } from './graph-labels.js';
-import type { RunMetrics } from './metrics-run.js';
+import type { Finding, RunMetrics } from './metrics-types.js';
 import type { Run } from './thread.js';
-
-export interface Finding {
-  kind: 'resent_input' | 'cache_miss' | 'low_cache_use' | 'missed_parallelism' | 'client_time' | 'failed_responses';
-  severity: 'info' | 'warning';
-  message: string;
-  responses: number[];
-  nodes: string[];
-}
 
 /** What to change for each `cache_miss` reason the API reports. */
 const CACHE_ADVICE: Readonly<Record<string, string>> = {
@@ -32,13 +24,19 @@ const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 export function findings(run: Run, m: RunMetrics): Finding[] {
   const out: Finding[] = [];
   const r = m.resent;
-  if (r.resentItems > 0 && r.resentTokens >= 1_000) {
+  // Only what the prompt cache did not serve costs anything: the API bills the whole
+  // context as input whether it is resent or chained, so no advice when the cache had it.
+  if (r.uncachedTokens >= 1_000) {
+    const advice = r.apis.every((api) => api === 'responses')
+      ? `Chaining with previous_response_id (or WebSocket mode) sends only the new items (~${fmt(r.minimalTokens)} tokens) and keeps the prefix identical for the cache`
+      : `Resend the history byte for byte so the cache can serve it, or move to the Responses API and chain with previous_response_id, which sends only the new items (~${fmt(r.minimalTokens)} tokens)`;
     out.push({
       kind: 'resent_input',
-      severity: r.resentTokens > r.minimalTokens ? 'warning' : 'info',
+      severity: r.uncachedTokens > r.minimalTokens ? 'warning' : 'info',
       message:
-        `${s(r.requests, 'request')} resent ${s(r.resentItems, 'input item')} (~${fmt(r.resentTokens)} tokens) the API had already seen. ` +
-        `Chaining with previous_response_id (or WebSocket mode) would have sent ${s(r.minimalItems, 'item')} (~${fmt(r.minimalTokens)} tokens) instead.`,
+        `${s(r.requests, 'request')} resent ${s(r.resentItems, 'input item')} the API had already seen (~${fmt(r.resentTokens)} tokens, estimated at 4 characters a token). ` +
+        `Their measured usage: ${fmt(r.billed.input)} input tokens, ${fmt(r.billed.cached)} of them from the prompt cache, so ~${fmt(r.uncachedTokens)} resent tokens were billed at the full input price. ` +
+        `${advice}; the whole context is still billed as input.`,
       responses: [],
       nodes: [],
     });
@@ -65,7 +63,9 @@ export function findings(run: Run, m: RunMetrics): Finding[] {
     out.push({
       kind: 'missed_parallelism',
       severity: p.savedMs >= 1_000 ? 'warning' : 'info',
-      message: `${s(p.calls.length, 'independent tool call')} (${names}) ran one per turn, though none used another's result; ${how} to save about ${sec(p.savedMs)}.`,
+      message:
+        `${s(p.calls.length, 'tool call')} (${names}) ran one per turn, though none of their arguments quotes an earlier one's output (no 8-character run in common), so they look independent; ` +
+        `${how} to save about ${sec(p.savedMs)} (the later turns' model time and all but the slowest tool wait, as recorded).`,
       responses: p.responses,
       nodes: p.calls,
     });

@@ -1,13 +1,18 @@
-// Missed parallelism: tool calls the client ran one per turn although none used another's
-// result. A chain is a run of responses that each emit exactly one client tool call and
-// are continued by a request carrying its output; within a chain, calls whose arguments
-// quote nothing from the earlier outputs could have been requested together.
+// Missed parallelism: tool calls the client ran one per turn although none could have used
+// another's result. A chain is a run of responses that each emit exactly one client tool
+// call and are continued by a request carrying its output. Within a chain a call is taken
+// as needing an earlier result, and starts a new group, when it repeats an earlier call
+// (a poll or a retry) or its arguments quote an earlier output of its group (text-overlap.ts:
+// any 8-character run of an argument value, say a context line of a patch after the read
+// of that file). Only a group of two or more calls with no such evidence is reported. A
+// dependence that leaves no trace in the arguments cannot be seen; the finding says what
+// it rests on.
 import type { GraphNode, RunGraph } from './graph-types.js';
 import { outputText } from './item-text.js';
-import { isObject, obj, parseJson, str } from './json.js';
+import { obj, str } from './json.js';
 import { recordEndUs, recordStartUs } from './record-time.js';
+import { argumentValues, latestQuoted, outputTexts } from './text-overlap.js';
 import type { Run } from './thread.js';
-import type { Json } from './types.js';
 
 export interface MissedParallelism {
   /** Call node ids, in the order the client ran them. */
@@ -51,29 +56,30 @@ export function missedParallelism(run: Run, graph: RunGraph): MissedParallelism[
   return found;
 }
 
-/** Splits a chain where a call quotes an earlier output of its group (it needed that result). */
+/** Splits a chain where a call repeats an earlier call of its group or quotes an earlier output of it. */
 function independentGroups(chain: number[], single: Array<GraphNode | undefined>, outputOf: Map<string, GraphNode>): number[][] {
+  const calls = chain.map((r) => single[r]).filter((n): n is GraphNode => n !== undefined);
+  const args = calls.map((c) => str(c.item.raw.arguments) ?? str(c.item.raw.input) ?? '');
+  const outputs = calls.map((c) => {
+    const output = outputOf.get(c.id);
+    return output === undefined ? [] : outputTexts(outputText(output.item.raw));
+  });
+  const quoted = latestQuoted(args.map(argumentValues), outputs);
   const groups: number[][] = [];
   let group: number[] = [];
-  let seen: string[] = [];
+  let start = 0;
   const signatures = new Set<string>();
-  for (const r of chain) {
-    const call = single[r];
-    if (call === undefined) continue;
-    const args = str(call.item.raw.arguments) ?? str(call.item.raw.input) ?? '';
-    const signature = `${str(call.item.raw.name) ?? call.type}(${args})`;
-    const dependent = signatures.has(signature) || argumentValues(args).some((v) => seen.some((text) => text.includes(v)));
-    if (dependent) {
+  calls.forEach((call, k) => {
+    const signature = `${str(call.item.raw.name) ?? call.type}(${args[k]})`;
+    if (signatures.has(signature) || quoted[k]! >= start) {
       if (group.length > 1) groups.push(group);
       group = [];
-      seen = [];
+      start = k;
       signatures.clear();
     }
-    group.push(r);
+    group.push(chain[k]!);
     signatures.add(signature);
-    const output = outputOf.get(call.id);
-    if (output !== undefined) seen.push(outputText(output.item.raw));
-  }
+  });
   if (group.length > 1) groups.push(group);
   return groups;
 }
@@ -105,19 +111,4 @@ function describe(group: number[], run: Run, single: Array<GraphNode | undefined
 
 function madeByProgram(n: GraphNode): boolean {
   return str(obj(n.item.raw.caller)?.type) === 'program';
-}
-
-/** Leaf values of JSON arguments worth looking for in earlier outputs (too short ones match anything). */
-function argumentValues(args: string): string[] {
-  const parsed = parseJson(args);
-  const values: string[] = [];
-  const walk = (v: Json): void => {
-    if (typeof v === 'string' && v.length >= 3) values.push(v);
-    else if (typeof v === 'number' && Math.abs(v) >= 10) values.push(String(v));
-    else if (Array.isArray(v)) v.forEach(walk);
-    else if (isObject(v)) Object.values(v).forEach(walk);
-  };
-  if (parsed.ok) walk(parsed.value);
-  else if (args.trim().length >= 3) values.push(args.trim());
-  return values;
 }

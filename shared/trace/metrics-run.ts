@@ -4,37 +4,16 @@
 // missed parallelism, and plain-advice findings built from them.
 import type { RunGraph } from './graph-types.js';
 import { splitTime, type Interval } from './intervals.js';
-import { findings, type Finding } from './metrics-findings.js';
-import { missedParallelism, type MissedParallelism } from './metrics-parallel.js';
-import { resentInput, type ResentInput } from './metrics-resent.js';
-import { responseMetrics, type ResponseMetrics } from './metrics-response.js';
+import { findings } from './metrics-findings.js';
+import { missedParallelism } from './metrics-parallel.js';
+import { resentInput } from './metrics-resent.js';
+import { responseMetrics } from './metrics-response.js';
+import type { RunMetrics, RunTime } from './metrics-types.js';
 import type { PriceTable } from './prices.js';
 import { recordEndUs, recordStartUs } from './record-time.js';
 import type { Run } from './thread.js';
 
-export interface RunTime {
-  wallMs: number;
-  modelMs: number;
-  clientMs: number;
-  idleMs: number;
-}
-
-export interface RunMetrics {
-  runId: string;
-  responses: ResponseMetrics[];
-  totals: {
-    tokens: { input: number; cached: number; output: number; reasoning: number; total: number };
-    /** Sum over responses with a known price; `unpricedModels` names the rest. */
-    costUsd: number;
-    unpricedModels: string[];
-  };
-  time: RunTime;
-  /** Client/tool gaps, the longest first: [response that ended, request that answered it, ms]. */
-  clientGaps: Array<{ from: number; to: number; ms: number }>;
-  resent: ResentInput;
-  parallelism: MissedParallelism[];
-  findings: Finding[];
-}
+export type { Finding, RunMetrics, RunTime } from './metrics-types.js';
 
 export function runMetrics(run: Run, graph: RunGraph, prices: PriceTable): RunMetrics {
   const responses = run.responses.map((r, i) => responseMetrics(r, i, prices));
