@@ -1,10 +1,11 @@
 // The capture core: one recording file, its recorder and store writer, and the proxy
-// feeding them. `loupe serve`, `loupe record`, the tests and (later) the desktop app all
-// start Loupe through here, so they behave the same.
+// feeding them. `loupe serve`, `record`, `demo`, the desktop app (through its core host)
+// and the tests all start Loupe through here, so they behave the same.
 //
-// Threads: the relay and the recorder's batching run on the main thread; the store writer
-// (SQLite writes, derivation, checkpoints) runs in a worker when built (see
-// store/store-writer.ts). `db` here is the main thread's connection, for reads.
+// Threads: the relay and the recorder's batching run on the thread that calls startCore
+// (the CLI's main thread, the desktop app's core worker); the store writer (SQLite writes,
+// derivation, checkpoints) runs in a worker of its own when built (store/store-writer.ts).
+// `db` here is this thread's connection, for reads.
 import { EventEmitter } from 'node:events';
 import { startProxy, type RunningProxy } from './capture/proxy-server.js';
 import { tierRelayCodeSooner } from './capture/relay-tiering.js';
