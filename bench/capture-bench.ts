@@ -1,4 +1,4 @@
-// The capture benchmark (issue 2): direct to the simulator, a bare Node pass-through as the
+// The capture benchmark: direct to the simulator, a bare Node pass-through as the
 // floor, and Loupe recording everything, side by side in one run, reported as ratios.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -118,7 +118,7 @@ export async function captureBench(scale: number, log: (line: string) => void): 
     // Unmeasured rounds first, for every target alike, as in the realistic profile: streams of
     // 200 back-to-back events take code paths (backpressure, large reads) the realistic waves
     // do not, and V8 compiles them in the first saturated blocks. In a probe with no warm-up
-    // at all (session 8), bare's helper threads spent 1.3 µs per event in its first ten
+    // at all, bare's helper threads spent 1.3 µs per event in its first ten
     // blocks and 0.2 after thirty; after realistic waves the difference was within noise.
     for (let round = 0; round < SATURATION_WARM_ROUNDS; round++) {
       for (const t of TARGETS) {
@@ -141,10 +141,10 @@ export async function captureBench(scale: number, log: (line: string) => void): 
     // 60 streams per target, blocks interleaved. Loupe's writer writes during its own block;
     // deriving waits for traffic to pause (ADR 7), so it runs after the block (a block lasts
     // ~0.1 s, under the 1 s an ended exchange may wait). 24 rounds, not 12: the same build
-    // gave 0.80-0.99x of bare over five runs of 12 (session 7), as this virtual machine's
+    // gave 0.80-0.99x of bare over five runs of 12, as this virtual machine's
     // speed moved under blocks this short; paired probes of two builds agreed within 0.05.
     // At least 24 rounds and at least 2 s of Loupe's blocks, whichever is more: on a machine
-    // three times faster (session 11, ~27 ms blocks) 24 rounds were 0.65 s of Loupe, and one
+    // three times faster (~27 ms blocks) 24 rounds were 0.65 s of Loupe, and one
     // build gave 0.83-0.98x over six runs. Capped so a very slow machine still finishes.
     const minRounds = Math.round(24 * scale);
     let round = 0;
@@ -159,7 +159,7 @@ export async function captureBench(scale: number, log: (line: string) => void): 
           // "Relayed and recorded": Loupe's block lasts until its bytes are on disk. What is
           // left of deriving it (a cache, rebuilt by `loupe reindex`) and checkpointing the WAL
           // is reported on its own and finished before the next block, so no block pays for
-          // another's. (Until session 8 the checkpoint ran 120 ms after Loupe's last write, in
+          // another's. (Once the checkpoint ran 120 ms after Loupe's last write, in
           // whichever target's block came next.)
           const ended = performance.now();
           await loupe.recorded();

@@ -9,7 +9,7 @@ const verdict = (ok: boolean) => (ok ? 'meets target' : 'MISSES target');
 /**
  * Loupe's overhead as a multiple of bare's. A ratio only means something when bare added
  * time: at p99 the tails of 2,400 streams can put bare's below direct's, and dividing by
- * that printed -8880310000.01x (session 10). Then the two overheads are printed instead.
+ * that once printed -8880310000.01x. Then the two overheads are printed instead.
  */
 export function overheadRatio(loupe: number, bare: number): string {
   if (bare > 0) return `${(loupe / bare).toFixed(2)}x`;

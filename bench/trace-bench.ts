@@ -1,4 +1,4 @@
-// The trace model benchmark (issue 3): normalize, thread, graph and layout one synthetic
+// The trace model benchmark: normalize, thread, graph and layout one synthetic
 // run of 100,000 stream events and 5,000 items, each stage timed on its own and the
 // whole pipeline end to end. Targets: the pipeline under 1 s, layout under 50 ms.
 // Each measurement is the median of several rounds after a warm-up round, so it reflects

@@ -1,4 +1,4 @@
-// The debugger UI in Chromium (issue 4's performance targets): first paint of a 2,000-item
+// The debugger UI in Chromium, against its performance targets: first paint of a 2,000-item
 // run after it is selected (target under 1.5 s), the time of one replay step (target under
 // 16 ms), and frame times while panning a 5,000-item graph. The runs are the trace model's
 // synthetic runs, written as derived rows into a fresh recording and served by the real

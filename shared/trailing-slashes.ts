@@ -1,6 +1,6 @@
 // `/\/+$/` looks harmless but is quadratic: unanchored, it is retried from every slash of a
 // long run that ends in something else. A request path of 16 KB of slashes held the event
-// loop for about a second in route parsing (session 5), so paths are trimmed by hand.
+// loop for about a second in route parsing (ADR 9), so paths are trimmed by hand.
 
 /** `text` without the slashes it ends with. */
 export function withoutTrailingSlashes(text: string): string {

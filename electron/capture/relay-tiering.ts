@@ -3,7 +3,7 @@
 // within the first streams, but its per-request code (reading a request head, building
 // the upstream request, relaying a response head) runs once per request: after 500
 // requests much of it still ran unoptimized, and a request took ~110 µs of the relay's
-// thread where optimized code takes ~65 (session 7, at 10 concurrent streams). A burst of
+// thread where optimized code takes ~65 (ADR 11, at 10 concurrent streams). A burst of
 // requests queues behind that work, which is where Loupe's TTFB overhead came from.
 //
 // So the proxy's process tiers code up four times sooner than V8's default (67,584). It is

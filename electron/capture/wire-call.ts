@@ -120,7 +120,7 @@ function startWireCall(connections: WireConnections, timeoutMs: number, request:
   }
   if (timeoutMs > 0) socket.setTimeout(timeoutMs);
   // The head waits for the first body bytes so both leave in one write: one buffer, not a
-  // corked writev, whose JS and syscall cost more per request (a CPU profile, session 7).
+  // corked writev, whose JS and syscall cost more per request (a CPU profile, ADR 11).
   let heldHead: Buffer | null = requestHead(request);
   if (request.body === 'none') {
     socket.write(heldHead);

@@ -1,7 +1,7 @@
 // The API service (runs, exchanges, the live view of streams in flight) in a worker thread
 // of its own, beside the core's relay. Its live view normalizes every exchange as it ends
 // and its run index rethreads the recording as it changes; on the relay's thread, under
-// saturating traffic, that took most of the thread (session 12: `loupe serve` relayed 0.49×
+// saturating traffic, that took most of the thread (ADR 17: `loupe serve` relayed 0.49×
 // of the bare pass-through's events/s, against 0.91× for the core alone). Here it has its
 // own event loop and heap, and reads the recording through a connection of its own.
 //

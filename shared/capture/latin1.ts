@@ -19,7 +19,7 @@ export function latin1(bytes: Uint8Array): string {
   // A native decode of an ASCII head costs about a third of building the string in JS. It
   // is checked afterwards with a regex, not before with a loop over the bytes: heads are
   // read once per request, by code V8 may not have optimized yet, and there a JS loop over
-  // 300 bytes cost more than the rest of reading the head (session 7).
+  // 300 bytes cost more than the rest of reading the head (ADR 11).
   if (asciiDecoder) {
     const text = asciiDecoder.decode(bytes);
     if (!NON_ASCII.test(text)) return text;

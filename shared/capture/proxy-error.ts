@@ -27,7 +27,7 @@ const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETU
 
 /**
  * Maps a failure before the upstream answered to what the client is told. A timeout is a
- * 504 but keeps the code `upstream_unreachable`: issue 2 names that one body for both
+ * 504 but keeps the code `upstream_unreachable`: the contract names that one body for both
  * statuses, and clients that match on it should not miss a timeout. The status and the
  * message tell the two apart; the recording keeps the state `upstream_timeout`.
  */

@@ -58,7 +58,7 @@ export function readRequestHead(bytes: Uint8Array): RequestHeadResult {
   for (let i = 1; i < lines.length; i++) {
     // Split at the colon and checked in parts, never by one regex with optional blanks on
     // both sides of the value: that shape backtracks cubically, and a line of 8,000 spaces
-    // and a stray CR held the event loop for four minutes (session 5).
+    // and a stray CR held the event loop for four minutes (ADR 9).
     const line = lines[i]!;
     const colon = line.indexOf(':');
     const name = line.slice(0, colon);

@@ -16,7 +16,7 @@
 // it joins the run whose items it repeats, as `context`, and is never a response there.
 // The continued response is a run's tree edge: two responses continuing the same one
 // (a retried or branched request) are branches.
-// A WebSocket connection is one run per `stream_id` lane (issue 6): lanes of one connection
+// A WebSocket connection is one run per `stream_id` lane: lanes of one connection
 // never share a run, whatever else links them. A lane that forks from another lane's
 // response starts its own run, and its root link still names that response (`parentId`
 // with `parent: null`), so the fork stays visible.

@@ -1,5 +1,5 @@
 // One contract test suite for every adapter of shared/api: the service called in-process,
-// the headless HTTP/WebSocket server, and (issue 5) Electron IPC. Each adapter passes a
+// the headless HTTP/WebSocket server, and Electron IPC. Each adapter passes a
 // `connect` that wraps a running service in its transport; the assertions never change.
 import fs from 'node:fs';
 import path from 'node:path';
