@@ -145,8 +145,11 @@ export class RunIndex {
       for (const r of run.responses) this.runOfExchange.set(r.exchangeId, run.id);
       this.texts.delete(run.id);
       const summary = this.summaries.get(run.id);
-      const spanCount = (this.spansByRun.get(run.id) ?? []).filter((sp) => sp.object === 'trace.span').length;
+      const runSpans = this.spansByRun.get(run.id) ?? [];
+      const spanCount = runSpans.filter((sp) => sp.object === 'trace.span').length;
       const next = summarizeRun(run, (id) => this.open.has(id), summary?.revision ?? 0, spanCount, this.tallies.get(run.id));
+      // The Agents SDK names its agents only in its spans.
+      for (const sp of runSpans) if (sp.type === 'agent' && !next.agents.includes(sp.name)) next.agents.push(sp.name);
       if (summary && sameSummary(summary, next)) continue;
       next.revision = ++this.revision;
       this.summaries.set(run.id, next);
