@@ -10,7 +10,9 @@ import { buildRunGraph } from './graph.js';
 import { normalizeExchange } from './normalize.js';
 import { rawExchange } from './raw-exchange-builder.js';
 import { finalResponse } from './stream-builder.js';
+import { mergeSpawnedRuns } from './merge-spawned-runs.js';
 import { threadRuns, type Run } from './thread.js';
+import { isObject } from './json.js';
 import type { AgentSpan, Json, JsonObject, RawExchange } from './types.js';
 
 const TRIAGE = 'Triage agent';
@@ -49,15 +51,15 @@ function supportSpans(model: (id: string, parent: string, responseId: string, st
   ];
 }
 
-function exchange(request: JsonObject, response: JsonObject, at: number, path = '/v1/responses'): RawExchange {
-  return rawExchange({ id: nextId++, path, label: 'support', startedAt: 1_767_225_600_000 + at, request, response });
+function exchange(request: JsonObject, response: JsonObject, at: number, path = '/v1/responses', label: string | null = 'support'): RawExchange {
+  return rawExchange({ id: nextId++, path, label, startedAt: 1_767_225_600_000 + at, request, response });
 }
 
 const fc = (id: string, callId: string, name: string, args: string) => ({ type: 'function_call', id, call_id: callId, name, arguments: args, status: 'completed' });
 const out = (callId: string, output: string) => ({ type: 'function_call_output', call_id: callId, output });
 const say = (id: string, text: string) => ({ type: 'message', id, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] });
 
-function responsesRun(): { exchanges: RawExchange[]; ids: string[] } {
+function responsesRun(label: string | null = 'support'): { exchanges: RawExchange[]; ids: string[] } {
   const user = { role: 'user', content: QUESTION };
   const handoff = fc('fc_handoff', 'call_handoff', 'transfer_to_Billing_specialist', '{}');
   const ask = fc('fc_ask', 'call_ask', 'ask_expert', ASK);
@@ -65,10 +67,10 @@ function responsesRun(): { exchanges: RawExchange[]; ids: string[] } {
   return {
     ids: ['resp_t1', 'resp_b1', 'resp_e1', 'resp_b2'],
     exchanges: [
-      exchange({ model: 'gpt-5', input: [user] }, finalResponse('resp_t1', [handoff]), 10),
-      exchange({ model: 'gpt-5', input: history }, finalResponse('resp_b1', [ask]), 1010),
-      exchange({ model: 'gpt-5', input: [{ role: 'user', content: 'Is a duplicate EU charge refundable?' }] }, finalResponse('resp_e1', [say('msg_e1', 'Yes, in full.')]), 2020),
-      exchange({ model: 'gpt-5', input: [...history, ask, out('call_ask', 'Yes, in full.')] }, finalResponse('resp_b2', [say('msg_b2', 'Refunded.')]), 3000),
+      exchange({ model: 'gpt-5', input: [user] }, finalResponse('resp_t1', [handoff]), 10, undefined, label),
+      exchange({ model: 'gpt-5', input: history }, finalResponse('resp_b1', [ask]), 1010, undefined, label),
+      exchange({ model: 'gpt-5', input: [{ role: 'user', content: 'Is a duplicate EU charge refundable?' }] }, finalResponse('resp_e1', [say('msg_e1', 'Yes, in full.')]), 2020, undefined, label),
+      exchange({ model: 'gpt-5', input: [...history, ask, out('call_ask', 'Yes, in full.')] }, finalResponse('resp_b2', [say('msg_b2', 'Refunded.')]), 3000, undefined, label),
     ],
   };
 }
@@ -148,5 +150,38 @@ describe('Agents SDK structure from its spans', () => {
     expect(spans.filter((s) => s.type === 'generation').map((s) => s.responseId)).toEqual(ids);
     const { run, spans: mine } = attached(exchanges, spans);
     expectAgentStructure(run, mine, 'call_handoff', 'call_ask');
+  });
+});
+
+describe('an agent called as a tool, without a label', () => {
+  const respSpan = (id: string, parent: string, responseId: string, start: number) => span(id, parent, { type: 'response', response_id: responseId }, start);
+
+  it('is its own run by threading, and is folded into its caller’s run by the spans, as a spawned lane', () => {
+    const { exchanges, ids } = responsesRun(null);
+    const threaded = threadRuns(exchanges.flatMap((e) => normalizeExchange(e).responses));
+    // Nothing in the traffic joins the expert's call (its input is the tool's arguments) to the run.
+    expect(threaded.map((r) => r.responses.map((x) => x.responseId))).toEqual([['resp_t1', 'resp_b1', 'resp_b2'], ['resp_e1']]);
+    const spans = ingest(supportSpans(respSpan, ids));
+    const { runs, folded } = mergeSpawnedRuns(threaded, spans);
+    expect(runs.map((r) => r.id)).toEqual(['run:resp_t1']);
+    expect(folded).toEqual(new Map([['run:resp_t1', ['run:resp_e1']]]));
+    const run = runs[0]!;
+    expect(run.responses.map((r) => r.responseId)).toEqual(ids);
+    // Links are renumbered: the expert starts its own branch, billing's answer still follows billing's call.
+    expect(run.links.map((l) => l.parent)).toEqual([null, 0, null, 1]);
+    const attachedSpans = attachAgentSpans(runs, spans).byRun.get(run.id)!;
+    expectAgentStructure(run, attachedSpans, 'call_handoff', 'call_ask');
+  });
+
+  it('stays its own run when it is labelled, or when no span puts it under a tool call', () => {
+    const { exchanges, ids } = responsesRun();
+    const records = exchanges.flatMap((e) => normalizeExchange(e).responses);
+    const labelled = records.map((r) => (r.responseId === 'resp_e1' ? { ...r, exchange: { ...r.exchange, label: 'expert' } } : { ...r, exchange: { ...r.exchange, label: null } }));
+    const runs = threadRuns(labelled);
+    expect(runs).toHaveLength(2);
+    expect(mergeSpawnedRuns(runs, ingest(supportSpans(respSpan, ids))).runs).toHaveLength(2);
+    const unlabelled = threadRuns(labelled.map((r) => ({ ...r, exchange: { ...r.exchange, label: null } })));
+    const flat = supportSpans(respSpan, ids).map((s) => (isObject(s) && s.id === 'sp_expert' ? { ...s, parent_id: null } : s));
+    expect(mergeSpawnedRuns(unlabelled, ingest(flat)).runs).toHaveLength(2);
   });
 });
