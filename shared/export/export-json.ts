@@ -77,7 +77,12 @@ export function exportRun(run: Run, graph: GraphBuilder = RUN_GRAPH, spans: read
       id: r.responseId,
       model: r.model,
       status: r.status,
-      items: r.output.map((item) => ({ id: item.id, type: item.type, call_id: item.callId, agent: item.agent ?? agentOf.get(r.responseId) ?? null })),
+      items: r.output.map((item) => ({
+        id: item.id,
+        type: item.type,
+        call_id: item.callId,
+        agent: item.agent ?? agentOf.get(r.responseId) ?? null,
+      })),
       ...(r.status === 'unreadable' && r.error ? { error: r.error.message } : {}),
     })),
     graph: graph(run, spans),

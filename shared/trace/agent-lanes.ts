@@ -67,7 +67,8 @@ export function agentLanes(responses: readonly ResponseRecord[], spans: readonly
 
   const links: AgentLink[] = [];
   const claimed = new Set<string>();
-  const callIn = (agent: AgentSpan | undefined, before: number, match: (name: string, args: string | null) => number): string | null => {
+  type Match = (name: string, args: string | null) => number;
+  const callIn = (agent: AgentSpan | undefined, before: number, match: Match): string | null => {
     if (agent === undefined) return null;
     let best: { callId: string; score: number } | null = null;
     for (const r of responsesOfAgent.get(agent) ?? []) {
@@ -90,7 +91,8 @@ export function agentLanes(responses: readonly ResponseRecord[], spans: readonly
     const tool = toolSpanAbove(agent, parentOf);
     if (tool !== undefined) {
       const input = str(obj(tool.raw.span_data)?.input);
-      const callId = callIn(agentSpanOf(tool), firstIndex, (name, args) => (name !== tool.name ? 0 : input !== null && args === input ? 2 : 1));
+      const byNameAndArgs: Match = (name, args) => (name !== tool.name ? 0 : input !== null && args === input ? 2 : 1);
+      const callId = callIn(agentSpanOf(tool), firstIndex, byNameAndArgs);
       if (callId !== null) links.push({ kind: 'spawn', callId, to: agent.name });
       continue;
     }

@@ -242,11 +242,12 @@ class GraphBuilder {
 
 /**
  * The lane a node is drawn in: its agent (the item's own, an agent message's author, the
- * Agents SDK agent whose response it is, the exchange's `x-loupe-agent`, else `main`), split by WebSocket `stream_id` because the
- * API's lanes run side by side too (`main#a`, `main#b`).
+ * Agents SDK agent whose response it is, the exchange's `x-loupe-agent`, else `main`),
+ * split by WebSocket `stream_id` because the API's lanes run side by side too (`main#a`, `main#b`).
  */
 function laneOf(item: TraceItem, record: ResponseRecord, spanAgent: string | null): string {
-  const agent = item.agent ?? (item.type === 'agent_message' ? str(item.raw.author) : null) ?? spanAgent ?? record.exchange.agent ?? 'main';
+  const author = item.type === 'agent_message' ? str(item.raw.author) : null;
+  const agent = item.agent ?? author ?? spanAgent ?? record.exchange.agent ?? 'main';
   const stream = str(record.request.params.stream_id);
   return stream === null ? agent : `${agent}#${stream}`;
 }

@@ -23,7 +23,10 @@ interface Keyed {
   exchangeId: number;
 }
 
-export function mergeSpawnedRuns<R extends Keyed>(runs: readonly RunOf<R>[], spans: readonly AgentSpan[]): MergedRuns<R> {
+export function mergeSpawnedRuns<R extends Keyed>(
+  runs: readonly RunOf<R>[],
+  spans: readonly AgentSpan[],
+): MergedRuns<R> {
   const folded = new Map<string, string[]>();
   if (spans.length === 0) return { runs: [...runs], folded };
   const runOfResponse = new Map<string, number>();
@@ -45,7 +48,10 @@ export function mergeSpawnedRuns<R extends Keyed>(runs: readonly RunOf<R>[], spa
       named.set(run, count);
     }
     let owner: number | null = null;
-    for (const [run, count] of named) if (count.other > 0 && (owner === null || count.other > named.get(owner)!.other)) owner = run;
+    // The caller's run: the one holding most of the trace's responses made outside a tool call.
+    for (const [run, count] of named) {
+      if (count.other > 0 && (owner === null || count.other > named.get(owner)!.other)) owner = run;
+    }
     if (owner === null) continue;
     for (const [run, count] of named) {
       const candidate = runs[run]!;
