@@ -48,7 +48,7 @@ export function agentLanes(responses: readonly ResponseRecord[], spans: readonly
   };
 
   const agentOf = new Map<string, string>();
-  /** Agent span key → the responses made under it, in run order. */
+  /** Agent span → the responses made under it, in run order. */
   const responsesOfAgent = new Map<AgentSpan, ResponseRecord[]>();
   const spanOfResponse = new Map<string, AgentSpan>();
   for (const s of spans) {
@@ -56,14 +56,16 @@ export function agentLanes(responses: readonly ResponseRecord[], spans: readonly
     const agent = id === null ? undefined : agentSpanOf(s);
     if (id !== null && agent !== undefined && !spanOfResponse.has(id)) spanOfResponse.set(id, agent);
   }
-  for (const r of responses) {
+  const position = new Map<ResponseRecord, number>();
+  responses.forEach((r, i) => {
+    position.set(r, i);
     const agent = spanOfResponse.get(r.responseId);
-    if (agent === undefined) continue;
+    if (agent === undefined) return;
     agentOf.set(r.responseId, agent.name);
-    const list = responsesOfAgent.get(agent) ?? [];
-    if (!list.includes(r)) list.push(r);
-    responsesOfAgent.set(agent, list);
-  }
+    const list = responsesOfAgent.get(agent);
+    if (list === undefined) responsesOfAgent.set(agent, [r]);
+    else list.push(r);
+  });
 
   const links: AgentLink[] = [];
   const claimed = new Set<string>();
@@ -72,7 +74,7 @@ export function agentLanes(responses: readonly ResponseRecord[], spans: readonly
     if (agent === undefined) return null;
     let best: { callId: string; score: number } | null = null;
     for (const r of responsesOfAgent.get(agent) ?? []) {
-      if (responses.indexOf(r) >= before) break;
+      if ((position.get(r) ?? Infinity) >= before) break;
       for (const item of r.output) {
         if (!isCall(item) || item.callId === null || claimed.has(item.callId)) continue;
         const score = match(str(item.raw.name) ?? '', str(item.raw.arguments));
@@ -84,10 +86,11 @@ export function agentLanes(responses: readonly ResponseRecord[], spans: readonly
     return best?.callId ?? null;
   };
 
+  const handoffs = spans.filter((s) => s.type === 'handoff');
   for (const agent of spans.filter((s) => s.type === 'agent')) {
     const first = (responsesOfAgent.get(agent) ?? [])[0];
     if (first === undefined) continue;
-    const firstIndex = responses.indexOf(first);
+    const firstIndex = position.get(first) ?? Infinity;
     const tool = toolSpanAbove(agent, parentOf);
     if (tool !== undefined) {
       const input = str(obj(tool.raw.span_data)?.input);
@@ -96,7 +99,7 @@ export function agentLanes(responses: readonly ResponseRecord[], spans: readonly
       if (callId !== null) links.push({ kind: 'spawn', callId, to: agent.name });
       continue;
     }
-    const handoff = handoffInto(agent, spans);
+    const handoff = handoffInto(agent, handoffs);
     if (handoff === undefined) continue;
     const expected = handoffToolName(agent.name);
     const callId = callIn(agentSpanOf(handoff), firstIndex, (name) => (name === expected ? 2 : 1));
@@ -115,10 +118,10 @@ function toolSpanAbove(agent: AgentSpan, parentOf: (s: AgentSpan) => AgentSpan |
 }
 
 /** The latest handoff to this agent that started before it did, in its trace. */
-function handoffInto(agent: AgentSpan, spans: readonly AgentSpan[]): AgentSpan | undefined {
+function handoffInto(agent: AgentSpan, handoffs: readonly AgentSpan[]): AgentSpan | undefined {
   let found: AgentSpan | undefined;
-  for (const s of spans) {
-    if (s.type !== 'handoff' || s.traceId !== agent.traceId) continue;
+  for (const s of handoffs) {
+    if (s.traceId !== agent.traceId) continue;
     if (str(obj(s.raw.span_data)?.to_agent) !== agent.name) continue;
     if (agent.startedAt !== null && s.startedAt !== null && s.startedAt > agent.startedAt) continue;
     if (found === undefined || (s.startedAt ?? 0) >= (found.startedAt ?? 0)) found = s;
