@@ -133,7 +133,8 @@ class GraphBuilder {
     const incoming = this.agents.arrive(lane, firstInLane);
     for (const p of incoming) {
       this.edge(p.from, node.id, p.kind);
-      if (this.agentLinks.has(this.byId.get(p.from)?.callId ?? '') && (p.kind === 'handoff' || p.kind === 'spawn')) this.linkTargets.add(node.id);
+      const fromSpans = this.agentLinks.has(this.byId.get(p.from)?.callId ?? '');
+      if (fromSpans && (p.kind === 'handoff' || p.kind === 'spawn')) this.linkTargets.add(node.id);
     }
     const f = step.frontiers;
 
