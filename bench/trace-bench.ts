@@ -32,7 +32,7 @@ export async function traceBench(log: (line: string) => void, rounds = 5): Promi
     const t1 = performance.now();
     const runs = threadRuns(records);
     const t2 = performance.now();
-    const graphs = runs.map(buildRunGraph);
+    const graphs = runs.map((run) => buildRunGraph(run));
     const t3 = performance.now();
     for (const g of graphs) layoutRun(g);
     const t4 = performance.now();

@@ -17,6 +17,7 @@
 import type { RunSummary } from '../../shared/api/types.js';
 import { attachAgentSpans } from '../../shared/trace/attach-agent-spans.js';
 import { foldRead } from '../../shared/trace/response-reads.js';
+import { mergeSpawnedRuns } from '../../shared/trace/merge-spawned-runs.js';
 import { SettledThreading } from '../../shared/trace/settled-threading.js';
 import type { AgentSpan, ResponseRecord } from '../../shared/trace/types.js';
 import { hasTable, type Db } from '../store/db.js';
@@ -126,15 +127,18 @@ export class RunIndex {
   rebuild(): IndexChange {
     if (!this.dirty.size) return { updated: [], removed: [] };
     const before = this.runs;
-    const runs = this.threading.thread(this.dirty, {
+    const threaded = this.threading.thread(this.dirty, {
       ids: () => new Set([...this.derived.keys(), ...this.provisional.keys()]),
       records: (id) => this.provisional.get(id) ?? this.derivedRecords(id),
       changing: (id) => this.provisional.has(id),
     });
+    // Attaching spans reads every response: only when there are spans to attach.
+    const spans = this.spans.size ? [...this.spans.values()].flat() : [];
+    // An agent called as a tool is folded into its caller's run (merge-spawned-runs.ts).
+    const { runs, folded } = mergeSpawnedRuns(threaded, spans);
     this.runs = new Map(runs.map((run) => [run.id, run]));
     const spansBefore = this.spansByRun;
-    // Attaching spans reads every response: only when there are spans to attach.
-    this.spansByRun = this.spans.size ? attachAgentSpans(runs, [...this.spans.values()].flat()).byRun : new Map();
+    this.spansByRun = spans.length ? attachAgentSpans(runs, spans).byRun : new Map();
     const change: IndexChange = { updated: [], removed: [] };
     for (const run of runs) {
       // A run nothing was added to keeps its arrays (threading copies a run it adds to), so
@@ -145,23 +149,45 @@ export class RunIndex {
       for (const r of run.responses) this.runOfExchange.set(r.exchangeId, run.id);
       this.texts.delete(run.id);
       const summary = this.summaries.get(run.id);
-      const spanCount = (this.spansByRun.get(run.id) ?? []).filter((sp) => sp.object === 'trace.span').length;
-      const next = summarizeRun(run, (id) => this.open.has(id), summary?.revision ?? 0, spanCount, this.tallies.get(run.id));
+      const runSpans = this.spansByRun.get(run.id) ?? [];
+      const spanCount = runSpans.filter((sp) => sp.object === 'trace.span').length;
+      const next = this.summarize(run, folded.get(run.id), summary?.revision ?? 0, spanCount);
+      // The Agents SDK names its agents only in its spans.
+      for (const sp of runSpans) if (sp.type === 'agent' && !next.agents.includes(sp.name)) next.agents.push(sp.name);
       if (summary && sameSummary(summary, next)) continue;
       next.revision = ++this.revision;
       this.summaries.set(run.id, next);
       change.updated.push(next);
     }
     for (const id of this.dirty) if (!this.derived.has(id) && !this.provisional.has(id)) this.runOfExchange.delete(id);
+    const threadedIds = new Set(threaded.map((run) => run.id));
     for (const [runId, run] of before) {
       if (this.runs.has(runId)) continue;
       this.summaries.delete(runId);
-      this.tallies.delete(runId);
+      // A folded run is still threaded on its own: its settled tally is still counted into its caller's.
+      if (!threadedIds.has(runId)) this.tallies.delete(runId);
       this.texts.delete(runId);
       change.removed.push({ runId, replacedBy: this.runOfExchange.get(run.responses[0]?.exchangeId ?? -1) ?? null });
     }
     this.dirty.clear();
     return change;
+  }
+
+  /**
+   * A run's summary from the tallies of its settled responses. A run with runs folded into
+   * it interleaves their responses with its own, so its settled ones are put first, as the
+   * tally of all of them expects.
+   */
+  private summarize(run: IndexedRun, foldedIds: string[] | undefined, revision: number, spanCount: number): RunSummary {
+    const isOpen = (id: number) => this.open.has(id);
+    if (foldedIds === undefined) return summarizeRun(run, isOpen, revision, spanCount, this.tallies.get(run.id));
+    const tally = this.tallies.get(run.id)?.copy() ?? new RunTally();
+    for (const id of foldedIds) {
+      const other = this.tallies.get(id);
+      if (other) tally.merge(other);
+    }
+    const settledFirst = [...run.responses.filter(isSettled), ...run.responses.filter((r) => !isSettled(r))];
+    return summarizeRun({ ...run, responses: settledFirst }, isOpen, revision, spanCount, tally);
   }
 
   /**

@@ -117,6 +117,20 @@ export class RunTally {
     if (!this.preview) this.preview = firstUserText(r);
   }
 
+  /** Adds another run's tally (a run folded into this one). */
+  merge(other: RunTally): void {
+    for (const key of ['models', 'agents', 'toolNames', 'itemTypes'] as const) for (const v of other[key]) this[key].add(v);
+    for (const key of ['input', 'cached', 'output', 'reasoning', 'total'] as const) this.tokens[key] += other.tokens[key];
+    if (RANK[other.status] > RANK[this.status]) this.status = other.status;
+    this.responses += other.responses;
+    this.items += other.items;
+    this.toolCalls += other.toolCalls;
+    if (other.cost !== null) this.cost = (this.cost ?? 0) + other.cost;
+    this.startedAt = Math.min(this.startedAt, other.startedAt);
+    this.endedAt = Math.max(this.endedAt, other.endedAt);
+    if (!this.preview) this.preview = other.preview;
+  }
+
   copy(): RunTally {
     const t = new RunTally();
     for (const key of ['models', 'agents', 'toolNames', 'itemTypes'] as const) for (const v of this[key]) t[key].add(v);

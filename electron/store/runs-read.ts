@@ -1,7 +1,9 @@
 // Loads derived responses in recording order and threads them into runs. Records derived
 // before they carried their exchange context get it from the exchange row, so an older
 // recording threads the same way after an upgrade without a reindex. A row that cannot be
-// read back becomes an unreadable placeholder in its place (read-damage.ts).
+// read back becomes an unreadable placeholder in its place (read-damage.ts). An agent the
+// Agents SDK called as a tool is folded into its caller's run, as the run index does.
+import { mergeSpawnedRuns } from '../../shared/trace/merge-spawned-runs.js';
 import { threadRuns, type Run } from '../../shared/trace/thread.js';
 import type { AgentSpan, ResponseRecord } from '../../shared/trace/types.js';
 import type { Transport } from '../../shared/capture/exchange.js';
@@ -33,7 +35,8 @@ export function loadRuns(db: Db, damage = new ReadDamage(), since = 0): Run[] {
     (id, reason) => [unreadableResponse(db, { exchangeId: id, responseId: null, model: null }, reason)],
     damage,
   );
-  return threadRuns(records);
+  // Spans that cannot be read are noted by the caller's own loadAgentSpans (export, OTLP), not twice.
+  return mergeSpawnedRuns(threadRuns(records), loadAgentSpans(db, new ReadDamage(), since)).runs;
 }
 
 function recordOf(db: Db, row: Row, damage: ReadDamage): ResponseRecord {

@@ -46,6 +46,7 @@ export const EDGE_STYLES: Record<string, { stroke: string; dash?: string; width:
   program: { stroke: '#6366f1', dash: '2 3', width: 1.6 },
   spawn: { stroke: '#d946ef', width: 2.4, label: 'spawn' },
   message: { stroke: '#ec4899', dash: '3 3', width: 1.8, label: 'message' },
+  handoff: { stroke: '#8b5cf6', width: 2.4, label: 'handoff' },
   continue: { stroke: '#71717a', dash: '1 4', width: 1.4 },
   compaction: { stroke: '#f97316', dash: '8 4', width: 2 },
 };

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { detailFrom } from '../test/run-fixture.js';
 import { isInProgress, isVisible, nextItemStep, partialChars } from './replay-model.js';
 import { buildRunView } from './run-view.js';
+import type { AgentSpan } from '../../shared/trace/types.js';
 
 describe('run view from the trace model', () => {
   const view = buildRunView(detailFrom());
@@ -53,5 +54,19 @@ describe('run view from the trace model', () => {
   it('has metrics per response', () => {
     expect(view.metrics.responses).toHaveLength(2);
     expect(view.metrics.totals.costUsd).toBeGreaterThan(0);
+  });
+});
+
+describe('run view of an Agents SDK run', () => {
+  it('puts the nodes in the lane of the agent the run’s spans name', () => {
+    const detail = detailFrom();
+    const span = (id: string, parentId: string | null, type: string, name: string, responseId: string | null): AgentSpan => ({
+      object: 'trace.span', traceId: 'trace_1', id, parentId, type, name, startedAt: null, endedAt: null, responseId, error: null, raw: {},
+    });
+    const agentSpans = [span('sp_agent', null, 'agent', 'Forecaster', null), ...detail.responses.map((r, i) => span(`sp_r${i}`, 'sp_agent', 'response', r.responseId, r.responseId))];
+    const { graph } = buildRunView({ ...detail, agentSpans });
+    expect(graph.lanes).toEqual(['Forecaster']);
+    expect(graph.nodes.every((n) => n.agent === 'Forecaster')).toBe(true);
+    expect(buildRunView(detail).graph.lanes).toEqual(['main']);
   });
 });

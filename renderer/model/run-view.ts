@@ -26,7 +26,8 @@ export interface RunView {
 
 export function buildRunView(detail: RunDetail): RunView {
   const run: Run = { id: detail.summary.id, label: detail.summary.label, responses: detail.responses, links: detail.links };
-  const graph = buildRunGraph(run);
+  // The run's Agents SDK spans give its agent lanes, handoffs and agents-as-tools, as in the export.
+  const graph = buildRunGraph(run, detail.agentSpans);
   const nodeById: Record<string, GraphNode> = {};
   for (const n of graph.nodes) nodeById[n.id] = n;
   const groupById: Record<string, GraphGroup> = {};

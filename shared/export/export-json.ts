@@ -1,5 +1,6 @@
 // The `loupe export --format json` document, a contract tests outside the project rely
 // on (DESIGN.md): runs, their responses with output items in order, and each run's graph.
+import { agentLanes } from '../trace/agent-lanes.js';
 import { buildRunGraph } from '../trace/graph.js';
 import type { EdgeKind, RunGraph } from '../trace/graph-types.js';
 import type { Run } from '../trace/thread.js';
@@ -53,7 +54,8 @@ export interface ExportDocument {
   runs: ExportRun[];
 }
 
-export type GraphBuilder = (run: Run) => ExportRun['graph'];
+/** `spans`: the run's attached Agents SDK trace objects, which give its agent lanes and handoffs. */
+export type GraphBuilder = (run: Run, spans: readonly AgentSpan[]) => ExportRun['graph'];
 
 /** The run's graph in the export's shape: item nodes only, so every edge joins two listed nodes. */
 export function exportGraph(graph: RunGraph): ExportRun['graph'] {
@@ -63,9 +65,11 @@ export function exportGraph(graph: RunGraph): ExportRun['graph'] {
   };
 }
 
-const RUN_GRAPH: GraphBuilder = (run) => exportGraph(buildRunGraph(run));
+const RUN_GRAPH: GraphBuilder = (run, spans) => exportGraph(buildRunGraph(run, spans));
 
 export function exportRun(run: Run, graph: GraphBuilder = RUN_GRAPH, spans: readonly AgentSpan[] = []): ExportRun {
+  // An item's agent is its own (multi-agent beta), else the Agents SDK agent whose response it is.
+  const { agentOf } = agentLanes(run.responses, spans);
   const out: ExportRun = {
     id: run.id,
     label: run.label,
@@ -73,10 +77,15 @@ export function exportRun(run: Run, graph: GraphBuilder = RUN_GRAPH, spans: read
       id: r.responseId,
       model: r.model,
       status: r.status,
-      items: r.output.map((item) => ({ id: item.id, type: item.type, call_id: item.callId, agent: item.agent })),
+      items: r.output.map((item) => ({
+        id: item.id,
+        type: item.type,
+        call_id: item.callId,
+        agent: item.agent ?? agentOf.get(r.responseId) ?? null,
+      })),
       ...(r.status === 'unreadable' && r.error ? { error: r.error.message } : {}),
     })),
-    graph: graph(run),
+    graph: graph(run, spans),
   };
   if (spans.length > 0) out.agent_spans = spans.map(exportSpan);
   return out;

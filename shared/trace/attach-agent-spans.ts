@@ -1,8 +1,10 @@
 // Which run an Agents SDK trace belongs to: the run holding the responses its `response`
-// spans name (issue 6). A trace is attached whole, to one run: the one holding most of the
-// named responses, the earliest on a tie. Spans of one trace may arrive over several
+// spans name (in Chat Completions mode, its `generation` spans' completion ids). A trace
+// is attached whole, to one run: the one holding most of the named responses, the
+// earliest on a tie. Spans of one trace may arrive over several
 // exports; they are grouped by trace id first. A trace naming no recorded response (its
 // model calls went elsewhere, or it has none) stays unattached, and is reported so.
+import { spanResponseId } from './agent-lanes.js';
 import type { RunOf } from './thread.js';
 import type { AgentSpan } from './types.js';
 
@@ -41,7 +43,8 @@ export function attachAgentSpans(runs: readonly RunOf<{ responseId: string }>[],
 function owningRun(members: AgentSpan[], runOfResponse: Map<string, number>): number | null {
   const votes = new Map<number, number>();
   for (const span of members) {
-    const run = span.responseId === null ? undefined : runOfResponse.get(span.responseId);
+    const id = spanResponseId(span);
+    const run = id === null ? undefined : runOfResponse.get(id);
     if (run !== undefined) votes.set(run, (votes.get(run) ?? 0) + 1);
   }
   let best: number | null = null;

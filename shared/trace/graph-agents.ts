@@ -1,7 +1,8 @@
 // Edges between agent lanes (multi-agent beta): a `spawn_agent` call points at the first
 // item of the agent it started, and a message (an `agent_message`, or a `send_message` /
 // `followup_task` call) points at the recipient's next item. Both wait until that item
-// exists, so every edge goes from an earlier node to a later one.
+// exists, so every edge goes from an earlier node to a later one. Agents SDK handoffs and
+// agents-as-tools (from its trace spans) wait for their lane the same way.
 import { isObject, parseJson, str } from './json.js';
 import type { EdgeKind } from './graph-types.js';
 import type { TraceItem } from './types.js';
@@ -46,6 +47,11 @@ export class AgentEdges {
       if (spawn !== undefined) out.push({ from: spawn, kind: 'spawn' });
     }
     return out;
+  }
+
+  /** An edge the trace spans name (a handoff, an agent called as a tool) into the lane's next node. */
+  expect(lane: string, p: Pending): void {
+    this.wait(lane, p);
   }
 
   private wait(lane: string, p: Pending): void {

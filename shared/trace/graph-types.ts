@@ -4,7 +4,7 @@ import type { NodeKind } from './graph-kinds.js';
 import type { ItemRole } from './node-id.js';
 import type { TraceItem, Usage } from './types.js';
 
-export type EdgeKind = 'next' | 'call' | 'program' | 'spawn' | 'message' | 'continue' | 'compaction';
+export type EdgeKind = 'next' | 'call' | 'program' | 'spawn' | 'message' | 'handoff' | 'continue' | 'compaction';
 
 export interface GraphNode {
   /** itemNodeId() of the item's first appearance: the item id where it has one. */
@@ -14,7 +14,7 @@ export interface GraphNode {
   type: string;
   label: string;
   callId: string | null;
-  /** The multi-agent `agent.agent_name` (or the exchange's `x-loupe-agent`). */
+  /** The multi-agent `agent.agent_name`, or the Agents SDK agent whose response carried it (from its trace spans). */
   agent: string | null;
   /** The agent lane the node is drawn in. */
   lane: string;

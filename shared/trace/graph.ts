@@ -3,6 +3,9 @@
 // windows. Responses are visited in time order and every edge is added when its target
 // node is created, from nodes that already exist: so the graph of a run's first k
 // responses is exactly a prefix of the graph of the whole run (layout relies on that).
+// An Agents SDK run's trace spans (attach-agent-spans.ts) put each response in its
+// agent's lane and add its handoffs and agents-as-tools (agent-lanes.ts).
+import { agentLanes, type AgentLanes } from './agent-lanes.js';
 import { AgentEdges } from './graph-agents.js';
 import { Frontiers } from './graph-frontier.js';
 import { groupsOf } from './graph-groups.js';
@@ -13,10 +16,11 @@ import type { EdgeKind, GraphEdge, GraphNode, ResponseNodes, RunGraph } from './
 import { obj, str } from './json.js';
 import type { ItemRole } from './node-id.js';
 import type { Run } from './thread.js';
-import type { ResponseRecord, TraceItem } from './types.js';
+import type { AgentSpan, ResponseRecord, TraceItem } from './types.js';
 
-export function buildRunGraph(run: Run): RunGraph {
-  const b = new GraphBuilder();
+/** `spans`: the Agents SDK trace objects attached to the run, if any. */
+export function buildRunGraph(run: Run, spans: readonly AgentSpan[] = []): RunGraph {
+  const b = new GraphBuilder(agentLanes(run.responses, spans));
   run.responses.forEach((record, i) => b.response(record, i, run.links[i]?.parent ?? null));
   return {
     runId: run.id,
@@ -55,6 +59,14 @@ class GraphBuilder {
   /** Per lane, where in `nodes` the context since the last compaction begins. */
   private readonly windowStart = new Map<string, number>();
   private readonly edgeKeys = new Set<string>();
+  /** Call id → the handoff or agent-as-tool it made (from the spans). */
+  private readonly agentLinks: Map<string, AgentLanes['links'][number]>;
+  /** Nodes a handoff or agent-as-tool edge leads to: their response needs no `continue` edge besides. */
+  private readonly linkTargets = new Set<string>();
+
+  constructor(private readonly spanLanes: AgentLanes) {
+    this.agentLinks = new Map(spanLanes.links.map((l) => [l.callId, l]));
+  }
 
   response(record: ResponseRecord, index: number, parent: number | null): void {
     const base = parent !== null ? this.after[parent] : undefined;
@@ -72,14 +84,15 @@ class GraphBuilder {
     step.used.add(id);
     if (existing) return id;
     this.identity.register(item, id);
+    const { agent, lane } = this.laneOf(item, step.record, role);
     const node: GraphNode = {
       id,
       kind: nodeKind(item.type),
       type: item.type,
       label: itemLabel(item, this.labelContext(step.record, item, role)),
       callId: item.callId,
-      agent: item.agent,
-      lane: laneOf(item, step.record),
+      agent,
+      lane,
       responseId: step.record.responseId,
       response: step.index,
       role,
@@ -93,7 +106,23 @@ class GraphBuilder {
     step.nodes.created.push(id);
     this.place(step, node, role);
     this.agents.observe(item, id);
+    const link = item.callId === null || !isCall(item) ? undefined : this.agentLinks.get(item.callId);
+    if (link !== undefined) this.agents.expect(link.to, { from: id, kind: link.kind });
     return id;
+  }
+
+  /**
+   * The agent a node belongs to and its lane. The item's own agent comes first; then the
+   * agent whose response the spans say this is, except that a tool's output stays in the
+   * lane of the agent that called the tool (a handoff's output is the handing agent's).
+   */
+  private laneOf(item: TraceItem, record: ResponseRecord, role: ItemRole): { agent: string | null; lane: string } {
+    const spanAgent = this.spanLanes.agentOf.get(record.responseId) ?? null;
+    if (item.agent === null && spanAgent !== null && role === 'input' && isCallOutput(item) && item.callId !== null) {
+      const call = this.byId.get(this.calls.get(item.callId) ?? '');
+      if (call !== undefined) return { agent: call.agent, lane: call.lane };
+    }
+    return { agent: item.agent ?? spanAgent, lane: laneOf(item, record, spanAgent) };
   }
 
   /** Edges into a new node and its effect on the frontier (see graph-frontier.ts). */
@@ -102,7 +131,11 @@ class GraphBuilder {
     const firstInLane = !this.lanes.includes(lane);
     if (firstInLane) this.lanes.push(lane);
     const incoming = this.agents.arrive(lane, firstInLane);
-    for (const p of incoming) this.edge(p.from, node.id, p.kind);
+    for (const p of incoming) {
+      this.edge(p.from, node.id, p.kind);
+      const fromSpans = this.agentLinks.has(this.byId.get(p.from)?.callId ?? '');
+      if (fromSpans && (p.kind === 'handoff' || p.kind === 'spawn')) this.linkTargets.add(node.id);
+    }
     const f = step.frontiers;
 
     const call = isCallOutput(item) && item.callId !== null ? this.calls.get(item.callId) : undefined;
@@ -147,7 +180,7 @@ class GraphBuilder {
   private base(step: Step, lane: string, hasIncoming: boolean): readonly string[] {
     const own = step.frontiers.get(lane);
     if (own.length > 0 || hasIncoming) return own;
-    const home = homeLane(step.record);
+    const home = homeLane(step.record, this.spanLanes.agentOf.get(step.record.responseId) ?? null);
     return home === lane ? own : step.frontiers.get(home);
   }
 
@@ -178,6 +211,7 @@ class GraphBuilder {
     const from = prev?.output[prev.output.length - 1] ?? prev?.created[prev.created.length - 1];
     const createdOutput = nodes.output.find((id) => nodes.created.includes(id));
     const to = createdOutput ?? nodes.created[0];
+    if (nodes.created.some((id) => this.linkTargets.has(id))) return;
     if (from !== undefined && to !== undefined && from !== to) this.edge(from, to, 'continue');
   }
 
@@ -209,17 +243,18 @@ class GraphBuilder {
 
 /**
  * The lane a node is drawn in: its agent (the item's own, an agent message's author, the
- * exchange's `x-loupe-agent`, else `main`), split by WebSocket `stream_id` because the
- * API's lanes run side by side too (`main#a`, `main#b`).
+ * Agents SDK agent whose response it is, the exchange's `x-loupe-agent`, else `main`),
+ * split by WebSocket `stream_id` because the API's lanes run side by side too (`main#a`, `main#b`).
  */
-function laneOf(item: TraceItem, record: ResponseRecord): string {
-  const agent = item.agent ?? (item.type === 'agent_message' ? str(item.raw.author) : null) ?? record.exchange.agent ?? 'main';
+function laneOf(item: TraceItem, record: ResponseRecord, spanAgent: string | null): string {
+  const author = item.type === 'agent_message' ? str(item.raw.author) : null;
+  const agent = item.agent ?? author ?? spanAgent ?? record.exchange.agent ?? 'main';
   const stream = str(record.request.params.stream_id);
   return stream === null ? agent : `${agent}#${stream}`;
 }
 
-function homeLane(record: ResponseRecord): string {
+function homeLane(record: ResponseRecord, spanAgent: string | null): string {
   const stream = str(record.request.params.stream_id);
-  const agent = record.exchange.agent ?? 'main';
+  const agent = spanAgent ?? record.exchange.agent ?? 'main';
   return stream === null ? agent : `${agent}#${stream}`;
 }

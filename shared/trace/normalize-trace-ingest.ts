@@ -3,6 +3,7 @@
 // @openai/agents-core). They carry no model response, so they become AgentSpans, which
 // attach-agent-spans.ts hangs on the run whose responses the trace's `response` spans name.
 // Anything unreadable is noted; the raw body stays in the store either way.
+import { spanResponseId } from './agent-lanes.js';
 import { readJsonBody } from './exchange-body.js';
 import { arr, isObject, obj, str } from './json.js';
 import type { AgentSpan, Json, JsonObject, RawExchange } from './types.js';
@@ -37,7 +38,7 @@ function toAgentSpan(entry: Json): AgentSpan | null {
   if (id === null || traceId === null) return null;
   const data = obj(entry.span_data) ?? {};
   const type = str(data.type) ?? 'unknown';
-  return {
+  const span: AgentSpan = {
     object: 'trace.span',
     traceId,
     id,
@@ -50,6 +51,8 @@ function toAgentSpan(entry: Json): AgentSpan | null {
     error: obj(entry.error),
     raw: entry,
   };
+  span.responseId = spanResponseId(span);
+  return span;
 }
 
 function spanName(type: string, data: JsonObject): string {

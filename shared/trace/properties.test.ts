@@ -34,7 +34,7 @@ function overlapping(layout: RunLayout): string[] {
 describe.each(SEEDS)('random run, seed %i', (seed) => {
   const exchanges = randomRun(seed);
   const runs = runsOf(exchanges);
-  const graphs: RunGraph[] = runs.map(buildRunGraph);
+  const graphs: RunGraph[] = runs.map((run) => buildRunGraph(run));
 
   it('threads into one run', () => expect(runs).toHaveLength(1));
 
