@@ -18,7 +18,7 @@ import { requestTargetProblem } from '../../shared/capture/request-target.js';
 import { redactHeaders } from '../../shared/capture/redact.js';
 import { upstreamPath } from '../../shared/capture/upstream-url.js';
 import { websocketHandshakeProblem } from '../../shared/capture/websocket-handshake.js';
-import type { ForwardContext } from './forward-http.js';
+import { upstreamFailureLine, type ForwardContext } from './forward-http.js';
 import { beginExchange } from './begin-exchange.js';
 import { CLOSE_HANDSHAKE_MS } from './open-exchanges.js';
 
@@ -158,6 +158,7 @@ export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, sock
     }
     if (!socket.destroyed && !exchange.ended) {
       const failure = upstreamFailure(err, ctx.target.display, /timeout/i.test(err.message));
+      ctx.log(upstreamFailureLine('GET', req.url ?? '/', failure));
       answer(failure, failure.status === 504 ? 'upstream_timeout' : 'upstream_unreachable');
     }
   });

@@ -94,7 +94,7 @@ function Call({ ctx }: { ctx: ItemContext }) {
         </Section>
       ) : (
         <Section title={ctx.node.type === 'custom_tool_call' ? 'Input' : 'Arguments'} testId="tool-arguments-section">
-          <JsonText text={cut(args, ctx.partial)} testId="tool-arguments" />
+          <JsonText text={cut(args, ctx.partial)} testId="tool-arguments" requireJson={ctx.node.type === 'function_call' && ctx.partial === null} />
         </Section>
       )}
       {(raw.output !== undefined || raw.error !== undefined) && (
