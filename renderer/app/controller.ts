@@ -178,6 +178,9 @@ export class Controller {
     try {
       const res = await this.api.invoke('runs.list', listRequest(asked));
       useRunsStore.getState().listLoaded(asked, res);
+      // After a reload nothing is pushed until new traffic: the newest run says how the upstream did.
+      const newest = res.runs.reduce<RunSummary | null>((a, r) => (!a || r.endedAt > a.endedAt ? r : a), null);
+      if (newest && useAppStore.getState().info?.recording.live !== false) this.judgeUpstream(newest);
     } catch (err) {
       useRunsStore.getState().listFailed(message(err));
     }

@@ -44,7 +44,8 @@ function NodeInspector({ id }: { id: string }) {
             <Icon name={style.icon} />
           </span>
           <div className="min-w-0">
-            <h2 className="truncate text-[14px] font-semibold" title={node.label}>{node.label}</h2>
+            {/* Before its step the label would give the item's final text away. */}
+            <h2 className="truncate text-[14px] font-semibold" title={happened ? node.label : undefined}>{happened ? node.label : node.type.replace(/_/g, ' ')}</h2>
             <div className="text-[11.5px] text-zinc-500">
               {node.type}
               {node.agent ? ` · agent ${node.agent}` : ''} ·{' '}
@@ -56,7 +57,7 @@ function NodeInspector({ id }: { id: string }) {
           </div>
         </div>
         <div className="mt-2 flex items-center gap-2 text-[11.5px] text-zinc-500">
-          <code className="truncate">{node.id}</code>
+          <code className="truncate" title={node.id}>{node.id}</code>
           <CopyButton text={node.id} label="Copy id" />
         </div>
       </header>

@@ -80,7 +80,8 @@ export function prettyJson(text: string): { text: string; parsed: boolean; error
  * separator near the cut when there is one, so the tail starts on a word.
  */
 export function splitTail(text: string, tail = 16): [string, string] {
-  if (text.length <= tail + 4) return [text, ''];
+  tail = Math.min(tail, Math.floor(text.length / 2));
+  if (text.length < 12) return [text, ''];
   let at = text.length - tail;
   const window = text.slice(at - 6, at + 4);
   const sep = window.search(/[-_./: ]/);

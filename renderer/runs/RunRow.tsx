@@ -41,8 +41,9 @@ export const RunRow = memo(function RunRow({ id, onSelect, now }: { id: string; 
           </span>
         )}
         <span className="flex min-w-0 flex-1 text-[13px] font-medium" title={title} data-testid="run-title">
-          <span className="truncate">{head}</span>
-          {tail && <span className="shrink-0 whitespace-pre">{tail}</span>}
+          <span className="min-w-[1.5em] truncate">{head}</span>
+          {/* Shrinks only once the head is down to its first letters. */}
+          {tail && <span className="min-w-0 shrink-[0.001] truncate whitespace-pre">{tail}</span>}
         </span>
         {run.agentSpans > 0 && (
           <span
@@ -53,10 +54,12 @@ export const RunRow = memo(function RunRow({ id, onSelect, now }: { id: string; 
             trace
           </span>
         )}
-        <span className="shrink-0 text-[11px] text-zinc-500 dark:text-zinc-400">{formatWhen(run.startedAt, now)}</span>
         <StatusBadge status={activity.status} />
       </div>
-      {run.label && run.preview && <div className="truncate text-[11.5px] text-zinc-500 dark:text-zinc-400" title={run.preview}>{run.preview}</div>}
+      <div className="flex items-center gap-2 text-[11.5px] text-zinc-500 dark:text-zinc-400">
+        <span className="min-w-0 flex-1 truncate" title={run.label ? run.preview : undefined}>{run.label ? run.preview : ''}</span>
+        <span className="shrink-0 text-[11px]" title={new Date(run.startedAt).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}>{formatWhen(run.startedAt, now)}</span>
+      </div>
       <div
         title={`${models} · ${run.responses} responses · ${run.toolCalls} tool calls · ${run.tokens.total} tokens · ${formatCost(run.cost)} · ${formatDuration(run.endedAt - run.startedAt)}`}
         className="flex items-center gap-2 overflow-hidden text-[11px] tabular-nums text-zinc-500 dark:text-zinc-400">
