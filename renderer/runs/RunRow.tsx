@@ -40,10 +40,10 @@ export const RunRow = memo(function RunRow({ id, onSelect, now }: { id: string; 
             <span className="relative inline-flex h-2 w-2 rounded-full bg-blue-500" />
           </span>
         )}
-        <span className="flex min-w-0 flex-1 text-[13px] font-medium" title={title} data-testid="run-title">
+        <span className="flex min-w-0 flex-1 overflow-hidden text-[13px] font-medium" title={title} data-testid="run-title">
           <span className="min-w-[1.5em] truncate">{head}</span>
-          {/* Shrinks only once the head is down to its first letters. */}
-          {tail && <span className="min-w-0 shrink-[0.001] truncate whitespace-pre">{tail}</span>}
+          {/* The head gives way first; the tail keeps up to 80% of the room. */}
+          {tail && <span className="max-w-[80%] shrink-0 truncate whitespace-pre" data-testid="run-title-tail">{tail}</span>}
         </span>
         {run.agentSpans > 0 && (
           <span

@@ -13,7 +13,7 @@ const LABEL_W = 150;
 
 /** Table columns: header, what it means (on hover), numeric (right-aligned). */
 const COLUMNS: Array<[string, string, boolean]> = [
-  ['response', 'Position in the run and model', false],
+  ['#', 'Position in the run (hover a row for its model)', false],
   ['status', 'How the response ended (hover a failure for its reason)', false],
   ['before it', 'Client and tool time before this request', true],
   ['first token', 'Time to the first token', true],
@@ -46,7 +46,7 @@ export function Waterfall() {
     ['cost', t.unpricedModels.length && !t.costUsd ? '—' : formatCost(t.costUsd)],
   ];
   return (
-    <div className="h-full overflow-y-auto px-5 py-4" data-testid="waterfall">
+    <div className="h-full overflow-y-auto px-4 py-4" data-testid="waterfall">
       {/* Cards wrap to another row before they would cut their numbers. */}
       <div className="mb-4 grid grid-cols-[repeat(auto-fill,minmax(104px,1fr))] gap-2" data-testid="waterfall-totals">
         {totals.map(([k, v, sub]) => (
@@ -108,10 +108,11 @@ export function Waterfall() {
       {/* Scrolls sideways in a narrow centre rather than cutting a column. */}
       <div className="mt-5 overflow-x-auto" data-testid="waterfall-table">
         <table className="w-full text-[12px] tabular-nums">
-          <thead className="text-[10.5px] uppercase tracking-wide text-zinc-500">
+          {/* Lower-case headers that may wrap: ten columns fit a 540 px centre beside the inspector. */}
+          <thead className="text-[10.5px] text-zinc-500">
             <tr>
               {COLUMNS.map(([h, title, numeric]) => (
-                <th key={h} title={title} className={`whitespace-nowrap px-2 py-1 font-medium first:pl-0 ${numeric ? 'text-right' : 'text-left'}`}>
+                <th key={h} title={title} className={`px-1.5 py-1 align-bottom font-medium leading-tight first:pl-0 ${numeric ? 'text-right' : 'text-left'}`}>
                   {h}
                 </th>
               ))}
@@ -119,8 +120,8 @@ export function Waterfall() {
           </thead>
           <tbody>
             {rows.map((r) => (
-              <tr key={r.index} className="whitespace-nowrap border-t border-zinc-100 dark:border-zinc-800 [&>td]:px-2 [&>td:first-child]:pl-0 [&>td:nth-child(n+3)]:text-right">
-                <td className="py-1">#{r.index + 1} {r.model}</td>
+              <tr key={r.index} title={`#${r.index + 1} ${r.model ?? ''}`} className="whitespace-nowrap border-t border-zinc-100 dark:border-zinc-800 [&>td]:px-1.5 [&>td:first-child]:pl-0 [&>td:nth-child(n+3)]:text-right">
+                <td className="py-1">#{r.index + 1}</td>
                 <td title={r.reason ?? undefined} data-reason={r.reason ?? undefined}><StatusBadge status={r.status} /></td>
                 <td>{r.gap ? formatDuration(r.gap.ms) : '—'}</td>
                 <td>{formatDuration(r.ttftMs)}</td>
