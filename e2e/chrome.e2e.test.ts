@@ -284,6 +284,25 @@ describe.skipIf(missing !== null)('window chrome in Chromium', () => {
     expect(pageErrors.filter((e) => !/status of 400/.test(e))).toEqual([]);
   });
 
+  it('Play demo opens the run it starts', async () => {
+    const fresh = await serve(sim.url);
+    const other = await launch({ width: 1280, height: 800 });
+    try {
+      const p = await other.context.newPage();
+      await p.goto(fresh.ui);
+      await p.selectOption('[data-testid="demo"] select', 'travel');
+      await p.click('[data-testid="demo-start"]');
+      const pane = await p.waitForSelector('[data-testid="run-pane"][data-run*="demo-travel"]', { timeout: 30_000 });
+      expect(await pane.getAttribute('data-run')).toMatch(/^label:demo-travel-\d+-travel-/);
+      expect(await p.getAttribute(`[data-run-id="${await pane.getAttribute('data-run')}"]`, 'aria-current')).toBe('true');
+      await p.waitForSelector('[data-node-type]');
+      await p.screenshot({ path: artifact('chrome-demo-opened.png') });
+    } finally {
+      await other.close();
+      await fresh.stop();
+    }
+  }, 60_000);
+
   it('an unreachable upstream: its reason in the UI, one stderr line from serve, and the top bar tells it apart from the server link', async () => {
     const dead = await serve(`http://127.0.0.1:${await freePort()}`);
     const other = await launch({ width: 1280, height: 800 });

@@ -7,7 +7,7 @@ export function UpstreamHealth() {
   const live = useAppStore((s) => s.info?.recording.live ?? false);
   if (!live) return null;
   const dot = upstream.state === 'ok' ? 'bg-emerald-500' : upstream.state === 'failing' ? 'bg-red-500' : 'bg-zinc-300 dark:bg-zinc-600';
-  const text = upstream.state === 'ok' ? 'upstream ok' : upstream.state === 'failing' ? `upstream failing: ${upstream.reason}` : 'upstream: no traffic yet';
+  const text = upstream.state === 'ok' ? 'upstream ok' : upstream.state === 'failing' ? `upstream failing: ${upstream.reason}` : 'upstream: no finished request yet';
   const title =
     upstream.state === 'failing'
       ? `The newest response failed: ${upstream.reason}`
