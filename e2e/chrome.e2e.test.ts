@@ -87,14 +87,21 @@ describe.skipIf(missing !== null)('window chrome in Chromium', () => {
       betweenSteps: () => new Promise((r) => setTimeout(r, 1_500)),
     }).finally(() => (done = true));
     await page.waitForSelector(ROW, { timeout: 15_000 });
+    await page.click(ROW);
+    await page.waitForSelector('[data-replay="follow"]');
     while (!done) {
-      const [status, active] = await Promise.all([page.getAttribute(ROW, 'data-status'), page.getAttribute(ROW, 'data-active')]);
-      liveStatuses.push(`${status}/${active}`);
+      const [status, active, follow] = await Promise.all([
+        page.getAttribute(ROW, 'data-status'),
+        page.getAttribute(ROW, 'data-active'),
+        page.textContent('[data-replay="follow"]'),
+      ]);
+      liveStatuses.push(`${status}/${active}/${follow}`);
       await page.waitForTimeout(60);
     }
     await agent;
     expect(liveStatuses.length).toBeGreaterThan(10);
-    expect(new Set(liveStatuses)).toEqual(new Set(['in_progress/true']));
+    expect(new Set(liveStatuses)).toEqual(new Set(['in_progress/true/Follow live']));
+    expect(await page.textContent('[data-testid="run-live"]')).toContain('live');
     // Still inside its idle window just after the end: running, dot on.
     expect(await page.getAttribute(ROW, 'data-status')).toBe('in_progress');
     expect(await page.$(`${ROW} [data-testid="live-dot"]`)).not.toBeNull();

@@ -5,10 +5,8 @@ import { RunGraph } from '../graph/RunGraph.js';
 import { formatCompact, formatCost, formatCount, formatDuration } from '../lib/format.js';
 import { ReplayBar } from '../replay/ReplayBar.js';
 import { StatusBadge } from '../runs/status.js';
-import { useNow } from '../lib/use-now.js';
 import { Failures } from './Failures.js';
-import { useAppStore } from '../state/app-store.js';
-import { runActivity } from '../state/run-activity.js';
+import { useRunActivity } from '../runs/use-run-activity.js';
 import { useRunStore } from '../state/run-store.js';
 import { useRunsStore } from '../state/runs-store.js';
 import { useUiStore, type CenterTab } from '../state/ui-store.js';
@@ -28,9 +26,7 @@ export function RunPane() {
   const error = useRunStore((s) => s.error);
   const items = useRunStore((s) => s.view?.graph.nodes.length ?? 0);
   const tab = useUiStore((s) => s.tab);
-  const recordingLive = useAppStore((s) => s.info?.recording.live ?? true);
-  const now = useNow(2_000);
-  const activity = summary ? runActivity(summary, now, recordingLive) : null;
+  const activity = useRunActivity(summary);
   const title = summary?.label ?? summary?.preview ?? runId ?? '';
   const numbers = summary
     ? `${summary.models.join(', ')} · ${summary.responses} responses · ${items} items · ${summary.toolCalls} tool calls · ${formatCount(summary.tokens.total)} tokens (${formatCompact(summary.tokens.cached)} cached) · ${formatCost(summary.cost)} · ${formatDuration(summary.endedAt - summary.startedAt)}`
