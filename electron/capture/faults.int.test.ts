@@ -1,11 +1,11 @@
 // Faults: what the client sees and what the store keeps when things go wrong.
 import crypto from 'node:crypto';
 import http from 'node:http';
-import net from 'node:net';
 import zlib from 'node:zlib';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startHarness, TEST_KEY, type Harness } from '../../test/support/harness.js';
+import { freePort } from '../../test/support/free-port.js';
 import { rawRequest } from '../../test/support/raw-request.js';
 
 const simHeader = (options: Record<string, unknown>) => ({ 'x-sim': JSON.stringify(options) });
@@ -23,14 +23,6 @@ function lastExchange(h: Harness) {
 function storedBody(h: Harness, id: number, stream: 'request' | 'response'): Buffer {
   const rows = h.core.db.prepare('SELECT data FROM chunks WHERE exchange_id = ? AND stream = ? ORDER BY seq').all(id, stream) as Array<{ data: Buffer }>;
   return Buffer.concat(rows.map((r) => r.data));
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((r) => server.close(r));
-  return port;
 }
 
 describe('upstream down or slow', () => {

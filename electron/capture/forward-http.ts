@@ -34,6 +34,13 @@ export interface ForwardContext {
   onTapError(err: unknown): void;
   /** Every exchange in flight, for a shutdown to wait for or cut short. */
   exchanges: OpenExchanges;
+  /** One stderr line per upstream that could not be reached, so `serve`'s terminal says it. */
+  log(line: string): void;
+}
+
+/** The line logged when the upstream could not be reached for a request (no query: it may hold secrets). */
+export function upstreamFailureLine(method: string, path: string, failure: ProxyError): string {
+  return `loupe: ${method} ${path.split('?')[0]} → ${failure.status}: ${failure.message.replace(/^Loupe proxy: /, '')}`;
 }
 
 export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyResponse): void {
@@ -138,6 +145,7 @@ export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyRe
           finish('client_aborted', 'the client closed the connection before the response finished');
         } else if (!res.headersSent) {
           const failure = upstreamFailure(err, ctx.target.display, timedOut);
+          ctx.log(upstreamFailureLine(req.method ?? 'GET', route.path, failure));
           sendProxyError(res, failure, tap, now);
           finish(failure.status === 504 ? 'upstream_timeout' : 'upstream_unreachable', failure.message);
         } else {

@@ -20,7 +20,7 @@ import { requestTargetProblem } from '../../shared/capture/request-target.js';
 import { upstreamPath } from '../../shared/capture/upstream-url.js';
 import { clientDeflateAcceptance, upstreamDeflateOffer, type DeflateOptions } from '../../shared/capture/websocket-deflate.js';
 import { websocketHandshakeProblem } from '../../shared/capture/websocket-handshake.js';
-import type { ForwardContext } from './forward-http.js';
+import { upstreamFailureLine, type ForwardContext } from './forward-http.js';
 import { beginExchange } from './begin-exchange.js';
 import { CLOSE_HANDSHAKE_MS } from './open-exchanges.js';
 
@@ -168,6 +168,7 @@ export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, sock
     }
     if (!socket.destroyed && !exchange.ended) {
       const failure = upstreamFailure(err, ctx.target.display, /timeout/i.test(err.message));
+      ctx.log(upstreamFailureLine('GET', req.url ?? '/', failure));
       answer(failure, failure.status === 504 ? 'upstream_timeout' : 'upstream_unreachable');
     }
   });

@@ -106,6 +106,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const sockets = new Set<Socket>();
   let nextConnection = 0;
   const exchanges = new OpenExchanges();
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
 
   const ctx = {
     target,
@@ -117,11 +118,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     connectionId: (req: { socket: Socket }) => connectionIds.get(req.socket) ?? 'unknown',
     onTapError: options.onRecordError ?? ((err: unknown) => console.error('loupe: recording failed:', err)),
     exchanges,
+    log,
   };
 
   const headersTimeoutMs = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
   const maxHalfOpen = options.maxHalfOpenConnections ?? DEFAULT_MAX_HALF_OPEN;
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
 
   const fallback = http.createServer(
     {

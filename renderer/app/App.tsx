@@ -9,6 +9,8 @@ import { useRunStore } from '../state/run-store.js';
 import { useRunsStore } from '../state/runs-store.js';
 import { Banners } from './Banners.js';
 import { Controller } from './controller.js';
+import { OpenRecording } from './OpenRecording.js';
+import { ShortcutSheet } from './ShortcutSheet.js';
 import { ControllerContext } from './controller-context.js';
 import { RunPane } from './RunPane.js';
 import { TopBar } from './TopBar.js';
@@ -34,7 +36,6 @@ export function App({ api }: { api: ApiClient }) {
     return () => controller.stop();
   }, [controller]);
   useKeyboard();
-  const hasRun = useRunStore((s) => s.runId !== null);
   return (
     <ControllerContext.Provider value={controller}>
       <div className="flex h-screen flex-col bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
@@ -45,8 +46,10 @@ export function App({ api }: { api: ApiClient }) {
           <main className="flex min-w-0 flex-1 flex-col">
             <Center />
           </main>
-          {hasRun && <Inspector />}
+          <Inspector />
         </div>
+        <ShortcutSheet />
+        <OpenRecording />
       </div>
     </ControllerContext.Provider>
   );

@@ -5,6 +5,8 @@ import { RunGraph } from '../graph/RunGraph.js';
 import { formatCompact, formatCost, formatCount, formatDuration } from '../lib/format.js';
 import { ReplayBar } from '../replay/ReplayBar.js';
 import { StatusBadge } from '../runs/status.js';
+import { Failures } from './Failures.js';
+import { useRunActivity } from '../runs/use-run-activity.js';
 import { useRunStore } from '../state/run-store.js';
 import { useRunsStore } from '../state/runs-store.js';
 import { useUiStore, type CenterTab } from '../state/ui-store.js';
@@ -12,7 +14,7 @@ import { Waterfall } from '../waterfall/Waterfall.js';
 
 const TABS: Array<[CenterTab, string, string]> = [
   ['graph', 'Graph', 'g'],
-  ['waterfall', 'Waterfall & numbers', 'w'],
+  ['waterfall', 'Waterfall', 'w'],
   ['trace', 'Agents trace', 't'],
 ];
 
@@ -24,25 +26,28 @@ export function RunPane() {
   const error = useRunStore((s) => s.error);
   const items = useRunStore((s) => s.view?.graph.nodes.length ?? 0);
   const tab = useUiStore((s) => s.tab);
+  const activity = useRunActivity(summary);
+  const title = summary?.label ?? summary?.preview ?? runId ?? '';
+  const numbers = summary
+    ? `${summary.models.join(', ')} · ${summary.responses} responses · ${items} items · ${summary.toolCalls} tool calls · ${formatCount(summary.tokens.total)} tokens (${formatCompact(summary.tokens.cached)} cached) · ${formatCost(summary.cost)} · ${formatDuration(summary.endedAt - summary.startedAt)}`
+    : '';
   const setTab = useUiStore((s) => s.setTab);
   return (
     <div className="flex h-full min-w-0 flex-1 flex-col" data-testid="run-pane" data-run={runId ?? ''}>
       <header className="flex items-center gap-3 border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
-        <div className="min-w-0">
+        <div className="min-w-0 flex-1">
           <div className="flex items-center gap-2">
-            <h1 className="truncate text-[15px] font-semibold">{summary?.label ?? summary?.preview ?? runId}</h1>
-            {summary && <StatusBadge status={summary.status} />}
-            {summary?.live && <span className="text-[11px] font-medium text-blue-600 dark:text-blue-400">● live</span>}
+            <h1 className="min-w-0 truncate text-[15px] font-semibold" title={title} data-testid="run-title">{title}</h1>
+            {activity && <StatusBadge status={activity.status} />}
+            {activity?.active && <span className="shrink-0 text-[11px] font-medium text-blue-600 dark:text-blue-400" data-testid="run-live">● live</span>}
           </div>
           {summary && (
-            <div className="truncate text-[11.5px] tabular-nums text-zinc-500 dark:text-zinc-400">
-              {summary.models.join(', ')} · {summary.responses} responses · {items} items · {summary.toolCalls} tool calls ·{' '}
-              {formatCount(summary.tokens.total)} tokens ({formatCompact(summary.tokens.cached)} cached) · {formatCost(summary.cost)} ·{' '}
-              {formatDuration(summary.endedAt - summary.startedAt)}
+            <div className="truncate text-[11.5px] tabular-nums text-zinc-500 dark:text-zinc-400" title={numbers}>
+              {numbers}
             </div>
           )}
         </div>
-        <nav className="ml-auto flex rounded-md border border-zinc-300 p-0.5 dark:border-zinc-700" role="tablist">
+        <nav className="flex shrink-0 rounded-md border border-zinc-300 p-0.5 dark:border-zinc-700" role="tablist">
           {TABS.map(([id, name, key]) => (
             <button
               key={id}
@@ -50,7 +55,7 @@ export function RunPane() {
               role="tab"
               data-tab={id}
               aria-selected={tab === id}
-              title={`${name} (${key})`}
+              title={`${id === 'waterfall' ? 'Waterfall & numbers' : name} (${key})`}
               onClick={() => setTab(id)}
               className={`whitespace-nowrap rounded px-2.5 py-1 text-[12px] ${tab === id ? 'bg-zinc-900 text-white dark:bg-zinc-100 dark:text-zinc-900' : 'text-zinc-600 dark:text-zinc-300'}`}
             >
@@ -75,6 +80,7 @@ export function RunPane() {
           Could not load this run: {error}
         </div>
       )}
+      <Failures />
       <div className="relative min-h-0 flex-1">
         {loading ? <p className="p-6 text-sm text-zinc-500">Loading run…</p> : tab === 'graph' ? <RunGraph /> : tab === 'waterfall' ? <Waterfall /> : <AgentTrace />}
       </div>

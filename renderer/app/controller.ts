@@ -3,11 +3,15 @@
 // React here; App creates one controller per client.
 import { ApiError } from '../../shared/api/errors.js';
 import type { ApiClient, ConnectionStatus } from '../api/api-client.js';
+import type { RunSummary } from '../../shared/api/types.js';
+import { failureReason } from '../lib/failure.js';
 import { buildRunView } from '../model/run-view.js';
 import { useAppStore } from '../state/app-store.js';
+import { formatLink, parseLink, type DeepLink } from '../state/deep-link.js';
 import { useRunStore } from '../state/run-store.js';
 import { listRequest, sameFilter, type RunFilter } from '../state/runs-logic.js';
 import { useRunsStore } from '../state/runs-store.js';
+import { useUiStore } from '../state/ui-store.js';
 
 const LIST_DEBOUNCE_MS = 150;
 const DETAIL_MIN_INTERVAL_MS = 250;
@@ -22,11 +26,21 @@ export class Controller {
     timer: null,
   };
   private lastStatus: ConnectionStatus = 'connecting';
+  /** Label prefix of a demo just started: its first run is opened when it appears. */
+  private openWhenSeen: string | null = null;
+  /** A deep link's selection, applied once its run's detail has loaded. */
+  private pendingLink: DeepLink | null = null;
+  private readonly upstreamAsked = new Set<string>();
 
   constructor(readonly api: ApiClient) {}
 
   start(): void {
     const api = this.api;
+    const link = parseLink(globalThis.location?.hash ?? '');
+    if (link.runId) {
+      this.pendingLink = link;
+      useRunStore.getState().selectRun(link.runId);
+    }
     this.offs.push(
       api.onConnection((status) => {
         useAppStore.getState().setConnection(status);
@@ -35,8 +49,13 @@ export class Controller {
       }),
       api.on('run.updated', ({ run }) => {
         useRunsStore.getState().runUpdated(run);
+        if (this.openWhenSeen !== null && run.label !== null && (run.label === this.openWhenSeen || run.label.startsWith(`${this.openWhenSeen}-`))) {
+          this.openWhenSeen = null;
+          this.selectRun(run.id);
+        }
         if (useRunsStore.getState().filter.query) this.scheduleList(1_000);
         if (useRunStore.getState().runId === run.id) this.refreshDetail();
+        this.judgeUpstream(run);
       }),
       api.on('run.removed', ({ runId, replacedBy }) => {
         useRunsStore.getState().runRemoved(runId);
@@ -55,6 +74,9 @@ export class Controller {
       useRunsStore.subscribe((s, prev) => {
         if (!sameFilter(s.filter, prev.filter)) this.scheduleList(LIST_DEBOUNCE_MS);
       }),
+      useRunStore.subscribe((s, prev) => {
+        if (s.runId !== prev.runId || s.selection !== prev.selection) this.writeLink();
+      }),
     );
     this.reloadAll();
   }
@@ -71,7 +93,75 @@ export class Controller {
     if (useRunStore.getState().runId) this.refreshDetail();
   }
 
+  /**
+   * The top bar's upstream mark, from live pushes: a run that ended well says the upstream
+   * answers; a failed one is asked for its newest response, whose reason is shown.
+   */
+  private judgeUpstream(run: RunSummary): void {
+    const store = useAppStore.getState();
+    if (run.endedAt < store.upstream.at) return;
+    if (run.status === 'completed' || run.status === 'incomplete') {
+      store.setUpstream({ state: 'ok', reason: null, at: run.endedAt });
+      return;
+    }
+    if (run.status !== 'failed' || this.upstreamAsked.has(`${run.id}@${run.revision}`)) return;
+    this.upstreamAsked.add(`${run.id}@${run.revision}`);
+    this.api
+      .invoke('runs.get', { runId: run.id, maxItems: 1 })
+      .then((detail) => {
+        const last = detail.responses[detail.responses.length - 1];
+        if (!last) return;
+        const reason = failureReason(last);
+        useAppStore.getState().setUpstream(reason ? { state: 'failing', reason, at: run.endedAt } : { state: 'ok', reason: null, at: run.endedAt });
+      })
+      .catch(() => undefined);
+  }
+
+  /** Plays a demo and opens its run as soon as the run appears. */
+  async startDemo(scenario: string): Promise<{ scenario: string; label: string }> {
+    const started = await this.api.invoke('demo.start', { scenario });
+    this.openWhenSeen = started.label;
+    const seen = Object.values(useRunsStore.getState().byId).find((r) => r.label?.startsWith(`${started.label}-`) || r.label === started.label);
+    if (seen) {
+      this.openWhenSeen = null;
+      this.selectRun(seen.id);
+    }
+    return started;
+  }
+
+  /** Switches to another recording file; the `recording.opened` push reloads everything. */
+  async openRecording(path: string): Promise<void> {
+    await this.api.invoke('recordings.open', { path });
+    void this.loadInfo();
+  }
+
+  /** The URL follows the view (replaceState: stepping through nodes does not fill the history). */
+  private writeLink(): void {
+    const loc = globalThis.location;
+    const history = globalThis.history;
+    if (!loc || !history || this.pendingLink) return;
+    const { runId, selection } = useRunStore.getState();
+    const hash = formatLink({ runId, selection });
+    if (hash === loc.hash || (!hash && !loc.hash)) return;
+    history.replaceState(history.state, '', `${loc.pathname}${loc.search}${hash}`);
+  }
+
+  /** After a deep-linked run loads: select what the link named, if the run still has it. */
+  private applyLink(): void {
+    const link = this.pendingLink;
+    const state = useRunStore.getState();
+    if (!link || state.runId !== link.runId || !state.view) return;
+    this.pendingLink = null;
+    const sel = link.selection;
+    if (sel?.kind === 'node' && state.view.nodeById[sel.id]) {
+      state.select(sel);
+      useUiStore.getState().focusNode(sel.id);
+    } else if (sel?.kind === 'response' && state.detail && sel.index < state.detail.responses.length) state.select(sel);
+    this.writeLink();
+  }
+
   selectRun(runId: string | null): void {
+    if (this.pendingLink && this.pendingLink.runId !== runId) this.pendingLink = null;
     useRunStore.getState().selectRun(runId);
     if (runId) this.refreshDetail(true);
   }
@@ -89,6 +179,9 @@ export class Controller {
     try {
       const res = await this.api.invoke('runs.list', listRequest(asked));
       useRunsStore.getState().listLoaded(asked, res);
+      // After a reload nothing is pushed until new traffic: the newest run says how the upstream did.
+      const newest = res.runs.reduce<RunSummary | null>((a, r) => (!a || r.endedAt > a.endedAt ? r : a), null);
+      if (newest && useAppStore.getState().info?.recording.live !== false) this.judgeUpstream(newest);
     } catch (err) {
       useRunsStore.getState().listFailed(message(err));
     }
@@ -133,8 +226,12 @@ export class Controller {
         const view = buildRunView(detail);
         performance.mark('loupe:view-built');
         useRunStore.getState().loaded(detail, view);
+        this.applyLink();
       })
-      .catch((err) => useRunStore.getState().failed(runId, message(err)))
+      .catch((err) => {
+        useRunStore.getState().failed(runId, message(err));
+        if (this.pendingLink?.runId === runId) this.pendingLink = null;
+      })
       .finally(() => {
         d.inFlight = false;
         if (d.again) {

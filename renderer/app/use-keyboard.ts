@@ -1,21 +1,18 @@
-// Global shortcuts: ←/→ step, space play/pause, / search, f fit, g/w/t the centre tabs
-// (graph, waterfall, Agents trace). Ignored while typing.
+// Global shortcuts (listed in shortcuts.ts). They work whatever has focus (after a click on
+// the scrubber, a button or a select too), except while text is typed into a field.
 import { useEffect } from 'react';
 import { useRunStore } from '../state/run-store.js';
 import { useUiStore } from '../state/ui-store.js';
-
-function typing(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  if (!el || !el.tagName) return false;
-  return el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName);
-}
+import { isSpaceActivated, isTyping } from './shortcuts.js';
 
 export function useKeyboard(): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) return;
+      if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
       const run = useRunStore.getState();
       const ui = useUiStore.getState();
+      // While a dialog is open only Escape (and ? to close the sheet) reach the app.
+      if (ui.dialog && e.key !== 'Escape' && !(e.key === '?' && ui.dialog === 'shortcuts')) return;
       switch (e.key) {
         case 'ArrowLeft':
           if (!run.view) return;
@@ -45,12 +42,35 @@ export function useKeyboard(): void {
         case 't':
           ui.setTab('trace');
           break;
+        case 'o':
+          ui.openDialog('open-recording');
+          break;
+        case '?':
+          ui.openDialog(ui.dialog === 'shortcuts' ? null : 'shortcuts');
+          break;
+        case 'Escape':
+          if (ui.dialog) ui.openDialog(null);
+          else if (run.selection) run.select(null);
+          else return;
+          break;
         default:
           return;
       }
       e.preventDefault();
+      // Focus stays where it was, but a focused control must not also act on the key
+      // (a scrubber moving by one event, a button clicked by space on key up).
+      if (e.key === ' ' && isSpaceActivated(e.target)) spaceClaimed = e.target;
+    };
+    let spaceClaimed: EventTarget | null = null;
+    const onKeyUp = (e: KeyboardEvent) => {
+      if (e.key === ' ' && spaceClaimed && e.target === spaceClaimed) e.preventDefault();
+      if (e.key === ' ') spaceClaimed = null;
     };
     window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    window.addEventListener('keyup', onKeyUp);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      window.removeEventListener('keyup', onKeyUp);
+    };
   }, []);
 }

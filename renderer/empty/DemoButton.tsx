@@ -18,9 +18,9 @@ export function DemoButton() {
   const [state, setState] = useState<{ busy: boolean; message: string | null; error: boolean }>({ busy: false, message: null, error: false });
   const start = () => {
     setState({ busy: true, message: null, error: false });
-    controller.api
-      .invoke('demo.start', { scenario })
-      .then((r) => setState({ busy: false, message: `Playing the ${r.scenario} demo: its run appears on the left as it streams.`, error: false }))
+    controller
+      .startDemo(scenario)
+      .then((r) => setState({ busy: false, message: `Playing the ${r.scenario} demo: its run opens as soon as it starts.`, error: false }))
       .catch((err: Error) => setState({ busy: false, message: err.message, error: true }));
   };
   return (

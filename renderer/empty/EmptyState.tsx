@@ -29,7 +29,7 @@ export function EmptyState() {
           Loupe forwards every request to the real API untouched and records it. Use this base URL instead of the API's:
         </p>
         <div className="mt-4 flex items-center gap-2 rounded-lg border border-blue-200 bg-blue-50 px-3 py-2.5 dark:border-blue-900 dark:bg-blue-950/40">
-          <code className="flex-1 truncate font-mono text-[15px] text-blue-900 dark:text-blue-200" data-testid="proxy-url">
+          <code className="flex-1 truncate font-mono text-[15px] text-blue-900 dark:text-blue-200" data-testid="proxy-url" title={proxyUrl}>
             {proxyUrl}
           </code>
           <CopyButton text={proxyUrl} label="Copy URL" />

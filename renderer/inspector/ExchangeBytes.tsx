@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import type { BodyView, ExchangeDetail } from '../../shared/api/types.js';
 import { useController } from '../app/controller-context.js';
 import { CopyButton } from '../lib/CopyButton.js';
+import { asCurl, asFetch, KEY_VARIABLE } from '../lib/copy-request.js';
 import { formatBytes, formatUs } from '../lib/format.js';
 import { Code, Fields, Section } from './parts.js';
 
@@ -61,7 +62,17 @@ export function ExchangeBytes({ exchangeId }: { exchangeId: number }) {
   if (!d) return <Section title="Exchange bytes">{state.error ? <p className="text-[12.5px] text-red-600">{state.error}</p> : <p className="text-[12.5px] text-zinc-500">Loading…</p>}</Section>;
   return (
     <div data-testid="exchange-bytes">
-      <Section title={`Exchange #${d.id}`}>
+      <Section
+        title={`Exchange #${d.id}`}
+        actions={
+          d.transport === 'http' && !d.request.cutForView && !d.request.truncated ? (
+            <span className="flex gap-1" title={`The API key is left as $${KEY_VARIABLE}: Loupe never kept it`} data-testid="copy-request">
+              <CopyButton text={asCurl(d)} label="Copy as cURL" />
+              <CopyButton text={asFetch(d)} label="Copy as fetch" />
+            </span>
+          ) : null
+        }
+      >
         <Fields
           rows={[
             ['request', `${d.method} ${d.path}`],

@@ -32,7 +32,7 @@ function outputValue(raw: JsonObject): string {
 function PartnerLink({ ctx, label }: { ctx: ItemContext; label: string }) {
   if (!ctx.partner) return null;
   return (
-    <button type="button" onClick={() => ctx.goTo(ctx.partner!.id)} className="mt-1 block w-full truncate text-left text-[12px] text-blue-600 hover:underline dark:text-blue-400" data-testid="partner-link">
+    <button type="button" onClick={() => ctx.goTo(ctx.partner!.id)} title={`${label}: ${ctx.partner.label}`} className="mt-1 block w-full truncate text-left text-[12px] text-blue-600 hover:underline dark:text-blue-400" data-testid="partner-link">
       {label}: {ctx.partner.label}
     </button>
   );
@@ -94,7 +94,7 @@ function Call({ ctx }: { ctx: ItemContext }) {
         </Section>
       ) : (
         <Section title={ctx.node.type === 'custom_tool_call' ? 'Input' : 'Arguments'} testId="tool-arguments-section">
-          <JsonText text={cut(args, ctx.partial)} testId="tool-arguments" />
+          <JsonText text={cut(args, ctx.partial)} testId="tool-arguments" requireJson={ctx.node.type === 'function_call' && ctx.partial === null} />
         </Section>
       )}
       {(raw.output !== undefined || raw.error !== undefined) && (

@@ -17,7 +17,7 @@ export function ResponseDetails({ record, index, notes }: { record: ResponseReco
           <h2 className="text-[15px] font-semibold">Response #{index + 1}</h2>
           <StatusBadge status={record.status} />
         </div>
-        <code className="mt-0.5 block truncate text-[11.5px] text-zinc-500">{record.responseId}</code>
+        <code className="mt-0.5 block truncate text-[11.5px] text-zinc-500" title={record.responseId}>{record.responseId}</code>
       </header>
       {record.error && (
         <Section title="Error">

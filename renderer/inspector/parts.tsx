@@ -36,13 +36,17 @@ export function Code({ text, testId, maxHeight = 'max-h-96' }: { text: string; t
   );
 }
 
-/** A string that may be JSON (tool arguments, outputs): formatted when it parses, raw with the error beside it when not. */
-export function JsonText({ text, testId }: { text: string; testId?: string }) {
+/**
+ * A string that may be JSON: formatted when it parses, shown as sent when not. Only where
+ * JSON is required (function call arguments) does text that fails to parse get a warning;
+ * a tool's output is any string, and plain text there is normal.
+ */
+export function JsonText({ text, testId, requireJson = false }: { text: string; testId?: string; requireJson?: boolean }) {
   const pretty = prettyJson(text);
   return (
-    <div>
+    <div data-format={pretty.parsed ? 'json' : 'text'}>
       <Code text={pretty.text} testId={testId} />
-      {!pretty.parsed && text.trim() !== '' && <p className="mt-1 text-[11px] text-amber-700 dark:text-amber-400">Not valid JSON ({pretty.error}); shown as sent.</p>}
+      {requireJson && !pretty.parsed && text.trim() !== '' && <p className="mt-1 text-[11px] text-amber-700 dark:text-amber-400" data-testid="not-json">Not valid JSON ({pretty.error}); shown as sent.</p>}
     </div>
   );
 }

@@ -28,6 +28,10 @@ const PATHS = {
   search: 'M11 18a7 7 0 1 0 0-14 7 7 0 0 0 0 14zM21 21l-5-5',
   warning: 'M12 3l10 18H2zM12 10v5M12 18h.01',
   close: 'M6 6l12 12M18 6L6 18',
+  chevronLeft: 'M15 5l-7 7 7 7',
+  chevronRight: 'M9 5l7 7-7 7',
+  folder: 'M3 6h6l2 2h10v11H3z',
+  keyboard: 'M3 6h18v12H3zM7 10h.01M11 10h.01M15 10h.01M7 14h10',
 } as const;
 
 export type IconName = keyof typeof PATHS;

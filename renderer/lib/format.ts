@@ -80,3 +80,18 @@ export function prettyJson(text: string): { text: string; parsed: boolean; error
     return { text, parsed: false, error: (err as Error).message };
   }
 }
+
+/**
+ * A label cut for a middle ellipsis: the head may be truncated by CSS, the tail (the part
+ * that tells similar labels apart, like "-travel-chat") always stays. Breaks after a
+ * separator near the cut when there is one, so the tail starts on a word.
+ */
+export function splitTail(text: string, tail = 16): [string, string] {
+  tail = Math.min(tail, Math.floor(text.length / 2));
+  if (text.length < 12) return [text, ''];
+  let at = text.length - tail;
+  const window = text.slice(at - 6, at + 4);
+  const sep = window.search(/[-_./: ]/);
+  if (sep >= 0) at = at - 6 + sep;
+  return [text.slice(0, at), text.slice(at)];
+}

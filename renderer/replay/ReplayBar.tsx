@@ -6,6 +6,7 @@ import { Icon } from '../lib/Icon.js';
 import { formatUs } from '../lib/format.js';
 import { SPEEDS, type Speed, type StepMode } from '../state/replay-logic.js';
 import { useRunStore } from '../state/run-store.js';
+import { useRunActivity } from '../runs/use-run-activity.js';
 import { useRunsStore } from '../state/runs-store.js';
 
 /** Drives a playing replay with animation frames; stops when it stops. */
@@ -32,7 +33,8 @@ export function ReplayBar() {
   const replay = useRunStore((s) => s.replay);
   const model = useRunStore((s) => s.view?.replay);
   const runId = useRunStore((s) => s.runId);
-  const live = useRunsStore((s) => (runId ? (s.byId[runId]?.live ?? false) : false));
+  // Live through the client's tool time too, not only while a response streams.
+  const live = useRunActivity(useRunsStore((s) => (runId ? s.byId[runId] : undefined)))?.active ?? false;
   const actions = useRunStore.getState();
   if (!model) return null;
   const n = model.steps.length;

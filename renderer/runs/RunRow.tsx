@@ -1,6 +1,8 @@
 // One row of the runs list. Selects its own summary by id so a push re-renders one row.
 import { memo } from 'react';
-import { formatCompact, formatCost, formatDuration, formatWhen } from '../lib/format.js';
+import { formatCompact, formatCost, formatDuration, formatWhen, splitTail } from '../lib/format.js';
+import { useAppStore } from '../state/app-store.js';
+import { runActivity } from '../state/run-activity.js';
 import { useRunStore } from '../state/run-store.js';
 import { useRunsStore } from '../state/runs-store.js';
 import { StatusBadge } from './status.js';
@@ -10,13 +12,19 @@ export const ROW_HEIGHT = 72;
 export const RunRow = memo(function RunRow({ id, onSelect, now }: { id: string; onSelect: (id: string) => void; now: number }) {
   const run = useRunsStore((s) => s.byId[id]);
   const selected = useRunStore((s) => s.runId === id);
+  const recordingLive = useAppStore((s) => s.info?.recording.live ?? true);
   if (!run) return null;
   const title = run.label ?? (run.preview || run.id);
+  const [head, tail] = run.label ? splitTail(run.label) : [title, ''];
+  const activity = runActivity(run, now, recordingLive);
+  const models = run.models.join(', ') || 'no model';
   return (
     <button
       type="button"
       data-run-id={run.id}
       data-live={run.live ? 'true' : 'false'}
+      data-active={activity.active ? 'true' : 'false'}
+      data-status={activity.status}
       aria-current={selected ? 'true' : undefined}
       onClick={() => onSelect(run.id)}
       style={{ height: ROW_HEIGHT }}
@@ -26,13 +34,17 @@ export const RunRow = memo(function RunRow({ id, onSelect, now }: { id: string; 
       ].join(' ')}
     >
       <div className="flex items-center gap-2">
-        {run.live && (
-          <span className="relative flex h-2 w-2 shrink-0" title="streaming now">
+        {activity.active && (
+          <span className="relative flex h-2 w-2 shrink-0" title={run.live ? 'streaming now' : 'running: between requests (the client runs its tools)'} data-testid="live-dot">
             <span className="absolute inline-flex h-full w-full animate-ping rounded-full bg-blue-400 opacity-75" />
             <span className="relative inline-flex h-2 w-2 rounded-full bg-blue-500" />
           </span>
         )}
-        <span className="min-w-0 flex-1 truncate text-[13px] font-medium">{title}</span>
+        <span className="flex min-w-0 flex-1 overflow-hidden text-[13px] font-medium" title={title} data-testid="run-title">
+          <span className="min-w-[1.5em] truncate">{head}</span>
+          {/* The head gives way first; the tail keeps up to 80% of the room. */}
+          {tail && <span className="max-w-[80%] shrink-0 truncate whitespace-pre" data-testid="run-title-tail">{tail}</span>}
+        </span>
         {run.agentSpans > 0 && (
           <span
             className="shrink-0 rounded bg-violet-100 px-1 text-[10.5px] font-medium text-violet-800 dark:bg-violet-950 dark:text-violet-200"
@@ -42,17 +54,21 @@ export const RunRow = memo(function RunRow({ id, onSelect, now }: { id: string; 
             trace
           </span>
         )}
-        <span className="shrink-0 text-[11px] text-zinc-500 dark:text-zinc-400">{formatWhen(run.startedAt, now)}</span>
-        <StatusBadge status={run.status} />
+        <StatusBadge status={activity.status} />
       </div>
-      {run.label && run.preview && <div className="truncate text-[11.5px] text-zinc-500 dark:text-zinc-400">{run.preview}</div>}
-      <div className="flex items-center gap-2 truncate text-[11px] tabular-nums text-zinc-500 dark:text-zinc-400">
-        <span className="min-w-[3rem] truncate">{run.models.join(', ') || 'no model'}</span>
+      <div className="flex items-center gap-2 text-[11.5px] text-zinc-500 dark:text-zinc-400">
+        <span className="min-w-0 flex-1 truncate" title={run.label ? run.preview : undefined}>{run.label ? run.preview : ''}</span>
+        <span className="shrink-0 text-[11px]" title={new Date(run.startedAt).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}>{formatWhen(run.startedAt, now)}</span>
+      </div>
+      <div
+        title={`${models} · ${run.responses} responses · ${run.toolCalls} tool calls · ${run.tokens.total} tokens · ${formatCost(run.cost)} · ${formatDuration(run.endedAt - run.startedAt)}`}
+        className="flex items-center gap-2 overflow-hidden text-[11px] tabular-nums text-zinc-500 dark:text-zinc-400">
+        <span className="min-w-[3rem] truncate" title={models}>{models}</span>
         <span className="shrink-0" title="responses">{run.responses} resp</span>
         <span className="shrink-0" title="tool calls">{run.toolCalls} tools</span>
-        <span title={`${run.tokens.total} tokens`}>{formatCompact(run.tokens.total)} tok</span>
-        <span title="cost">{formatCost(run.cost)}</span>
-        <span title="duration">{formatDuration(run.endedAt - run.startedAt)}</span>
+        <span className="shrink-0" title={`${run.tokens.total} tokens`}>{formatCompact(run.tokens.total)} tok</span>
+        <span className="shrink-0" title="cost">{formatCost(run.cost)}</span>
+        <span className="shrink-0" title="duration">{formatDuration(run.endedAt - run.startedAt)}</span>
       </div>
     </button>
   );

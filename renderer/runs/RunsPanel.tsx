@@ -5,19 +5,12 @@ import { useEffect, useRef, useState } from 'react';
 import { RUN_STATUSES, type RunStatus } from '../../shared/api/types.js';
 import { useController } from '../app/controller-context.js';
 import { Icon } from '../lib/Icon.js';
+import { useNow } from '../lib/use-now.js';
+import { PanelToggle, SidePanel } from '../lib/SidePanel.js';
 import { useRunsStore } from '../state/runs-store.js';
 import { useUiStore } from '../state/ui-store.js';
 import { RunRow, ROW_HEIGHT } from './RunRow.js';
 import { STATUS_NAME } from './status.js';
-
-function useNow(ms: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), ms);
-    return () => clearInterval(t);
-  }, [ms]);
-  return now;
-}
 
 function Filters() {
   const filter = useRunsStore((s) => s.filter);
@@ -90,16 +83,18 @@ export function RunsPanel() {
   const error = useRunsStore((s) => s.error);
   const controller = useController();
   const scroller = useRef<HTMLDivElement>(null);
-  const now = useNow(30_000);
+  // Often enough that a run's idle window ends on time (run-activity.ts).
+  const now = useNow(2_000);
   const virtual = useVirtualizer({ count: ids.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
   return (
-    <aside className="flex h-full w-[340px] shrink-0 flex-col border-r border-zinc-200 dark:border-zinc-800" aria-label="Runs">
+    <SidePanel id="runs" side="left" title="Runs">
       <Filters />
-      <div className="flex items-center justify-between px-3 py-1.5 text-[11px] text-zinc-500 dark:text-zinc-400">
-        <span data-testid="runs-count">
+      <div className="flex items-center gap-2 px-3 py-1.5 text-[11px] text-zinc-500 dark:text-zinc-400">
+        <span data-testid="runs-count" className="flex-1">
           {ids.length === total ? `${total} run${total === 1 ? '' : 's'}` : `${ids.length} of ${total} runs`}
         </span>
-        {error && <span className="text-red-600 dark:text-red-400">list failed: {error}</span>}
+        {error && <span className="min-w-0 truncate text-red-600 dark:text-red-400" title={error}>list failed: {error}</span>}
+        <PanelToggle id="runs" side="left" title="Runs" />
       </div>
       <div ref={scroller} className="min-h-0 flex-1 overflow-y-auto" data-testid="runs-list">
         {loaded && ids.length === 0 && (
@@ -113,6 +108,6 @@ export function RunsPanel() {
           ))}
         </div>
       </div>
-    </aside>
+    </SidePanel>
   );
 }

@@ -25,3 +25,18 @@ export function summary(id: string, patch: Partial<RunSummary> = {}): RunSummary
   };
 }
 
+/** A recorded request as the exchange detail holds it: a redacted key hint, quotes and $ to escape. */
+export const exchangeRequest = {
+  method: 'POST',
+  upstream: 'https://api.openai.com',
+  path: '/v1/responses',
+  requestHeaders: [
+    ['Host', '127.0.0.1:7455'],
+    ['Authorization', 'Bearer sk-…wxyz'],
+    ['Content-Type', 'application/json'],
+    ['Content-Length', '40'],
+    ['x-loupe-session', 'weather'],
+    ['X-Note', "it's $HOME `x`"],
+  ] as Array<[string, string]>,
+  request: { text: '{"model":"gpt-5","input":"it\'s $5"}' },
+};

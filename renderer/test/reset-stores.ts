@@ -1,4 +1,5 @@
-// Zustand stores are module singletons: each test starts from their initial state.
+// Zustand stores are module singletons (and the URL is the page's): each test starts from
+// their initial state.
 import { useAppStore } from '../state/app-store.js';
 import { initialRunState } from '../state/run-logic.js';
 import { useRunStore } from '../state/run-store.js';
@@ -6,7 +7,9 @@ import { initialRunsState } from '../state/runs-logic.js';
 import { useRunsStore } from '../state/runs-store.js';
 
 export function resetStores(): void {
+  // The URL carries the open run (deep-link.ts): a test must not open the last test's run.
+  if (globalThis.location?.hash) globalThis.history.replaceState(null, '', globalThis.location.pathname);
   useRunStore.setState(initialRunState);
   useRunsStore.setState(initialRunsState);
-  useAppStore.setState({ info: null, connection: 'connecting', recordingFailure: null, error: null });
+  useAppStore.setState({ info: null, livePath: null, upstream: { state: 'unknown', reason: null, at: 0 }, connection: 'connecting', recordingFailure: null, error: null });
 }

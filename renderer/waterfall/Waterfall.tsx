@@ -11,6 +11,20 @@ import { waterfallRows } from './waterfall-model.js';
 
 const LABEL_W = 150;
 
+/** Table columns: header, what it means (on hover), numeric (right-aligned). */
+const COLUMNS: Array<[string, string, boolean]> = [
+  ['#', 'Position in the run (hover a row for its model)', false],
+  ['status', 'How the response ended (hover a failure for its reason)', false],
+  ['before it', 'Client and tool time before this request', true],
+  ['first token', 'Time to the first token', true],
+  ['duration', 'From the request to the last byte', true],
+  ['input', 'Input tokens', true],
+  ['cached', 'Input tokens read from the prompt cache', true],
+  ['output', 'Output tokens', true],
+  ['reasoning', 'Reasoning tokens (part of output)', true],
+  ['cost', 'Cost in USD from resources/prices.json', true],
+];
+
 export function Waterfall() {
   const view = useRunStore((s) => s.view);
   const cursorUs = useRunStore((s) => s.view?.replay.steps[s.replay.step]?.tUs ?? null);
@@ -32,12 +46,13 @@ export function Waterfall() {
     ['cost', t.unpricedModels.length && !t.costUsd ? '—' : formatCost(t.costUsd)],
   ];
   return (
-    <div className="h-full overflow-y-auto px-5 py-4" data-testid="waterfall">
-      <div className="mb-4 grid grid-cols-6 gap-2">
+    <div className="h-full overflow-y-auto px-4 py-4" data-testid="waterfall">
+      {/* Cards wrap to another row before they would cut their numbers. */}
+      <div className="mb-4 grid grid-cols-[repeat(auto-fill,minmax(104px,1fr))] gap-2" data-testid="waterfall-totals">
         {totals.map(([k, v, sub]) => (
-          <div key={k} className="rounded-md border border-zinc-200 px-3 py-2 dark:border-zinc-800">
+          <div key={k} className="min-w-0 rounded-md border border-zinc-200 px-3 py-2 dark:border-zinc-800" title={`${k}: ${v}${sub ? ` (${sub})` : ''}`} data-stat={k}>
             <div className="truncate text-[10.5px] uppercase tracking-wide text-zinc-500">{k}</div>
-            <div className="truncate text-[15px] font-semibold tabular-nums">{v}</div>
+            <div className="whitespace-nowrap text-[15px] font-semibold tabular-nums">{v}</div>
             {sub && <div className="truncate text-[10.5px] text-zinc-500">{sub}</div>}
           </div>
         ))}
@@ -55,7 +70,7 @@ export function Waterfall() {
             style={{ gridTemplateColumns: `${LABEL_W}px 1fr` }}
             data-waterfall-row={r.index}
           >
-            <span className="truncate text-[11.5px] text-zinc-600 dark:text-zinc-400">
+            <span className="truncate text-[11.5px] text-zinc-600 dark:text-zinc-400" title={`#${r.index + 1} ${r.model ?? ''}${r.reason ? ` failed: ${r.reason}` : ''}`}>
               #{r.index + 1} {r.model ?? ''}
             </span>
             <span className="relative block h-5">
@@ -90,31 +105,37 @@ export function Waterfall() {
         <span><span className="mr-1 inline-block h-2 w-3 bg-blue-600 align-middle" />streaming</span>
         <span><span className="mr-1 inline-block h-2 w-3 bg-[repeating-linear-gradient(135deg,#a1a1aa_0_2px,transparent_2px_4px)] align-middle" />client & tools</span>
       </div>
-      <table className="mt-5 w-full text-[12px] tabular-nums">
-        <thead className="text-left text-[10.5px] uppercase tracking-wide text-zinc-500">
-          <tr>
-            {['response', 'status', 'before it', 'first token', 'duration', 'input', 'cached', 'output', 'reasoning', 'cost'].map((h) => (
-              <th key={h} className="py-1 font-medium">{h}</th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.index} className="border-t border-zinc-100 dark:border-zinc-800">
-              <td className="py-1">#{r.index + 1} {r.model}</td>
-              <td><StatusBadge status={r.status} /></td>
-              <td>{r.gap ? formatDuration(r.gap.ms) : '—'}</td>
-              <td>{formatDuration(r.ttftMs)}</td>
-              <td>{formatDuration(r.durationMs)}</td>
-              <td>{r.tokens ? formatCount(r.tokens.input) : '—'}</td>
-              <td title={`prompt cache: ${r.cacheVerdict}`}>{r.tokens ? formatCount(r.tokens.cached) : '—'}</td>
-              <td>{r.tokens ? formatCount(r.tokens.output) : '—'}</td>
-              <td>{r.tokens ? formatCount(r.tokens.reasoning) : '—'}</td>
-              <td>{formatCost(r.costUsd)}</td>
+      {/* Scrolls sideways in a narrow centre rather than cutting a column. */}
+      <div className="mt-5 overflow-x-auto" data-testid="waterfall-table">
+        <table className="w-full text-[12px] tabular-nums">
+          {/* Lower-case headers that may wrap: ten columns fit a 540 px centre beside the inspector. */}
+          <thead className="text-[10.5px] text-zinc-500">
+            <tr>
+              {COLUMNS.map(([h, title, numeric]) => (
+                <th key={h} title={title} className={`px-1.5 py-1 align-bottom font-medium leading-tight first:pl-0 ${numeric ? 'text-right' : 'text-left'}`}>
+                  {h}
+                </th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.index} title={`#${r.index + 1} ${r.model ?? ''}`} className="whitespace-nowrap border-t border-zinc-100 dark:border-zinc-800 [&>td]:px-1.5 [&>td:first-child]:pl-0 [&>td:nth-child(n+3)]:text-right">
+                <td className="py-1">#{r.index + 1}</td>
+                <td title={r.reason ?? undefined} data-reason={r.reason ?? undefined}><StatusBadge status={r.status} /></td>
+                <td>{r.gap ? formatDuration(r.gap.ms) : '—'}</td>
+                <td>{formatDuration(r.ttftMs)}</td>
+                <td>{formatDuration(r.durationMs)}</td>
+                <td>{r.tokens ? formatCount(r.tokens.input) : '—'}</td>
+                <td title={`prompt cache: ${r.cacheVerdict}`}>{r.tokens ? formatCount(r.tokens.cached) : '—'}</td>
+                <td>{r.tokens ? formatCount(r.tokens.output) : '—'}</td>
+                <td>{r.tokens ? formatCount(r.tokens.reasoning) : '—'}</td>
+                <td>{formatCost(r.costUsd)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <h3 className="mt-6 text-[11px] font-semibold uppercase tracking-wide text-zinc-500">Findings</h3>
       {metrics.findings.length === 0 ? (
         <p className="mt-1 text-[12.5px] text-zinc-500" data-testid="no-findings">Nothing to improve found in this run: no resent input, no missed parallelism, no cache misses.</p>

@@ -3,6 +3,7 @@
 import type { RunMetrics } from '../../shared/trace/metrics-run.js';
 import { recordEndUs, recordStartUs } from '../../shared/trace/record-time.js';
 import type { ResponseRecord } from '../../shared/trace/types.js';
+import { failureReason } from '../lib/failure.js';
 
 export interface WaterfallRow {
   index: number;
@@ -20,6 +21,8 @@ export interface WaterfallRow {
   tokens: RunMetrics['responses'][number]['tokens'];
   costUsd: number | null;
   cacheVerdict: string;
+  /** Why it failed, when it did (failure.ts). */
+  reason: string | null;
 }
 
 export function waterfallRows(records: ResponseRecord[], metrics: RunMetrics): { rows: WaterfallRow[]; spanUs: number } {
@@ -46,6 +49,7 @@ export function waterfallRows(records: ResponseRecord[], metrics: RunMetrics): {
       tokens: m?.tokens ?? null,
       costUsd: m?.costUsd ?? null,
       cacheVerdict: m?.cache.verdict ?? 'unreported',
+      reason: failureReason(r),
     };
   });
   return { rows, spanUs };
