@@ -3,9 +3,7 @@
 // run is no less running for it; the server's `live` flag (an exchange in flight) alone
 // would flip it to completed and back on every turn.
 import type { RunStatus, RunSummary } from '../../shared/api/types.js';
-
-/** The same quiet time after which OTLP export closes a run's span (electron/otlp/session-spans.ts). */
-export const RUN_IDLE_MS = 30_000;
+import { RUN_IDLE_MS } from '../../shared/trace/run-idle.js';
 
 export interface RunActivity {
   /** The status to show: "in_progress" while active and nothing has failed. */
