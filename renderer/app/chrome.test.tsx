@@ -19,7 +19,7 @@ const INFO: AppInfo = {
   version: '0.1.0',
   proxyUrl: 'http://127.0.0.1:7455/v1',
   recording: { path: '/tmp/library.loupe', live: true },
-  health: { exchanges: 0, failedWrites: 0, lostExchanges: 0, lastError: null },
+  health: { exchanges: 0, failedWrites: 0, lostExchanges: 0, lastError: null, firstLossAt: null, lastLossAt: null, resumed: false },
 };
 
 function setup(options: { runs?: RunSummary[]; detail?: RunDetail; extra?: ConstructorParameters<typeof FakeClient>[0] } = {}) {

@@ -4,11 +4,14 @@
 // ($OPENAI_API_KEY); the hint itself is never copied. Headers that describe one connection
 // (host, length, encoding) or only mean something to Loupe are left out.
 import type { ExchangeDetail } from '../../shared/api/types.js';
-import { isSecretHeader } from '../../shared/capture/redact.js';
+import { secretNameRule } from '../../shared/capture/secret-names.js';
 
 const SKIPPED = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'accept-encoding', 'upgrade', 'te', 'trailer', 'proxy-connection']);
 
 export const KEY_VARIABLE = 'OPENAI_API_KEY';
+
+/** The recorder's own rule for credential names (ADR 21): what it kept only a hint of. */
+const isSecretHeader = secretNameRule();
 
 type Request = Pick<ExchangeDetail, 'method' | 'upstream' | 'path' | 'requestHeaders'> & { request: Pick<ExchangeDetail['request'], 'text'> };
 
