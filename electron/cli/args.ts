@@ -11,6 +11,8 @@ export interface ParsedArgs {
   flags: Map<string, string | true>;
   /** Everything after `--`, for `loupe record -- CMD ARGS`. */
   rest: string[];
+  /** Every value of a value flag given more than once (`--ignore A --ignore B`); `flags` keeps the last. */
+  repeated?: Map<string, string[]>;
 }
 
 /** `valueFlags` take a value (`--port 7455` or `--port=7455`); `boolFlags` do not. */
@@ -31,6 +33,9 @@ export function parseArgs(argv: string[], valueFlags: Set<string>, boolFlags: Se
         const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
         if (value === undefined || value === '') throw new UsageError(`--${name} needs a value`);
         out.flags.set(name, value);
+        const all = (out.repeated ??= new Map()).get(name);
+        if (all) all.push(value);
+        else out.repeated.set(name, [value]);
       } else {
         throw new UsageError(`unknown option ${arg}`);
       }
@@ -49,6 +54,11 @@ export function portFlag(args: ParsedArgs, name: string): number | undefined {
   const n = Number(v);
   if (v === true || !Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`--${name} must be a port number (0-65535), got "${v}"`);
   return n;
+}
+
+/** Every value given for a flag that may repeat, in order. */
+export function listFlag(args: ParsedArgs, name: string): string[] {
+  return args.repeated?.get(name) ?? (typeof args.flags.get(name) === 'string' ? [args.flags.get(name) as string] : []);
 }
 
 export function stringFlag(args: ParsedArgs, name: string): string | undefined {
