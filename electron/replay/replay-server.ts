@@ -15,7 +15,7 @@ import { missBody, missMessage, MISS_STATUS } from '../../shared/replay/miss.js'
 import { requestKey } from '../../shared/replay/normalize.js';
 import type { Db } from '../store/db.js';
 import { forwardLive } from './forward-live.js';
-import { recordedHttpAnswer } from './recorded-answer.js';
+import { prepareAnswers, recordedHttpAnswer } from './recorded-answer.js';
 import { replaySocket } from './replay-socket.js';
 import { sendAnswer, type Timing } from './send-answer.js';
 
@@ -81,6 +81,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 
 export async function startReplayServer(options: ReplayServerOptions): Promise<ReplayServer> {
   const stats: ReplayStats = { served: 0, misses: 0, forwarded: 0 };
+  prepareAnswers(options.db);
   const target = parseUpstream(options.upstream ?? 'https://api.openai.com');
   const ctx: ReplayContext = {
     options: {
