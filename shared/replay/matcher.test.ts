@@ -50,6 +50,11 @@ describe('ReplayMatcher', () => {
     expect([1, 2, 3, 4].map(() => served(m.matchHttp(poll)))).toEqual([1, 2, 3, 3]);
   });
 
+  it("answers trace ingest again once its recorded answers are used: its batching follows the client's timers", () => {
+    const m = new ReplayMatcher([entry(1, post({ data: [1] }, '/v1/traces/ingest'), null)]);
+    expect([1, 2].map(() => served(m.matchHttp(post({ data: [2] }, '/v1/traces/ingest'))))).toEqual([1, 1]);
+  });
+
   it('answers a POST at most once: the second identical one is a miss naming the used one', () => {
     const m = new ReplayMatcher([entry(1, post({ input: 'hi' }))]);
     expect(served(m.matchHttp(post({ input: 'hi' })))).toBe(1);

@@ -1,6 +1,7 @@
 // Which recorded exchange answers a replayed request (ADR 19). Invariants:
-// - a recorded exchange answers at most once, except a GET whose recorded reads are all used
-//   (a client polling once more than it did when recorded gets the last read again);
+// - a recorded exchange answers at most once, except a repeatable request (a GET, trace
+//   ingest) whose recorded answers are all used: a client polling once more than it did when
+//   recorded gets the last read again;
 // - among equal requests the earliest unused one answers, so repeated identical requests (a
 //   background poll) get the recorded answers in recorded order, and requests in flight at
 //   once, which differ, match in whatever order they arrive;
@@ -66,10 +67,10 @@ export class ReplayMatcher {
     const entry = equal.find((e) => this.available(e));
     if (entry) {
       this.used.add(entry.id);
-      if (request.method === 'GET') this.lastRead.set(request.key, entry);
+      if (request.repeatable) this.lastRead.set(request.key, entry);
       return { entry };
     }
-    const again = request.method === 'GET' ? this.lastRead.get(request.key) : undefined;
+    const again = request.repeatable ? this.lastRead.get(request.key) : undefined;
     if (again && (again.runId === null || !this.live.has(again.runId))) return { entry: again };
     return { miss: this.closest(request, this.entries.filter((e) => e.transport === 'http')) };
   }

@@ -26,6 +26,12 @@ export interface RequestKey {
   body: NormalBody;
   /** Canonical form of all three: two requests match when their keys are equal. */
   key: string;
+  /**
+   * Whether a recorded answer may be given again once every equal one was used: reads (GET),
+   * and trace ingest, whose batching follows the client's timers, so a replay may send one
+   * batch more than the recording did.
+   */
+  repeatable: boolean;
 }
 
 export function parsePointer(pointer: string): string[] {
@@ -62,8 +68,10 @@ export function canonicalJson(value: Json): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k]!)}`).join(',')}}`;
 }
 
+const bodyIgnored = (path: string) => BODY_IGNORED_PATHS.some((re) => re.test(path));
+
 export function normalizeBody(path: string, text: string, ignore: readonly string[][]): NormalBody {
-  if (BODY_IGNORED_PATHS.some((re) => re.test(path))) return { kind: 'none' };
+  if (bodyIgnored(path)) return { kind: 'none' };
   if (text.length === 0) return { kind: 'none' };
   let value: Json;
   try {
@@ -78,7 +86,7 @@ export function normalizeBody(path: string, text: string, ignore: readonly strin
 export function requestKey(method: string, path: string, bodyText: string, ignore: readonly string[][]): RequestKey {
   const body = normalizeBody(path, bodyText, ignore);
   const bodyKey = body.kind === 'json' ? canonicalJson(body.value) : body.kind === 'text' ? `text:${body.text}` : '';
-  return { method, path, body, key: `${method} ${path}\n${bodyKey}` };
+  return { method, path, body, key: `${method} ${path}\n${bodyKey}`, repeatable: method === 'GET' || bodyIgnored(path) };
 }
 
 /** The pointers in force: the volatile list plus the user's own `--ignore`s. */
