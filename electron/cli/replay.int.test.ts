@@ -236,6 +236,41 @@ describe('loupe replay', () => {
     expect(stderr).toContain('no recorded exchange matches WS /v1/responses; closest recorded request: exchange 1 message 2');
   });
 
+  it('--on-miss forward moves a WebSocket that missed onto a live socket, recorded into OUT', async () => {
+    const live = await startSimUpstream();
+    onTestFinished(() => live.close());
+    const file = path.join(dir, 'coding.loupe');
+    const out = path.join(dir, 'ws-forward.loupe');
+    const db = openDb(file, { readonly: true });
+    const first = JSON.parse(storedChunks(db, 1, 'client').find((c) => c.opcode === 1)!.data.toString('utf8')) as Record<string, unknown>;
+    db.close();
+    const child = spawn(process.execPath, [bin, 'replay', file, '--on-miss', 'forward', '--upstream', live.url, '--db', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const line = await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout }).once('line', resolve));
+    const { proxy } = JSON.parse(line) as { proxy: string };
+    const ws = new WebSocket(`${proxy.replace(/^http/, 'ws')}/responses`, { headers: { authorization: 'Bearer sk-test-replay-0000' } });
+    await new Promise((resolve) => ws.once('open', resolve));
+    const completed = new Promise<{ response: { id: string } }>((resolve) =>
+      ws.on('message', (data) => {
+        const event = JSON.parse(data.toString()) as { type: string; response: { id: string } };
+        if (event.type === 'response.completed') resolve(event);
+      }),
+    );
+    ws.send(JSON.stringify({ ...first, generate: true, input: [{ role: 'user', content: 'something never recorded' }] }));
+    const { response } = await completed;
+    ws.close();
+    child.kill('SIGTERM');
+    expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(0);
+    expect(stderr).toContain('no recorded exchange matches WS /v1/responses');
+    expect(stderr).toContain('forwarded live');
+    // The simulator numbers its ids from the same seed, so the live answer is told by who gave it.
+    expect(live.stats().requests).toBeGreaterThanOrEqual(1);
+    const runs = (await exportedRuns(out)) as Array<{ responses: Array<{ id: string }> }>;
+    expect(runs.flatMap((r) => r.responses.map((x) => x.id))).toEqual([response.id]);
+  });
+
   it('--on-miss forward serves the recorded head of the run, then continues live and records the tail', async () => {
     // The live upstream is the one that was recorded, as api.openai.com would be: it still
     // holds the recorded responses that the live tail continues from.
