@@ -44,6 +44,25 @@ function loupe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Ran> {
   });
 }
 
+/** `loupe replay` without a command: serving until SIGTERM, after its ready line. */
+async function serving(args: string[]): Promise<{ proxy: string; stderr: () => string; stop: () => Promise<number | null> }> {
+  const child = spawn(process.execPath, [bin, 'replay', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const line = await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout }).once('line', resolve));
+  const { proxy } = JSON.parse(line) as { proxy: string };
+  return {
+    proxy,
+    stderr: () => stderr,
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
 /** The runs as `loupe export` gives them: ids, items and graph. Agents SDK trace spans carry the client's own fresh ids, so they are left out. */
 async function exportedRuns(file: string): Promise<unknown> {
   const out = await loupe(['export', file]);
@@ -162,13 +181,8 @@ describe('loupe replay', () => {
   });
 
   it('serves until SIGTERM after a ready line; a changed tool schema gets a diff that names it', async () => {
-    const child = spawn(process.execPath, [bin, 'replay', path.join(dir, 'program.loupe')], { stdio: ['ignore', 'pipe', 'pipe'] });
-    onTestFinished(() => void child.kill('SIGKILL'));
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    const line = await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout }).once('line', resolve));
-    const { proxy } = JSON.parse(line) as { proxy: string };
+    const replay = await serving([path.join(dir, 'program.loupe')]);
+    const { proxy } = replay;
     expect(proxy).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     const sdk = new OpenAI({ apiKey: 'sk-test-replay-0000', baseURL: proxy, maxRetries: 0 });
     const tools = structuredClone(PROGRAM_TOOLS) as Array<{ parameters?: { required?: string[] } }>;
@@ -184,10 +198,9 @@ describe('loupe replay', () => {
     const types: string[] = [];
     for await (const event of stream) types.push(event.type);
     expect(types.at(-1)).toBe('response.completed');
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    expect(stderr).toContain('tools[0].parameters.required[1] removed');
-    expect(stderr).toMatch(/replayed 1 exchange, 1 miss\n/);
+    expect(await replay.stop()).toBe(0);
+    expect(replay.stderr()).toContain('tools[0].parameters.required[1] removed');
+    expect(replay.stderr()).toMatch(/replayed 1 exchange, 1 miss\n/);
   });
 
   it('a WebSocket follows its recorded connection; a changed message gets an error event with the diff, the connection kept open', async () => {
@@ -195,12 +208,8 @@ describe('loupe replay', () => {
     const db = openDb(file, { readonly: true });
     const sent = storedChunks(db, 1, 'client').filter((c) => c.opcode === 1).map((c) => c.data.toString('utf8'));
     db.close();
-    const child = spawn(process.execPath, [bin, 'replay', file], { stdio: ['ignore', 'pipe', 'pipe'] });
-    children.add(child);
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const line = await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout }).once('line', resolve));
-    const { proxy } = JSON.parse(line) as { proxy: string };
+    const replay = await serving([file]);
+    const { proxy } = replay;
     const ws = new WebSocket(`${proxy.replace(/^http/, 'ws')}/responses`, { headers: { authorization: 'Bearer sk-test-replay-0000' } });
     const events: Array<{ type: string; response?: { id: string }; error?: { type: string; diff: string[] } }> = [];
     let wake = () => {};
@@ -231,9 +240,8 @@ describe('loupe replay', () => {
     const second = await until((e) => e.type === 'response.completed' && e.response!.id !== first.response!.id);
     expect(second.response!.id).toMatch(/^resp_/);
     ws.close();
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
-    expect(stderr).toContain('no recorded exchange matches WS /v1/responses; closest recorded request: exchange 1 message 2');
+    await replay.stop();
+    expect(replay.stderr()).toContain('no recorded exchange matches WS /v1/responses; closest recorded request: exchange 1 message 2');
   });
 
   it('--on-miss forward moves a WebSocket that missed onto a live socket, recorded into OUT', async () => {
@@ -244,12 +252,8 @@ describe('loupe replay', () => {
     const db = openDb(file, { readonly: true });
     const first = JSON.parse(storedChunks(db, 1, 'client').find((c) => c.opcode === 1)!.data.toString('utf8')) as Record<string, unknown>;
     db.close();
-    const child = spawn(process.execPath, [bin, 'replay', file, '--on-miss', 'forward', '--upstream', live.url, '--db', out], { stdio: ['ignore', 'pipe', 'pipe'] });
-    children.add(child);
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const line = await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout }).once('line', resolve));
-    const { proxy } = JSON.parse(line) as { proxy: string };
+    const replay = await serving([file, '--on-miss', 'forward', '--upstream', live.url, '--db', out]);
+    const { proxy } = replay;
     const ws = new WebSocket(`${proxy.replace(/^http/, 'ws')}/responses`, { headers: { authorization: 'Bearer sk-test-replay-0000' } });
     await new Promise((resolve) => ws.once('open', resolve));
     const completed = new Promise<{ response: { id: string } }>((resolve) =>
@@ -261,10 +265,9 @@ describe('loupe replay', () => {
     ws.send(JSON.stringify({ ...first, generate: true, input: [{ role: 'user', content: 'something never recorded' }] }));
     const { response } = await completed;
     ws.close();
-    child.kill('SIGTERM');
-    expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(0);
-    expect(stderr).toContain('no recorded exchange matches WS /v1/responses');
-    expect(stderr).toContain('forwarded live');
+    expect(await replay.stop()).toBe(0);
+    expect(replay.stderr()).toContain('no recorded exchange matches WS /v1/responses');
+    expect(replay.stderr()).toContain('forwarded live');
     // The simulator numbers its ids from the same seed, so the live answer is told by who gave it.
     expect(live.stats().requests).toBeGreaterThanOrEqual(1);
     const runs = (await exportedRuns(out)) as Array<{ responses: Array<{ id: string }> }>;
