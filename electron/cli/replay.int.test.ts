@@ -172,6 +172,16 @@ describe('loupe replay', () => {
     for (const t of times(fast)) expect(t.ttfbMs).toBeLessThan(100);
   });
 
+  it('refuses to record into the file it serves, and an --ignore that is no JSON pointer', async () => {
+    const file = path.join(dir, 'sse.loupe');
+    const same = await loupe(['replay', file, '--db', file, '--', 'true']);
+    expect(same.status).toBe(2);
+    expect(same.stderr).toContain('--db must name another file than');
+    const bad = await loupe(['replay', file, '--ignore', 'metadata', '--', 'true']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--ignore needs a JSON pointer such as /metadata/run_id, got "metadata"');
+  });
+
   it('a changed prompt fails with loupe_replay_miss naming the field, on stderr and to the client', async () => {
     const ran = await loupe(['replay', path.join(dir, 'sse.loupe'), '--', process.execPath, client, 'sse', 'plan a trip', 'to Porto']);
     expect(ran.status).not.toBe(0);

@@ -2,6 +2,7 @@
 // against it with no key, no cost and no nondeterminism. FILE is only read. With `--db OUT`
 // the replay server sits behind a normal Loupe core recording into OUT, so the re-run is
 // recorded exactly as a live one would be (the core cannot tell the two upstreams apart).
+import path from 'node:path';
 import { startCore, type Core } from '../core.js';
 import { openDb } from '../store/db.js';
 import { indexRecording } from '../replay/recording-index.js';
@@ -28,6 +29,7 @@ export async function replayCommand(args: ParsedArgs): Promise<number> {
   if (upstream && onMiss !== 'forward') throw new UsageError('--upstream is where misses go; it needs --on-miss forward');
   const port = portFlag(args, 'port');
   const out = stringFlag(args, 'db');
+  if (out !== undefined && path.resolve(out) === path.resolve(file)) throw new UsageError(`--db must name another file than ${file}: replay only reads the recording it serves`);
   let ignore: string[][];
   try {
     ignore = ignoreList(listFlag(args, 'ignore'));
