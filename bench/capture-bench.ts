@@ -39,6 +39,11 @@ export interface CaptureBenchReport {
     /** `loupe serve`'s RSS after everything it relayed (its prefill and its blocks), and how many streams that was. */
     serveMemory: { streams: number; rssMb: number };
     cpuUsPerEvent: Record<'bare' | 'loupe', { main: number; others: number } | null>;
+    /**
+     * `loupe replay` answering the saturation streams Loupe recorded, against Loupe relaying
+     * them live, in paired blocks after the saturation rounds; misses should be 0.
+     */
+    replay: { eventsPerSec: number; loupeEventsPerSec: number; replayOverLoupe: number; rounds: number; misses: number };
   };
   memory: { streams: number; rssMb: number; peakRssMb: number };
   store: { eventsReceivedViaLoupe: number; eventsStored: number; exchangesStored: number; lost: number };
@@ -147,6 +152,8 @@ export async function captureBench(scale: number, log: (line: string) => void): 
     // three times faster (~27 ms blocks) 24 rounds were 0.65 s of Loupe, and one
     // build gave 0.83-0.98x over six runs. Capped so a very slow machine still finishes.
     const minRounds = Math.round(24 * scale);
+    // The replay row answers from the exchanges recorded from here on: saturation streams only.
+    const replayFrom = ((await loupe.stats()).exchanges ?? 0) + 1;
     let round = 0;
     for (; round < minRounds || (rate.loupe.ms < 2000 * scale && round < 8 * minRounds); round++) {
       for (const t of rotate(TARGETS, round)) {
@@ -190,6 +197,8 @@ export async function captureBench(scale: number, log: (line: string) => void): 
       serve: (rate.serve.events / rate.serve.ms) * 1000,
     };
     log('saturation: done');
+    const replay = await replayRow(urls.loupe, dbPath, replayFrom, Math.min(round, Math.max(4, Math.round(12 * scale))), saturationSim, track, loupe);
+    log('replay: done');
     const serveRss = (await serve.stats({ gc: true })).rss ?? 0;
     await serve.close();
 
@@ -215,6 +224,7 @@ export async function captureBench(scale: number, log: (line: string) => void): 
         loupeWrittenMs: { p50: percentile(writtenMs, 50), max: Math.max(...writtenMs) },
         loupeDerivedMs: { p50: percentile(derivedMs, 50), max: Math.max(...derivedMs) },
         cpuUsPerEvent: { bare: perEvent(cpuOf.bare, rate.bare.events), loupe: perEvent(cpuOf.loupe, rate.loupe.events) },
+        replay,
       },
       memory: { streams: viaLoupe.streams, rssMb: (loupeStats.rss ?? 0) / 2 ** 20, peakRssMb: peakRss / 2 ** 20 },
       store: { eventsReceivedViaLoupe: viaLoupe.events, eventsStored: stored.events, exchangesStored: stored.exchanges, lost: loupeStats.lost ?? 0 },
@@ -225,7 +235,49 @@ export async function captureBench(scale: number, log: (line: string) => void): 
   }
 }
 
-function rotate<T>(list: T[], by: number): T[] {
+/**
+ * Replay against the live relay: blocks of the saturation profile, alternating between
+ * `loupe replay` of what Loupe recorded in its saturation rounds (60 streams a round, so
+ * `rounds` of them are all answered from the file) and Loupe relaying the simulator live.
+ */
+async function replayRow(
+  loupeUrl: string,
+  dbPath: string,
+  from: number,
+  rounds: number,
+  sim: Record<string, unknown>,
+  track: (t: RealisticTarget, results: StreamResult[]) => Promise<void>,
+  loupe: ChildHandle,
+): Promise<CaptureBenchReport['saturation']['replay']> {
+  await loupe.recorded();
+  const replay = await spawnChild('replay', String(from), dbPath);
+  try {
+    const rate = { replay: { events: 0, ms: 0 }, loupe: { events: 0, ms: 0 } };
+    for (let round = 0; round < rounds; round++) {
+      for (const t of rotate(['replay', 'loupe'] as const, round)) {
+        const { results, wallMs } = await runPool(t === 'replay' ? replay.url : loupeUrl, 20, 60, sim);
+        rate[t].events += results.reduce((n, r) => n + r.events, 0);
+        rate[t].ms += wallMs;
+        if (t === 'loupe') {
+          // Counted as in the saturation rounds: until Loupe's bytes are on disk.
+          const ended = performance.now();
+          await loupe.recorded();
+          rate.loupe.ms += performance.now() - ended;
+          await loupe.settled();
+          await track('loupe', results);
+        }
+      }
+    }
+    const eventsPerSec = (rate.replay.events / rate.replay.ms) * 1000;
+    const loupeEventsPerSec = (rate.loupe.events / rate.loupe.ms) * 1000;
+    const misses = (await replay.stats()).misses ?? 0;
+    return { eventsPerSec, loupeEventsPerSec, replayOverLoupe: eventsPerSec / loupeEventsPerSec, rounds, misses };
+  } finally {
+    await replay.close();
+  }
+}
+
+function rotate<T>(list: readonly T[], by: number): T[] {
   const k = by % list.length;
   return [...list.slice(k), ...list.slice(0, k)];
 }

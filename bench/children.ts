@@ -1,6 +1,7 @@
 // Child processes of the benchmark. Each system under test runs in its own process, as it
 // would for a user, so the load generator's own work does not share its event loop.
 // Usage: node dist/bench/children.js sim|bare|tcp|loupe|serve <upstream-url> <db-path>
+//        node dist/bench/children.js replay <first-exchange-id> <db-path>
 // Each prints its base URL as one JSON line, then answers IPC messages: 'stats',
 // 'recorded', 'settled', 'close'.
 import http from 'node:http';
@@ -9,6 +10,11 @@ import { EVENTS } from '../shared/api/contract.js';
 import { startCore, type Core } from '../electron/core.js';
 import { startService } from '../electron/service/service-thread.js';
 import { startSimUpstream } from '../electron/sim/index.js';
+import { openDb } from '../electron/store/db.js';
+import { indexRecording } from '../electron/replay/recording-index.js';
+import { startReplayServer } from '../electron/replay/replay-server.js';
+import { ReplayMatcher } from '../shared/replay/matcher.js';
+import { ignoreList } from '../shared/replay/normalize.js';
 
 type Child = {
   url: string;
@@ -100,6 +106,27 @@ function coreChild(core: Core, closeFirst: () => Promise<void> = nothingPending)
   };
 }
 
+/**
+ * `loupe replay` without --db: the replay server answering from a recording, here the
+ * exchanges from `firstId` on of the file the `loupe` child is still writing (read-only).
+ */
+async function startReplay(firstId: number, dbPath: string): Promise<Child> {
+  const db = openDb(dbPath, { readonly: true });
+  const ignore = ignoreList();
+  const { entries } = await indexRecording(db, ignore);
+  const server = await startReplayServer({ db, matcher: new ReplayMatcher(entries.filter((e) => e.id >= firstId)), ignore });
+  return {
+    url: server.url,
+    stats: async () => ({ rss: process.memoryUsage().rss, served: server.stats.served, misses: server.stats.misses }),
+    recorded: nothingPending,
+    settled: nothingPending,
+    close: async () => {
+      await server.close();
+      db.close();
+    },
+  };
+}
+
 async function startSim(): Promise<Child> {
   const sim = await startSimUpstream();
   return {
@@ -121,7 +148,9 @@ const child =
         ? await startTcp(upstream)
         : kind === 'serve'
           ? await startServe(upstream, dbPath)
-          : await startLoupe(upstream, dbPath);
+          : kind === 'replay'
+            ? await startReplay(Number(upstream), dbPath)
+            : await startLoupe(upstream, dbPath);
 process.send!({ ready: child.url });
 process.on('message', async (msg: { id: number; op: 'stats' | 'recorded' | 'settled' | 'close'; gc?: boolean }) => {
   if (msg.op === 'stats') {

@@ -40,6 +40,11 @@ export function printCapture(r: CaptureBenchReport): void {
   const w = r.saturation.loupeWrittenMs;
   const d = r.saturation.loupeDerivedMs;
   out.push(`  after each Loupe block: on disk ${w.p50.toFixed(1)} ms later (max ${w.max.toFixed(1)}, counted in its rate); derived and checkpointed ${d.p50.toFixed(0)} ms later (max ${d.max.toFixed(0)}, before the next block)`);
+  const rp = r.saturation.replay;
+  out.push(
+    `  replay (loupe replay answering ${rp.rounds} rounds of Loupe's recorded saturation streams, paired with live blocks)/loupe live ${rp.replayOverLoupe.toFixed(2)}x` +
+      `  (${Math.round(rp.eventsPerSec).toLocaleString('en-US')} against ${Math.round(rp.loupeEventsPerSec).toLocaleString('en-US')} events/s, ${rp.misses} misses)  target >= 1.00x: ${verdict(rp.replayOverLoupe >= 1 && rp.misses === 0)}`,
+  );
   const cpu = r.saturation.cpuUsPerEvent;
   if (cpu.bare && cpu.loupe) {
     const us = (n: number) => `${n.toFixed(2)} µs`;

@@ -192,8 +192,16 @@ describe.skipIf(missing !== null)('debugger UI in Chromium', () => {
       await p.click('[data-node-type="function_call"]');
       await p.waitForSelector('[data-testid="tool-arguments"]');
       await p.waitForTimeout(300);
-      const bg = await p.evaluate(() => getComputedStyle(document.querySelector('[data-testid="inspector"]')!.parentElement!.parentElement!).backgroundColor);
-      expect(bg).not.toBe('rgb(255, 255, 255)');
+      // The inspector's effective background: the first ancestor that paints one.
+      const bg = await p.evaluate(() => {
+        for (let el: Element | null = document.querySelector('[data-testid="inspector"]'); el; el = el.parentElement) {
+          const color = getComputedStyle(el).backgroundColor;
+          if (color !== 'rgba(0, 0, 0, 0)' && color !== 'transparent') return color;
+        }
+        return getComputedStyle(document.body).backgroundColor;
+      });
+      const [r, g, b] = (bg.match(/\d+(\.\d+)?/g) ?? []).map(Number);
+      expect(0.2126 * r! + 0.7152 * g! + 0.0722 * b!, bg).toBeLessThan(80);
       await p.screenshot({ path: artifact('09-dark-theme.png') });
     } finally {
       await dark.close();

@@ -6,6 +6,7 @@ import { demoHelp } from './cli/demo-help.js';
 import { exportCommand } from './cli/export.js';
 import { record } from './cli/record.js';
 import { reindexCommand } from './cli/reindex.js';
+import { replayCommand } from './cli/replay.js';
 import { serve } from './cli/serve.js';
 
 /**
@@ -19,6 +20,7 @@ const COMMANDS: Record<string, { flags: readonly string[]; switches?: readonly s
   record: { flags: ['db', 'upstream', 'port', 'label', 'upstream-timeout', 'shutdown-grace', 'redact', ...OTLP_PUSH.flags], switches: OTLP_PUSH.switches, files: 0 },
   export: { flags: ['format'], switches: ['otlp-content'], files: 1 },
   reindex: { flags: [], files: 1 },
+  replay: { flags: ['run', 'port', 'db', 'timing', 'on-miss', 'upstream', 'ignore'], files: 1 },
   demo: { flags: ['scenario', 'speed', 'db', 'port', 'ui-port', 'redact', ...OTLP_PUSH.flags], switches: OTLP_PUSH.switches, files: 0 },
 };
 
@@ -33,7 +35,7 @@ function checkCommandArgs(args: ParsedArgs, command: string): void {
     if (!spec.flags.includes(name) && !spec.switches?.includes(name)) throw new UsageError(`--${name} does not apply to loupe ${command}; try loupe --help`);
   }
   if (args.positionals.length > spec.files) throw new UsageError(`unexpected argument "${args.positionals[spec.files]}" for loupe ${command}; try loupe --help`);
-  if (args.rest.length && command !== 'record') throw new UsageError(`loupe ${command} takes no command after \`--\`; did you mean loupe record?`);
+  if (args.rest.length && command !== 'record' && command !== 'replay') throw new UsageError(`loupe ${command} takes no command after \`--\`; did you mean loupe record?`);
 }
 
 const HELP = `loupe: record and inspect OpenAI Responses API traffic
@@ -45,6 +47,10 @@ const HELP = `loupe: record and inspect OpenAI Responses API traffic
                 run CMD with OPENAI_BASE_URL pointed at a fresh proxy; exits with CMD's status
   loupe export  FILE [--format json|jsonl|har|otlp] [--otlp-content]
   loupe reindex FILE   rebuild derived tables from the raw exchanges
+  loupe replay  FILE [--run R] [--port P] [--db OUT] [--timing recorded|fast] [--on-miss fail|forward]
+                [--upstream URL] [--ignore POINTER]... [-- CMD ARGS]
+                serve a recording as the upstream (no key, no network); with CMD, run it against
+                it and exit with its status, else print {"proxy": URL}; --db OUT records the re-run
   loupe demo    [--scenario NAME|all] [--speed X] [--db FILE] [--port P] [--ui-port Q] [--redact NAME]...
                 no API key needed: a built-in simulator plays scripted agent runs through
                 the proxy; prints {"proxy": URL, "ui": URL}; --speed 10 plays 10x faster
@@ -84,6 +90,8 @@ export async function main(argv: string[]): Promise<number> {
       return exportCommand(args);
     case 'reindex':
       return reindexCommand(args);
+    case 'replay':
+      return replayCommand(args);
     case 'demo':
       // Loaded on demand: the demo's clients (@openai/agents among them) are heavy.
       return (await import('./cli/demo.js')).demoCommand(args);

@@ -56,6 +56,11 @@ export function portFlag(args: ParsedArgs, name: string): number | undefined {
   return n;
 }
 
+/** Every value given for a flag that may repeat, in order. */
+export function listFlag(args: ParsedArgs, name: string): string[] {
+  return args.repeated.get(name) ?? [];
+}
+
 export function stringFlag(args: ParsedArgs, name: string): string | undefined {
   const v = args.flags.get(name);
   return typeof v === 'string' ? v : undefined;
@@ -100,7 +105,7 @@ export function otlpFlags(args: ParsedArgs): { url: string; json: boolean; conte
 
 /** Every `--redact NAME`: header, query parameter or JSON key names to keep off the disk beyond the built-in rule. */
 export function redactFlag(args: ParsedArgs): string[] {
-  const names = args.repeated.get('redact') ?? [];
+  const names = listFlag(args, 'redact');
   for (const name of names) {
     const problem = checkRedactName(name);
     if (problem) throw new UsageError(`--redact: ${problem}; give one like --redact x-my-key`);

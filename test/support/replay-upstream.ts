@@ -2,12 +2,13 @@
 // OpenAI traffic without a network. Requests are matched by method and path in recorded
 // order (a multi-turn cassette posts to /v1/responses several times); anything unexpected
 // gets a loud 599 rather than a guess, so a proxy that rewrites paths fails visibly.
-import { createServer, validateHeaderName, validateHeaderValue, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { HeaderPair, RecordedExchange } from './recording.js';
 import { sseEventEnds } from './sse-events.js';
 import { headerValue } from './wire-body.js';
-import { HOP_BY_HOP } from '../../shared/capture/hop-headers.js';
+import { flattenHeaders } from '../../shared/capture/hop-headers.js';
+import { replayHeaders } from '../../electron/replay/send-answer.js';
 
 export interface ReceivedRequest {
   method: string;
@@ -43,30 +44,10 @@ export interface ReplayOptions {
 
 export const MISMATCH_STATUS = 599;
 
-// Connection-scoped (RFC 9110 §7.6.1) or describing the recorded framing, which this
-// server redoes itself; content-length is recomputed because bodies may be re-serialized.
-const NOT_REPLAYED = new Set([...HOP_BY_HOP, 'content-length']);
-
-function replayHeaders(recorded: HeaderPair[]): string[] {
-  const named = new Set(
-    (headerValue(recorded, 'connection') ?? '')
-      .split(',')
-      .map((t) => t.trim().toLowerCase())
-      .filter((t) => t.length > 0),
-  );
-  const flat: string[] = [];
-  for (const [name, value] of recorded) {
-    const lower = name.toLowerCase();
-    if (NOT_REPLAYED.has(lower) || named.has(lower)) continue;
-    try {
-      validateHeaderName(name);
-      validateHeaderValue(name, value);
-    } catch {
-      continue; // Node refuses to send it; a real upstream could not have either.
-    }
-    flat.push(name, value);
-  }
-  return flat;
+// The product's own header rule (loupe replay's): end-to-end headers only, none Node
+// refuses. content-length is recomputed here because fixture bodies may be re-serialized.
+function replayableHeaders(recorded: HeaderPair[]): string[] {
+  return flattenHeaders(replayHeaders(recorded, -1).filter(([name]) => name.toLowerCase() !== 'content-length'));
 }
 
 /** Body slices cut at event boundaries, at most `max` of them. */
@@ -144,7 +125,7 @@ export async function startReplayUpstream(
         sendMismatch(res, method, path, pending);
         return;
       }
-      const headers = replayHeaders(matched.responseHeaders);
+      const headers = replayableHeaders(matched.responseHeaders);
       if (!(matched.streamed && chunkedSse)) headers.push('content-length', String(matched.responseBody.length));
       res.writeHead(matched.status, headers);
       if (!matched.streamed) {
