@@ -42,6 +42,8 @@ export class RunIndex {
   private readonly dirty = new Set<number>();
   private runs = new Map<string, IndexedRun>();
   private readonly runOfExchange = new Map<number, string>();
+  /** Exchanges that only read a response (a retrieve, a background poll): the run of the response they read. */
+  private readonly runOfRead = new Map<number, string>();
   private readonly summaries = new Map<string, RunSummary>();
   private readonly texts = new Map<string, string>();
   private revision = 0;
@@ -123,6 +125,19 @@ export class RunIndex {
     return this.runOfExchange.get(exchangeId) ?? null;
   }
 
+  /** The run whose search an exchange's items count for: its own, or that of the response it read. */
+  searchRunOf(exchangeId: number): string | null {
+    const runId = this.runOfExchange.get(exchangeId) ?? this.runOfRead.get(exchangeId);
+    return runId !== undefined && this.runs.has(runId) ? runId : null;
+  }
+
+  /** A run's responses not derived yet (in flight, or ended moments ago): the full-text index does not hold them. */
+  underived(runId: string): ResponseRecord[] {
+    const run = this.runs.get(runId);
+    if (!run) return [];
+    return run.responses.filter((r): r is ResponseRecord => !isSettled(r) && this.provisional.has(r.exchangeId));
+  }
+
   rebuild(): IndexChange {
     if (!this.dirty.size) return { updated: [], removed: [] };
     const before = this.runs;
@@ -142,7 +157,10 @@ export class RunIndex {
       const previous = before.get(run.id);
       const spansChanged = (spansBefore.get(run.id)?.length ?? 0) !== (this.spansByRun.get(run.id)?.length ?? 0);
       if (previous?.responses === run.responses && !spansChanged) continue;
-      for (const r of run.responses) this.runOfExchange.set(r.exchangeId, run.id);
+      for (const r of run.responses) {
+        this.runOfExchange.set(r.exchangeId, run.id);
+        for (const read of r.readBy ?? []) this.runOfRead.set(read, run.id);
+      }
       this.texts.delete(run.id);
       const summary = this.summaries.get(run.id);
       const spanCount = (this.spansByRun.get(run.id) ?? []).filter((sp) => sp.object === 'trace.span').length;
