@@ -14,6 +14,7 @@
 // Invariants after every rebuild(): each record belongs to exactly one run; a summary's
 // revision changes iff its content changed; runs that vanished (merged into another when
 // an in-flight response learned its id) are reported with the run that now holds them.
+import { summaryText } from '../../shared/api/run-filter.js';
 import type { RunSummary } from '../../shared/api/types.js';
 import { attachAgentSpans } from '../../shared/trace/attach-agent-spans.js';
 import { foldRead } from '../../shared/trace/response-reads.js';
@@ -46,6 +47,8 @@ export class RunIndex {
   private readonly runOfRead = new Map<number, string>();
   private readonly summaries = new Map<string, RunSummary>();
   private readonly texts = new Map<string, string>();
+  /** Lower-cased words of each summary (run-filter.ts summaryText), made as the summary changes: every search reads all of them. */
+  private readonly summaryTexts = new Map<string, string>();
   private revision = 0;
   /** Rows of the file that could not be read back; their responses are shown as unreadable. */
   readonly damage = new ReadDamage();
@@ -131,11 +134,20 @@ export class RunIndex {
     return runId !== undefined && this.runs.has(runId) ? runId : null;
   }
 
-  /** A run's responses not derived yet (in flight, or ended moments ago): the full-text index does not hold them. */
-  underived(runId: string): ResponseRecord[] {
-    const run = this.runs.get(runId);
-    if (!run) return [];
-    return run.responses.filter((r): r is ResponseRecord => !isSettled(r) && this.provisional.has(r.exchangeId));
+  /**
+   * Responses not derived yet (in flight, or ended moments ago), by run: the full-text
+   * index does not hold them. Few at any time, so this costs what is in flight, not the library.
+   */
+  underived(): Map<string, ResponseRecord[]> {
+    const out = new Map<string, ResponseRecord[]>();
+    for (const [exchangeId, records] of this.provisional) {
+      const runId = this.searchRunOf(exchangeId);
+      if (runId === null) continue;
+      const list = out.get(runId);
+      if (list) list.push(...records);
+      else out.set(runId, [...records]);
+    }
+    return out;
   }
 
   rebuild(): IndexChange {
@@ -168,12 +180,14 @@ export class RunIndex {
       if (summary && sameSummary(summary, next)) continue;
       next.revision = ++this.revision;
       this.summaries.set(run.id, next);
+      this.summaryTexts.set(run.id, summaryText(next));
       change.updated.push(next);
     }
     for (const id of this.dirty) if (!this.derived.has(id) && !this.provisional.has(id)) this.runOfExchange.delete(id);
     for (const [runId, run] of before) {
       if (this.runs.has(runId)) continue;
       this.summaries.delete(runId);
+      this.summaryTexts.delete(runId);
       this.tallies.delete(runId);
       this.texts.delete(runId);
       change.removed.push({ runId, replacedBy: this.runOfExchange.get(run.responses[0]?.exchangeId ?? -1) ?? null });
@@ -205,6 +219,10 @@ export class RunIndex {
 
   allSummaries(): RunSummary[] {
     return [...this.summaries.values()];
+  }
+
+  summaryText(runId: string): string {
+    return this.summaryTexts.get(runId) ?? '';
   }
 
   summary(runId: string): RunSummary | undefined {

@@ -10,7 +10,7 @@
 //
 // The trigram index answers terms of 3 characters or more; shorter ones match the
 // summary only, where a scan of every text would match nearly every run anyway.
-import { matchesQuery, summaryText } from '../../shared/api/run-filter.js';
+import { matchesQuery } from '../../shared/api/run-filter.js';
 import { SEARCH_HITS_PER_RUN, type RunSummary, type SearchHit } from '../../shared/api/types.js';
 import { itemNodeId } from '../../shared/trace/node-id.js';
 import { itemSearchText } from '../../shared/trace/search-text.js';
@@ -63,8 +63,11 @@ export function searchRuns(candidates: RunSummary[], query: string, index: RunIn
     if (!e) found.set(runId, (e = { terms: new Set(), hits: new Map() }));
     return e;
   };
+  const summaries = candidates.map((run) => index.summaryText(run.id));
   terms.forEach((term, t) => {
-    if (!indexable(term)) return;
+    // A term every run's summary holds (a tool name, a model) needs no look-up: it would
+    // only list items, and a term that common would list nearly all of them.
+    if (!indexable(term) || summaries.every((text) => text.includes(term))) return;
     for (const row of fts.find(term)) {
       const runId = index.searchRunOf(row.exchangeId);
       if (runId === null) continue;
@@ -75,10 +78,9 @@ export function searchRuns(candidates: RunSummary[], query: string, index: RunIn
       if (!seen || row.exchangeId < seen.exchangeId) e.hits.set(key, { exchangeId: row.exchangeId, responseId: row.responseId, nodeId: row.nodeId });
     }
   });
-  const runs = candidates.filter((run) => {
-    const underived = index.underived(run.id);
-    if (underived.length) matchUnderived(underived, terms, entry(run.id));
-    const summary = summaryText(run);
+  for (const [runId, records] of index.underived()) matchUnderived(records, terms, entry(runId));
+  const runs = candidates.filter((run, i) => {
+    const summary = summaries[i]!;
     const e = found.get(run.id);
     return terms.every((term, t) => summary.includes(term) || e?.terms.has(t));
   });

@@ -29,6 +29,9 @@ export const SEARCH_SCHEMA = `
   CREATE INDEX search_refs_by_exchange ON search_refs(exchange_id);
 `;
 
+/** Undoes SEARCH_SCHEMA: what a recording from before the index looks like (tests, the bench). */
+export const DROP_SEARCH_SCHEMA = 'DROP TABLE search_refs; DROP TABLE search_keys; DROP TABLE search_text;';
+
 /** What one response offers to search; its model and agent are in the run's summary. */
 export interface SearchableResponse {
   responseId: string;

@@ -93,8 +93,9 @@ export interface RunsListResponse {
   models: string[];
   /**
    * With a query: per run listed, the items a term was found in, in the order the run
-   * first carried them, at most SEARCH_HITS_PER_RUN. A run matched by its summary alone (or
-   * in a recording without the full-text index) has none.
+   * first carried them, at most SEARCH_HITS_PER_RUN. Terms that every run's summary holds
+   * (a model, a tool name) list no items; a run matched by its summary alone, or in a
+   * recording without the full-text index, has none.
    */
   hits?: Record<string, SearchHit[]>;
 }

@@ -2,15 +2,14 @@
 // to test searching and upgrading recordings made before it.
 import Database from 'better-sqlite3';
 import type { Db } from '../../electron/store/db.js';
-
-export const DROP_SEARCH_INDEX = 'DROP TABLE search_refs; DROP TABLE search_keys; DROP TABLE search_text;';
+import { DROP_SEARCH_SCHEMA } from '../../electron/store/search-index.js';
 
 export async function copyAsSchemaV3(db: Db, file: string): Promise<void> {
   db.pragma('wal_checkpoint(FULL)');
   await db.backup(file);
   const old = new Database(file);
   try {
-    old.exec(`${DROP_SEARCH_INDEX} PRAGMA user_version = 3;`);
+    old.exec(`${DROP_SEARCH_SCHEMA} PRAGMA user_version = 3;`);
   } finally {
     old.close();
   }
