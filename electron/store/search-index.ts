@@ -117,6 +117,10 @@ export function buildSearchIndex(db: Db, onProgress?: (done: number, total: numb
     done += rows.length;
     onProgress?.(done, total);
   }
+  // Built a page at a time, the index is many segments, and a new connection's first query
+  // reads them all: on the bench's 20,000-request library 1.9 ms, against 0.4 ms once
+  // merged into one. Live writes keep FTS5's own incremental merging.
+  db.exec("INSERT INTO search_text (search_text) VALUES ('optimize')");
 }
 
 const BUILD_PAGE = 200;
