@@ -1,14 +1,15 @@
 // `npm run bench`: every benchmark, side by side with its baselines in one run, printed as
 // ratios and written to bench/results/latest.json. `--quick` runs a smaller scale for a
 // smoke check; the README's figures come from the full run. `--only capture|trace` runs
-// one case.
+// one case; `--only library` is start-up and first search on a 20,000-request library.
 import fs from 'node:fs';
 import os from 'node:os';
 import { captureBench, type CaptureBenchReport } from './capture-bench.js';
-import { printCapture, printTrace } from './report.js';
+import { libraryBench, type LibraryBenchReport } from './library-bench.js';
+import { printCapture, printLibrary, printTrace } from './report.js';
 import { traceBench, type TraceBenchReport } from './trace-bench.js';
 
-const CASES = ['capture', 'trace'] as const;
+const CASES = ['capture', 'trace', 'library'] as const;
 type Case = (typeof CASES)[number];
 
 const args = process.argv.slice(2);
@@ -23,7 +24,7 @@ if (only !== null && !(CASES as readonly (string | undefined)[]).includes(only))
 const runs = (c: Case) => only === null || only === c;
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
-const report: { date: string; scale: number; node: string; cpus: number; capture?: CaptureBenchReport; trace?: TraceBenchReport } = {
+const report: { date: string; scale: number; node: string; cpus: number; capture?: CaptureBenchReport; trace?: TraceBenchReport; library?: LibraryBenchReport } = {
   date: new Date().toISOString(),
   scale,
   node: process.version,
@@ -37,6 +38,12 @@ if (runs('trace')) {
   // The trace case keeps its full size under --quick: its targets are stated for 5,000 items.
   report.trace = await traceBench(log, quick ? 3 : 7);
   printTrace(report.trace);
+}
+if (runs('library')) {
+  // Full size under --quick too: the goal is stated for 20,000 requests.
+  report.library = await libraryBench(log, quick ? 1 : 3);
+  // A missed ratio fails the run, after the report is written.
+  if (!printLibrary(report.library)) process.exitCode = 1;
 }
 fs.mkdirSync('bench/results', { recursive: true });
 fs.writeFileSync('bench/results/latest.json', `${JSON.stringify(report, null, 2)}\n`);

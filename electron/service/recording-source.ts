@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { openDb, type Db } from '../store/db.js';
 import { LiveExchanges, LIVE_POLL_MS, nextPollDelay } from './live-exchanges.js';
 import { RunIndex, type IndexChange } from './run-index.js';
+import { FullTextSearch } from './run-search.js';
 import type { ServiceCore } from './service-core.js';
 
 /** Changes are gathered for this long before one rebuild, so a burst costs one rethread. */
@@ -18,6 +19,8 @@ export interface SourceListener {
 
 export class RecordingSource {
   readonly index: RunIndex;
+  /** Null for a recording from before the full-text index, opened read-only: it is scanned. */
+  readonly search: FullTextSearch | null;
   private readonly poller: LiveExchanges | null;
   private readonly pending = new Set<number>();
   /** Ended, not derived yet: their final state is normalized at the next catch-up. */
@@ -39,6 +42,7 @@ export class RecordingSource {
     pollMs: number,
   ) {
     this.index = new RunIndex(db);
+    this.search = FullTextSearch.of(db);
     if (!core) {
       this.poller = null;
       return;

@@ -14,6 +14,7 @@
 // Invariants after every rebuild(): each record belongs to exactly one run; a summary's
 // revision changes iff its content changed; runs that vanished (merged into another when
 // an in-flight response learned its id) are reported with the run that now holds them.
+import { summaryText } from '../../shared/api/run-filter.js';
 import type { RunSummary } from '../../shared/api/types.js';
 import { attachAgentSpans } from '../../shared/trace/attach-agent-spans.js';
 import { foldRead } from '../../shared/trace/response-reads.js';
@@ -43,8 +44,12 @@ export class RunIndex {
   private readonly dirty = new Set<number>();
   private runs = new Map<string, IndexedRun>();
   private readonly runOfExchange = new Map<number, string>();
+  /** Exchanges that only read a response (a retrieve, a background poll): the run of the response they read. */
+  private readonly runOfRead = new Map<number, string>();
   private readonly summaries = new Map<string, RunSummary>();
   private readonly texts = new Map<string, string>();
+  /** Lower-cased words of each summary (run-filter.ts summaryText), made as the summary changes: every search reads all of them. */
+  private readonly summaryTexts = new Map<string, string>();
   private revision = 0;
   /** Rows of the file that could not be read back; their responses are shown as unreadable. */
   readonly damage = new ReadDamage();
@@ -124,6 +129,28 @@ export class RunIndex {
     return this.runOfExchange.get(exchangeId) ?? null;
   }
 
+  /** The run whose search an exchange's items count for: its own, or that of the response it read. */
+  searchRunOf(exchangeId: number): string | null {
+    const runId = this.runOfExchange.get(exchangeId) ?? this.runOfRead.get(exchangeId);
+    return runId !== undefined && this.runs.has(runId) ? runId : null;
+  }
+
+  /**
+   * Responses not derived yet (in flight, or ended moments ago), by run: the full-text
+   * index does not hold them. Few at any time, so this costs what is in flight, not the library.
+   */
+  underived(): Map<string, ResponseRecord[]> {
+    const out = new Map<string, ResponseRecord[]>();
+    for (const [exchangeId, records] of this.provisional) {
+      const runId = this.searchRunOf(exchangeId);
+      if (runId === null) continue;
+      const list = out.get(runId);
+      if (list) list.push(...records);
+      else out.set(runId, [...records]);
+    }
+    return out;
+  }
+
   rebuild(): IndexChange {
     if (!this.dirty.size) return { updated: [], removed: [] };
     const before = this.runs;
@@ -146,7 +173,10 @@ export class RunIndex {
       const previous = before.get(run.id);
       const spansChanged = (spansBefore.get(run.id)?.length ?? 0) !== (this.spansByRun.get(run.id)?.length ?? 0);
       if (previous?.responses === run.responses && !spansChanged) continue;
-      for (const r of run.responses) this.runOfExchange.set(r.exchangeId, run.id);
+      for (const r of run.responses) {
+        this.runOfExchange.set(r.exchangeId, run.id);
+        for (const read of r.readBy ?? []) this.runOfRead.set(read, run.id);
+      }
       this.texts.delete(run.id);
       const summary = this.summaries.get(run.id);
       const runSpans = this.spansByRun.get(run.id) ?? [];
@@ -157,6 +187,7 @@ export class RunIndex {
       if (summary && sameSummary(summary, next)) continue;
       next.revision = ++this.revision;
       this.summaries.set(run.id, next);
+      this.summaryTexts.set(run.id, summaryText(next));
       change.updated.push(next);
     }
     for (const id of this.dirty) if (!this.derived.has(id) && !this.provisional.has(id)) this.runOfExchange.delete(id);
@@ -164,6 +195,7 @@ export class RunIndex {
     for (const [runId, run] of before) {
       if (this.runs.has(runId)) continue;
       this.summaries.delete(runId);
+      this.summaryTexts.delete(runId);
       // A folded run is still threaded on its own: its settled tally is still counted into its caller's.
       if (!threadedIds.has(runId)) this.tallies.delete(runId);
       this.texts.delete(runId);
@@ -213,6 +245,10 @@ export class RunIndex {
 
   allSummaries(): RunSummary[] {
     return [...this.summaries.values()];
+  }
+
+  summaryText(runId: string): string {
+    return this.summaryTexts.get(runId) ?? '';
   }
 
   summary(runId: string): RunSummary | undefined {

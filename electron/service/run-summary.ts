@@ -4,6 +4,7 @@ import type { RunStatus, RunSummary, TokenCounts } from '../../shared/api/types.
 import type { ResponseRecord, ResponseStatus, TraceItem } from '../../shared/trace/types.js';
 import { responseCost, type Run } from './trace-adapter.js';
 import { isSettled, type IndexedRun } from './indexed-run.js';
+import { itemSearchKey, itemSearchParts, messageText, toolNameOf } from '../../shared/trace/search-text.js';
 
 const PREVIEW_CHARS = 160;
 
@@ -24,29 +25,6 @@ export function runStatusOf(status: ResponseStatus): RunStatus {
     default:
       return 'failed';
   }
-}
-
-export function isToolCall(type: string): boolean {
-  return type.endsWith('_call') || type === 'program';
-}
-
-/** What a tool call is called in the list: its function name, or the hosted tool's kind. */
-export function toolNameOf(item: TraceItem): string | null {
-  if (!isToolCall(item.type)) return null;
-  const name = item.raw.name;
-  if (typeof name === 'string' && name) return name;
-  return item.type.replace(/_call$/, '');
-}
-
-/** Plain text of a message item: string content or the text of its parts. */
-export function messageText(item: TraceItem): string {
-  const content = item.raw.content;
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((part) => (part && typeof part === 'object' && !Array.isArray(part) && typeof part.text === 'string' ? part.text : ''))
-    .filter(Boolean)
-    .join('\n');
 }
 
 /** The first user message's text in a response's input, shortened for the list; '' if none. */
@@ -182,7 +160,12 @@ export function summarizeRun(run: IndexedRun, isOpen: (exchangeId: number) => bo
   };
 }
 
-/** Everything a search may match: labels, models, tool names, item types and every text. */
+/**
+ * Everything a search may match: labels, models, tool names, item types and every text,
+ * cut at `maxChars`. Only for recordings without the full-text index (older files opened
+ * read-only) and for responses not yet derived; indexed ones are searched in the file
+ * (search-query.ts), whole.
+ */
 export function runSearchText(run: Run, maxChars = 400_000): string {
   const parts: string[] = [run.id, run.label ?? ''];
   let size = 0;
@@ -193,21 +176,12 @@ export function runSearchText(run: Run, maxChars = 400_000): string {
   };
   const seen = new Set<string>();
   const addItem = (item: TraceItem) => {
-    const key = item.id ?? (item.callId ? `${item.type}:${item.callId}` : null);
+    const key = itemSearchKey(item);
     if (key !== null) {
       if (seen.has(key)) return;
       seen.add(key);
     }
-    add(item.type);
-    const tool = toolNameOf(item);
-    if (tool) add(tool);
-    if (item.type === 'message') add(messageText(item));
-    for (const field of ['arguments', 'output', 'input', 'code', 'query', 'name']) {
-      const v = item.raw[field];
-      if (typeof v === 'string') add(v);
-    }
-    const summary = item.raw.summary;
-    if (Array.isArray(summary)) for (const s of summary) if (s && typeof s === 'object' && !Array.isArray(s) && typeof s.text === 'string') add(s.text);
+    for (const part of itemSearchParts(item)) add(part);
   };
   for (const r of run.responses) {
     add(r.model ?? '');

@@ -17,12 +17,13 @@ import {
   type ResponseOf,
 } from '../../shared/api/contract.js';
 import { ApiError } from '../../shared/api/errors.js';
-import { compareRuns, matchesFilters, matchesQuery, normalizeQuery } from '../../shared/api/run-filter.js';
+import { compareRuns, matchesFilters, normalizeQuery } from '../../shared/api/run-filter.js';
 import type { RecordingHealth, RunDetail, RunsListResponse, RunStatus } from '../../shared/api/types.js';
 import { readExchange } from './exchange-read.js';
 import { outputItemsOf } from './indexed-run.js';
 import { priceTable } from './trace-adapter.js';
 import { RecordingSource, type SourceListener } from './recording-source.js';
+import { searchRuns } from './run-search.js';
 import type { ServiceCore } from './service-core.js';
 import { optionalCount, optionalString, optionalStrings, requestObject, requiredCount, requiredString } from './validate.js';
 
@@ -95,10 +96,12 @@ export function createService(options: ServiceOptions): LoupeService {
       const filter = { status: optionalStrings(req, 'status') as RunStatus[] | undefined, models: optionalStrings(req, 'models') };
       await source.catchUp();
       const all = source.index.allSummaries();
-      const runs = all.filter((run) => matchesFilters(run, filter) && (!query || matchesQuery(source.index.text(run.id), query)));
+      const filtered = all.filter((run) => matchesFilters(run, filter));
+      const found = query ? searchRuns(filtered, query, source.index, source.search) : null;
+      const runs = found?.runs ?? filtered;
       runs.sort(compareRuns);
       const models = [...new Set(all.flatMap((r) => r.models))].sort();
-      return { runs, total: all.length, models };
+      return found ? { runs, total: all.length, models, hits: found.hits } : { runs, total: all.length, models };
     },
 
     async 'runs.get'(request): Promise<RunDetail> {

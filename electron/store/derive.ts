@@ -1,4 +1,4 @@
-// Fills the derived tables (responses, items, exchange_notes, agent_spans) from raw exchanges with the
+// Fills the derived tables (responses, items, exchange_notes, agent_spans, the search index) from raw exchanges with the
 // pure normalizer: computeDerived reads and normalizes (any thread), derivedWriter writes
 // (the connection that owns writes). `loupe reindex` rebuilds everything with both;
 // live derivation is scheduled by derive-queue.ts.
@@ -6,6 +6,7 @@ import { normalizeExchange } from '../../shared/trace/normalize.js';
 import type { NormalizeResult } from '../../shared/trace/types.js';
 import type { Db } from './db.js';
 import { exchangeIds, loadRawExchange } from './raw-read.js';
+import { clearSearchIndex, searchRows, searchWriter, type SearchRow } from './search-index.js';
 
 /**
  * The derived rows of one exchange, already flattened and serialized, so the thread that
@@ -17,6 +18,7 @@ export interface DerivedRows {
   items: unknown[][];
   spans: unknown[][];
   notes: string[];
+  search: SearchRow[];
 }
 
 export function derivedRows(exchangeId: number, result: NormalizeResult): DerivedRows {
@@ -35,7 +37,8 @@ export function derivedRows(exchangeId: number, result: NormalizeResult): Derive
     }
   });
   const spans = (result.spans ?? []).map((s, idx) => [exchangeId, idx, s.traceId, s.id, s.type, s.responseId, JSON.stringify(s)]);
-  return { exchangeId, responses, items, spans, notes: result.notes };
+  const search = searchRows(result.responses.map((r) => ({ responseId: r.responseId, input: r.request.input, output: r.output, error: r.error?.message ?? null })));
+  return { exchangeId, responses, items, spans, notes: result.notes, search };
 }
 
 /** Writes the derived rows of several exchanges in one transaction, replacing older ones. */
@@ -58,13 +61,16 @@ export function derivedWriter(db: Db): DerivedWriter {
   );
   const insertNote = db.prepare('INSERT INTO exchange_notes (exchange_id, note) VALUES (?, ?)');
   const insertSpan = db.prepare('INSERT INTO agent_spans (exchange_id, idx, trace_id, span_id, type, response_id, record) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const search = searchWriter(db);
   return db.transaction((batch: DerivedRows[]) => {
     for (const rows of batch) {
       for (const stmt of clear) stmt.run(rows.exchangeId);
+      search.clear(rows.exchangeId);
       for (const r of rows.responses) insertResponse.run(...r);
       for (const i of rows.items) insertItem.run(...i);
       for (const n of rows.notes) insertNote.run(rows.exchangeId, n);
       for (const sp of rows.spans) insertSpan.run(...sp);
+      search.write(rows.exchangeId, rows.search);
     }
   });
 }
@@ -88,6 +94,7 @@ export async function computeDerived(db: Db, id: number): Promise<NormalizeResul
 /** Rebuilds every derived row from raw. Returns how many exchanges were derived. */
 export async function reindex(db: Db, onProgress?: (done: number, total: number) => void): Promise<number> {
   db.exec('DELETE FROM responses; DELETE FROM items; DELETE FROM exchange_notes; DELETE FROM agent_spans;');
+  clearSearchIndex(db);
   const write = derivedWriter(db);
   const ids = exchangeIds(db);
   let done = 0;

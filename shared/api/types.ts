@@ -74,7 +74,12 @@ export interface RunSummary {
 }
 
 export interface RunsListRequest {
-  /** Matched case-insensitively against run text, tool names, item types, labels and models. */
+  /**
+   * Whitespace-separated terms, each matched case-insensitively anywhere in a run: its id,
+   * label, models, agents, tool names, item types, and every item's text. A term under 3
+   * characters is matched against the run's summary only (ids, label, models, agents, tool
+   * names, item types, preview), unless the recording predates the full-text index.
+   */
   query?: string;
   status?: RunStatus[];
   models?: string[];
@@ -86,7 +91,24 @@ export interface RunsListResponse {
   total: number;
   /** Every model seen in the recording, for the filter menu. */
   models: string[];
+  /**
+   * With a query: per run listed, the items a term was found in, in the order the run
+   * first carried them, at most SEARCH_HITS_PER_RUN. Terms that every run's summary holds
+   * (a model, a tool name) list no items; a run matched by its summary alone, or in a
+   * recording without the full-text index, has none.
+   */
+  hits?: Record<string, SearchHit[]>;
 }
+
+/** An item (or a response's error) a search term was found in: its first appearance in the run. */
+export interface SearchHit {
+  exchangeId: number;
+  responseId: string;
+  /** The graph node of the item (itemNodeId of its first appearance); null for a response's error message. */
+  nodeId: string | null;
+}
+
+export const SEARCH_HITS_PER_RUN = 50;
 
 export interface RunGetRequest {
   runId: string;

@@ -1,7 +1,8 @@
-// A copy of a live recording as schema v1 wrote it (before agent_spans, and with chunks
-// WITHOUT ROWID, as before v3), to test opening and upgrading recordings made by an older Loupe.
+// A copy of a live recording as schema v1 wrote it (before agent_spans, with chunks
+// WITHOUT ROWID as before v3, and without v4's full-text index), to test opening and upgrading recordings made by an older Loupe.
 import Database from 'better-sqlite3';
 import type { Db } from '../../electron/store/db.js';
+import { DROP_SEARCH_SCHEMA } from '../../electron/store/search-index.js';
 
 export async function copyAsSchemaV1(db: Db, file: string): Promise<void> {
   db.pragma('wal_checkpoint(FULL)');
@@ -9,6 +10,7 @@ export async function copyAsSchemaV1(db: Db, file: string): Promise<void> {
   const old = new Database(file);
   try {
     old.exec(`
+      ${DROP_SEARCH_SCHEMA}
       DROP TABLE agent_spans;
       CREATE TABLE chunks_v1 (
         exchange_id INTEGER NOT NULL REFERENCES exchanges(id),

@@ -1,0 +1,137 @@
+// Start-up and first search on a large library against a small one (issue 24's goals):
+// a library of 20,000 requests in 200 runs and one of 200 requests in 2, written with the
+// store's own writer (library.ts). For each, in a fresh service: "ready" is opening the
+// recording and answering the first runs.list (what `loupe serve` does before its ready
+// line, and what the runs list waits for); "first search" is the first runs.list with a
+// query, a word that only one turn of one run holds. Targets: each at most 2x the small
+// library's, and the search under 200 ms. The scan that search replaced is timed once on
+// the large library, without its index, for comparison.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createService } from '../electron/service/service.js';
+import { openDb } from '../electron/store/db.js';
+import { DROP_SEARCH_SCHEMA } from '../electron/store/search-index.js';
+import { libraryExchanges, writeLibrary } from './library.js';
+
+export interface LibraryBenchReport {
+  rounds: number;
+  small: LibraryFigures;
+  large: LibraryFigures;
+  /** The large library's first search by the scan it replaced (a file without the index, read-only). */
+  largeScanSearchMs: number;
+  /** Bytes of the large file, and of its full-text index tables. */
+  largeFileMb: number;
+  ratios: { ready: number; search: number };
+}
+
+export interface LibraryFigures {
+  requests: number;
+  runs: number;
+  readyMs: number;
+  searchMs: number;
+  found: number;
+}
+
+const TURNS = 100;
+const NEEDLE = 'quokka-lantern';
+
+export async function libraryBench(log: (line: string) => void, rounds = 3): Promise<LibraryBenchReport> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-library-bench-'));
+  try {
+    const small = build(dir, 'small', 2, log);
+    const large = build(dir, 'large', 200, log);
+    const samples = { small: [] as Sample[], large: [] as Sample[] };
+    // Rounds alternate, so load on the machine falls on both libraries alike; round 0 warms up.
+    for (let round = 0; round <= rounds; round++) {
+      for (const which of ['small', 'large'] as const) {
+        const s = await measure(which === 'small' ? small : large);
+        if (round > 0) samples[which].push(s);
+      }
+    }
+    const scan = await scanSearch(dir, large);
+    const figures = (which: 'small' | 'large', runs: number): LibraryFigures => ({
+      requests: runs * TURNS,
+      runs,
+      readyMs: median(samples[which].map((s) => s.readyMs)),
+      searchMs: median(samples[which].map((s) => s.searchMs)),
+      found: samples[which][0]!.found,
+    });
+    const s = figures('small', 2);
+    const l = figures('large', 200);
+    const report = {
+      rounds,
+      small: s,
+      large: l,
+      largeScanSearchMs: scan,
+      largeFileMb: fs.statSync(large).size / 1e6,
+      ratios: { ready: l.readyMs / s.readyMs, search: l.searchMs / s.searchMs },
+    };
+    log(`library: ready ${s.readyMs.toFixed(0)} / ${l.readyMs.toFixed(0)} ms, first search ${s.searchMs.toFixed(1)} / ${l.searchMs.toFixed(1)} ms (scan ${scan.toFixed(0)} ms)`);
+    return report;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+interface Sample {
+  readyMs: number;
+  searchMs: number;
+  found: number;
+}
+
+function build(dir: string, name: string, runs: number, log: (line: string) => void): string {
+  const file = path.join(dir, `${name}.loupe`);
+  const t0 = performance.now();
+  const db = openDb(file);
+  try {
+    // The needle is in the middle run's fiftieth turn only.
+    writeLibrary(db, libraryExchanges({ runs, turns: TURNS, extra: (run, turn) => (run === Math.floor(runs / 2) && turn === 50 ? NEEDLE : '') }));
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
+  }
+  log(`library: wrote ${runs * TURNS} requests in ${runs} runs in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  return file;
+}
+
+async function measure(file: string): Promise<Sample> {
+  const t0 = performance.now();
+  const service = createService({ dbPath: file });
+  try {
+    await service.invoke('runs.list', {});
+    const t1 = performance.now();
+    const found = await service.invoke('runs.list', { query: NEEDLE });
+    const t2 = performance.now();
+    if (found.runs.length !== 1) throw new Error(`library bench: "${NEEDLE}" found in ${found.runs.length} runs, expected 1`);
+    return { readyMs: t1 - t0, searchMs: t2 - t1, found: found.runs.length };
+  } finally {
+    await service.close();
+  }
+}
+
+/** The first search of a copy without the index, opened read-only: the scan of every record. */
+async function scanSearch(dir: string, file: string): Promise<number> {
+  const copy = path.join(dir, 'large-v3.loupe');
+  fs.copyFileSync(file, copy);
+  const db = openDb(copy);
+  try {
+    db.exec(`${DROP_SEARCH_SCHEMA} PRAGMA user_version = 3;`);
+  } finally {
+    db.close();
+  }
+  const service = createService({ dbPath: copy });
+  try {
+    await service.invoke('runs.list', {});
+    const t0 = performance.now();
+    await service.invoke('runs.list', { query: NEEDLE });
+    return performance.now() - t0;
+  } finally {
+    await service.close();
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}

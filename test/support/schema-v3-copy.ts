@@ -1,0 +1,16 @@
+// A copy of a recording as schema v3 wrote it: everything but the full-text index (v4),
+// to test searching and upgrading recordings made before it.
+import Database from 'better-sqlite3';
+import type { Db } from '../../electron/store/db.js';
+import { DROP_SEARCH_SCHEMA } from '../../electron/store/search-index.js';
+
+export async function copyAsSchemaV3(db: Db, file: string): Promise<void> {
+  db.pragma('wal_checkpoint(FULL)');
+  await db.backup(file);
+  const old = new Database(file);
+  try {
+    old.exec(`${DROP_SEARCH_SCHEMA} PRAGMA user_version = 3;`);
+  } finally {
+    old.close();
+  }
+}
