@@ -4,7 +4,10 @@
 // - bytes are written to their destination before the tap sees them;
 // - flow control is end to end: a destination that cannot keep up pauses its source
 //   (client -> upstream for the request body, upstream -> client for the response), so a
-//   slow reader slows the upstream read instead of growing a buffer here;
+//   slow reader slows the upstream read instead of growing a buffer here; the recorder
+//   counts as a reader of a large body too: a tap that says the store is far behind holds
+//   that body's source until the store catches up (ADR 23), and a source resumes only when
+//   neither its destination nor the store holds it;
 // - a failure to record never reaches the relay: every tap call is guarded.
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
@@ -66,6 +69,29 @@ export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyRe
   }
 
   let bodyStarted = false;
+  // Who holds each source: its destination (a full buffer) or the store (tap.chunk false).
+  let clientFull = false;
+  let responseHeld = false;
+  let upstreamFull = false;
+  let requestHeld = false;
+  const holdResponse = () => {
+    if (responseHeld) return;
+    responseHeld = true;
+    upstream.pause();
+    tap.whenCaughtUp(() => {
+      responseHeld = false;
+      if (!clientFull) upstream.resume();
+    });
+  };
+  const holdRequest = () => {
+    if (requestHeld) return;
+    requestHeld = true;
+    req.pause();
+    tap.whenCaughtUp(() => {
+      requestHeld = false;
+      if (!upstreamFull && !exchange.ended) req.resume();
+    });
+  };
   const upstream = ctx.pool.call(
     {
       method: req.method ?? 'GET',
@@ -99,9 +125,12 @@ export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyRe
         // Written first, tapped second; a full client buffer pauses the upstream read.
         bodyStarted = true;
         if (res.destroyed) return;
-        if (!res.write(chunk)) upstream.pause();
+        if (!res.write(chunk)) {
+          clientFull = true;
+          upstream.pause();
+        }
         responseBytes += chunk.length;
-        tap.chunk('response', chunk, now());
+        if (!tap.chunk('response', chunk, now())) holdResponse();
       },
       onChunkedRead(framed, bodies) {
         // A chunked body going to a chunked client keeps the upstream's framing: one write per
@@ -117,12 +146,17 @@ export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyRe
           if (bodies.length) bodyStarted = true;
           for (const body of bodies) ok = res.write(body) && ok;
         }
-        if (!ok) upstream.pause();
+        if (!ok) {
+          clientFull = true;
+          upstream.pause();
+        }
         const t = now();
+        let go = true;
         for (const body of bodies) {
           responseBytes += body.length;
-          tap.chunk('response', body, t);
+          go = tap.chunk('response', body, t) && go;
         }
+        if (!go) holdResponse();
       },
       onEnd() {
         res.end();
@@ -148,17 +182,26 @@ export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyRe
       },
     },
   );
-  res.on('drain', () => upstream.resume());
+  res.on('drain', () => {
+    clientFull = false;
+    if (!responseHeld) upstream.resume();
+  });
 
   req.on('data', (chunk: Buffer) => {
     // Once the exchange ended (an early answer, a failure) the rest of an upload goes
     // nowhere: it is read so the client can finish, not recorded after the end.
     if (exchange.ended) return;
-    if (!upstream.write(chunk)) req.pause();
+    if (!upstream.write(chunk)) {
+      upstreamFull = true;
+      req.pause();
+    }
     requestBytes += chunk.length;
-    tap.chunk('request', chunk, now());
+    if (!tap.chunk('request', chunk, now())) holdRequest();
   });
-  upstream.onDrain(() => req.resume());
+  upstream.onDrain(() => {
+    upstreamFull = false;
+    if (!requestHeld) req.resume();
+  });
   req.on('end', () => upstream.end());
 
   // `close` on the response before it finished writing means the client went away:
