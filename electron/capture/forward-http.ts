@@ -20,6 +20,7 @@ import { upstreamPath, type UpstreamTarget } from '../../shared/capture/upstream
 import type { UpstreamPool } from './upstream-agent.js';
 import type { UpstreamRequest } from './upstream-call.js';
 import { beginExchange } from './begin-exchange.js';
+import type { RelayTap } from './guard-tap.js';
 import type { ProxyRequest, ProxyResponse } from './client-exchange.js';
 import type { OpenExchanges } from './open-exchanges.js';
 
@@ -71,27 +72,9 @@ export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyRe
   let bodyStarted = false;
   // Who holds each source: its destination (a full buffer) or the store (tap.chunk false).
   let clientFull = false;
-  let responseHeld = false;
   let upstreamFull = false;
-  let requestHeld = false;
-  const holdResponse = () => {
-    if (responseHeld) return;
-    responseHeld = true;
-    upstream.pause();
-    tap.whenCaughtUp(() => {
-      responseHeld = false;
-      if (!clientFull) upstream.resume();
-    });
-  };
-  const holdRequest = () => {
-    if (requestHeld) return;
-    requestHeld = true;
-    req.pause();
-    tap.whenCaughtUp(() => {
-      requestHeld = false;
-      if (!upstreamFull && !exchange.ended) req.resume();
-    });
-  };
+  const responseHold = storeHold(tap, () => upstream.pause(), () => !clientFull && upstream.resume());
+  const requestHold = storeHold(tap, () => req.pause(), () => !upstreamFull && !exchange.ended && req.resume());
   const upstream = ctx.pool.call(
     {
       method: req.method ?? 'GET',
@@ -130,7 +113,7 @@ export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyRe
           upstream.pause();
         }
         responseBytes += chunk.length;
-        if (!tap.chunk('response', chunk, now())) holdResponse();
+        if (!tap.chunk('response', chunk, now())) responseHold.hold();
       },
       onChunkedRead(framed, bodies) {
         // A chunked body going to a chunked client keeps the upstream's framing: one write per
@@ -156,7 +139,7 @@ export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyRe
           responseBytes += body.length;
           go = tap.chunk('response', body, t) && go;
         }
-        if (!go) holdResponse();
+        if (!go) responseHold.hold();
       },
       onEnd() {
         res.end();
@@ -184,7 +167,7 @@ export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyRe
   );
   res.on('drain', () => {
     clientFull = false;
-    if (!responseHeld) upstream.resume();
+    if (!responseHold.held) upstream.resume();
   });
 
   req.on('data', (chunk: Buffer) => {
@@ -196,11 +179,11 @@ export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyRe
       req.pause();
     }
     requestBytes += chunk.length;
-    if (!tap.chunk('request', chunk, now())) holdRequest();
+    if (!tap.chunk('request', chunk, now())) requestHold.hold();
   });
   upstream.onDrain(() => {
     upstreamFull = false;
-    if (!requestHeld) req.resume();
+    if (!requestHold.held) req.resume();
   });
   req.on('end', () => upstream.end());
 
@@ -213,6 +196,28 @@ export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyRe
     finish('client_aborted', 'the client closed the connection before the response finished');
   });
   req.on('error', () => upstream.destroy());
+}
+
+/**
+ * Holds one source while the store catches up on its bytes; once it has, `release` restarts
+ * the source unless something else (a full destination) still holds it.
+ */
+function storeHold(tap: RelayTap, pause: () => void, release: () => unknown): { readonly held: boolean; hold(): void } {
+  let held = false;
+  return {
+    get held() {
+      return held;
+    },
+    hold() {
+      if (held) return;
+      held = true;
+      pause();
+      tap.whenCaughtUp(() => {
+        held = false;
+        release();
+      });
+    },
+  };
 }
 
 /** How the client framed its body, which is how it goes upstream (Node de-chunked it for us). */

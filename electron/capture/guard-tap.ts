@@ -9,7 +9,13 @@ export interface RelayTap extends ExchangeTap {
   whenCaughtUp(resume: () => void): void;
 }
 
-const DEAD_TAP: RelayTap = { id: -1, chunk: () => true, whenCaughtUp: (resume) => resume(), responseHead() {}, end() {} };
+const DEAD_TAP: RelayTap = {
+  id: -1,
+  chunk: () => true,
+  whenCaughtUp: (resume) => resume(),
+  responseHead() {},
+  end() {},
+};
 
 export function guardTap(
   sink: CaptureSink,
