@@ -5,16 +5,16 @@
 // The exchange is listed as open until its end is recorded, so a shutdown can wait for it
 // or cut it short (open-exchanges.ts); finish() is the one way its end is recorded.
 import { performance } from 'node:perf_hooks';
-import type { ExchangeState, ExchangeTap, HeaderList, Transport } from '../../shared/capture/exchange.js';
+import type { ExchangeState, HeaderList, Transport } from '../../shared/capture/exchange.js';
 import { firstHeaderValue, pairHeaders } from '../../shared/capture/hop-headers.js';
 import { parseRoute, type Route } from '../../shared/capture/route.js';
 import type { ForwardContext } from './forward-http.js';
 import type { ProxyRequest } from './client-exchange.js';
-import { guardTap } from './guard-tap.js';
+import { guardTap, type RelayTap } from './guard-tap.js';
 import type { CutShort } from './open-exchanges.js';
 
 export interface BegunExchange {
-  tap: ExchangeTap;
+  tap: RelayTap;
   route: Route;
   clientHeaders: HeaderList;
   /** Microseconds since the request arrived. */

@@ -4,7 +4,10 @@
 // - bytes are written to their destination before the tap sees them;
 // - flow control is end to end: a destination that cannot keep up pauses its source
 //   (client -> upstream for the request body, upstream -> client for the response), so a
-//   slow reader slows the upstream read instead of growing a buffer here;
+//   slow reader slows the upstream read instead of growing a buffer here; the recorder
+//   counts as a reader of a large body too: a tap that says the store is far behind holds
+//   that body's source until the store catches up (ADR 23), and a source resumes only when
+//   neither its destination nor the store holds it;
 // - a failure to record never reaches the relay: every tap call is guarded.
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
@@ -17,6 +20,7 @@ import { upstreamPath, type UpstreamTarget } from '../../shared/capture/upstream
 import type { UpstreamPool } from './upstream-agent.js';
 import type { UpstreamRequest } from './upstream-call.js';
 import { beginExchange } from './begin-exchange.js';
+import type { RelayTap } from './guard-tap.js';
 import type { ProxyRequest, ProxyResponse } from './client-exchange.js';
 import type { OpenExchanges } from './open-exchanges.js';
 
@@ -73,6 +77,11 @@ export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyRe
   }
 
   let bodyStarted = false;
+  // Who holds each source: its destination (a full buffer) or the store (tap.chunk false).
+  let clientFull = false;
+  let upstreamFull = false;
+  const responseHold = storeHold(tap, () => upstream.pause(), () => !clientFull && upstream.resume());
+  const requestHold = storeHold(tap, () => req.pause(), () => !upstreamFull && !exchange.ended && req.resume());
   const upstream = ctx.pool.call(
     {
       method: req.method ?? 'GET',
@@ -106,9 +115,12 @@ export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyRe
         // Written first, tapped second; a full client buffer pauses the upstream read.
         bodyStarted = true;
         if (res.destroyed) return;
-        if (!res.write(chunk)) upstream.pause();
+        if (!res.write(chunk)) {
+          clientFull = true;
+          upstream.pause();
+        }
         responseBytes += chunk.length;
-        tap.chunk('response', chunk, now());
+        if (!tap.chunk('response', chunk, now())) responseHold.hold();
       },
       onChunkedRead(framed, bodies) {
         // A chunked body going to a chunked client keeps the upstream's framing: one write per
@@ -124,12 +136,17 @@ export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyRe
           if (bodies.length) bodyStarted = true;
           for (const body of bodies) ok = res.write(body) && ok;
         }
-        if (!ok) upstream.pause();
+        if (!ok) {
+          clientFull = true;
+          upstream.pause();
+        }
         const t = now();
+        let go = true;
         for (const body of bodies) {
           responseBytes += body.length;
-          tap.chunk('response', body, t);
+          go = tap.chunk('response', body, t) && go;
         }
+        if (!go) responseHold.hold();
       },
       onEnd() {
         res.end();
@@ -156,17 +173,26 @@ export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyRe
       },
     },
   );
-  res.on('drain', () => upstream.resume());
+  res.on('drain', () => {
+    clientFull = false;
+    if (!responseHold.held) upstream.resume();
+  });
 
   req.on('data', (chunk: Buffer) => {
     // Once the exchange ended (an early answer, a failure) the rest of an upload goes
     // nowhere: it is read so the client can finish, not recorded after the end.
     if (exchange.ended) return;
-    if (!upstream.write(chunk)) req.pause();
+    if (!upstream.write(chunk)) {
+      upstreamFull = true;
+      req.pause();
+    }
     requestBytes += chunk.length;
-    tap.chunk('request', chunk, now());
+    if (!tap.chunk('request', chunk, now())) requestHold.hold();
   });
-  upstream.onDrain(() => req.resume());
+  upstream.onDrain(() => {
+    upstreamFull = false;
+    if (!requestHold.held) req.resume();
+  });
   req.on('end', () => upstream.end());
 
   // `close` on the response before it finished writing means the client went away:
@@ -178,6 +204,28 @@ export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyRe
     finish('client_aborted', 'the client closed the connection before the response finished');
   });
   req.on('error', () => upstream.destroy());
+}
+
+/**
+ * Holds one source while the store catches up on its bytes; once it has, `release` restarts
+ * the source unless something else (a full destination) still holds it.
+ */
+function storeHold(tap: RelayTap, pause: () => void, release: () => unknown): { readonly held: boolean; hold(): void } {
+  let held = false;
+  return {
+    get held() {
+      return held;
+    },
+    hold() {
+      if (held) return;
+      held = true;
+      pause();
+      tap.whenCaughtUp(() => {
+        held = false;
+        release();
+      });
+    },
+  };
 }
 
 /** How the client framed its body, which is how it goes upstream (Node de-chunked it for us). */

@@ -3,13 +3,25 @@
 // exchange goes on unrecorded instead of breaking the user's traffic.
 import type { CaptureSink, ChunkStream, ExchangeEnd, ExchangeStartFields, ExchangeTap, ResponseHead } from '../../shared/capture/exchange.js';
 
-const DEAD_TAP: ExchangeTap = { id: -1, chunk() {}, responseHead() {}, end() {} };
+/** What the relay holds: every chunk says whether to go on, and a held source can always be woken. */
+export interface RelayTap extends ExchangeTap {
+  chunk(stream: ChunkStream, data: Uint8Array, tUs: number, opcode?: number): boolean;
+  whenCaughtUp(resume: () => void): void;
+}
+
+const DEAD_TAP: RelayTap = {
+  id: -1,
+  chunk: () => true,
+  whenCaughtUp: (resume) => resume(),
+  responseHead() {},
+  end() {},
+};
 
 export function guardTap(
   sink: CaptureSink,
   start: () => ExchangeStartFields,
   onError: (err: unknown) => void,
-): ExchangeTap {
+): RelayTap {
   let inner: ExchangeTap;
   try {
     inner = sink.begin(start);
@@ -21,7 +33,7 @@ export function guardTap(
 }
 
 /** One method per tap call, spelled out: chunk() runs once per relayed chunk, so no closures or rest arguments. */
-class GuardedTap implements ExchangeTap {
+class GuardedTap implements RelayTap {
   readonly id: number;
   private failed = false;
 
@@ -32,12 +44,24 @@ class GuardedTap implements ExchangeTap {
     this.id = inner.id;
   }
 
-  chunk(stream: ChunkStream, data: Uint8Array, tUs: number, opcode?: number): void {
-    if (this.failed) return;
+  chunk(stream: ChunkStream, data: Uint8Array, tUs: number, opcode?: number): boolean {
+    if (this.failed) return true;
     try {
-      this.inner.chunk(stream, data, tUs, opcode);
+      return this.inner.chunk(stream, data, tUs, opcode) !== false;
     } catch (err) {
       this.fail(err);
+      return true;
+    }
+  }
+
+  /** A source is never left paused: without a sink that can wake it, or if it throws, it resumes at once. */
+  whenCaughtUp(resume: () => void): void {
+    if (this.failed || !this.inner.whenCaughtUp) return resume();
+    try {
+      this.inner.whenCaughtUp(resume);
+    } catch (err) {
+      this.fail(err);
+      resume();
     }
   }
 

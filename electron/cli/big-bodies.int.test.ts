@@ -2,8 +2,7 @@
 // tree (the launcher and the server it relaunches, whose store writer and API service are
 // threads of it), with a 200 MB streamed answer and a 200 MB request body going through
 // it, derived, and read back through the UI's API. Peak RSS (VmHWM) must stay under a
-// bound that does not grow with the body (for the upload: what derivation and reading add
-// to the relay's peak), and the bytes on disk must be the bytes sent.
+// bound that does not grow with the body, and the bytes on disk must be the bytes sent.
 // Uses the built dist/: run `npm run build` before running this file alone.
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -239,7 +238,7 @@ describe('loupe serve with bodies of hundreds of MB', () => {
     expect(peak).toBeLessThan(PEAK_LIMIT);
   }, 300_000);
 
-  it(`records a ${BODY_MB} MB request body byte-exact, derives its exchange and serves it, adding under 64 MB to the relay's peak RSS`, async () => {
+  it(`records a ${BODY_MB} MB request body byte-exact, derives its exchange and serves it, under 400 MB peak RSS`, async () => {
     const db = path.join(dir, 'request.loupe');
     const serve = await startServe(db, upstream.url);
     // A long history: many large messages, as an agent resending its context sends.
@@ -274,9 +273,10 @@ describe('loupe serve with bodies of hundreds of MB', () => {
     expect(exchange.request.cutForView).toBe(true);
     expect(storedSha(db, recorded.exchangeId, 'request')).toBe(sentSha);
     expect(exchange.notes.join('\n')).toMatch(/request body is 20\d MB, over the 16 MB that Loupe parses whole: only its top-level fields model were read, the rest is shown raw/);
-    // Relaying an upload this large, the store writer falls behind the relay by up to
-    // about the body (the recorder lets it, up to its maxUnwrittenBytes), so the relay's
-    // own peak comes near the bound; what derivation and reading add must stay small.
+    // The upload is read no faster than the store writes it (the recorder holds a large
+    // body's source while the writer is far behind), so the relay's backlog stays small;
+    // what derivation and reading add must stay small too.
     expect(peak - relayed).toBeLessThan(UPLOAD_DERIVE_LIMIT);
+    expect(peak).toBeLessThan(PEAK_LIMIT);
   }, 300_000);
 });

@@ -80,3 +80,39 @@ describe('recorder byte path', () => {
     expect(recorder.health.lastError).toMatch(/start record of exchange 2 could not be built: no headers/);
   });
 });
+
+const STORE_WORKER = new URL('../../dist/electron/store/store-worker.js', import.meta.url).pathname;
+
+describe.skipIf(!fs.existsSync(STORE_WORKER))('recorder holds a large body while the threaded writer is behind (skipped without dist/: run `npm run build`)', () => {
+  it('asks to hold only a stream past holdBodyBytes, wakes it once the writer drains, and keeps every byte', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-rec-'));
+    const file = path.join(dir, 'r.loupe');
+    db = openDb(file);
+    const writer = createStoreWriter(db, file, noEvents, STORE_WORKER);
+    expect(writer.threaded).toBe(true);
+    const recorder = new Recorder(writer, { firstId: 1, flushMs: 10_000, holdBytes: 4 << 20, holdBodyBytes: 2 << 20 });
+    const small = recorder.begin(() => start);
+    const big = recorder.begin(() => start);
+    const chunk = bytes(256 << 10, 1);
+    let sent = 0;
+    let answer: boolean | void = true;
+    // Handed over faster than a thread can commit: the writer falls behind.
+    while (answer !== false && sent < 64 << 20) {
+      answer = big.chunk('request', chunk, sent);
+      sent += chunk.length;
+    }
+    expect(answer).toBe(false);
+    expect(writer.inFlightBytes()).toBeGreaterThan(2 << 20);
+    // An ordinary exchange is never held, however far behind the writer is.
+    expect(small.chunk('request', bytes(1000, 2), 0)).not.toBe(false);
+    const waited = Date.now();
+    await new Promise<void>((resume) => big.whenCaughtUp!(resume));
+    expect(writer.inFlightBytes()).toBeLessThanOrEqual(2 << 20);
+    expect(Date.now() - waited).toBeLessThan(2_000); // woken by the writer, not by the hold's time limit
+    for (const tap of [small, big]) tap.end({ state: 'complete', error: null, tUs: 1, requestBytes: 0, responseBytes: 0, truncated: false });
+    recorder.close();
+    await writer.close();
+    const stored = storedChunks(db, big.id, 'request');
+    expect(stored.reduce((n, c) => n + c.data.length, 0)).toBe(sent);
+  });
+});

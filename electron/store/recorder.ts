@@ -14,6 +14,10 @@
 // - memory is bounded: a batch leaves early once it passes maxPendingBytes, and if the
 //   writer falls behind by more than maxUnwrittenBytes, further bytes are relayed but
 //   not recorded (the exchange is marked truncated and the loss reported);
+// - before that, a large body gives way: while the writer is more than holdBytes behind,
+//   a chunk of a stream that has itself stored more than holdBodyBytes asks its relay to
+//   stop reading that stream's source until the writer is back under half of holdBytes,
+//   for at most maxHoldMs at a time (ADR 23). Small exchanges are never held;
 // - a failed write loses that batch, is counted and reported, and recording goes on.
 import type {
   CaptureSink,
@@ -36,6 +40,12 @@ export interface RecorderOptions {
   /** Bytes stored per body stream; the rest is relayed but not kept, and the exchange is marked truncated. */
   maxBodyBytes?: number;
   maxUnwrittenBytes?: number;
+  /** Writer backlog past which large bodies are held (their sources paused). */
+  holdBytes?: number;
+  /** Bytes a stream must have stored before it can be held: ordinary exchanges never are. */
+  holdBodyBytes?: number;
+  /** The longest one hold lasts; an exchange held that long is not held again. */
+  maxHoldMs?: number;
   /** Called once per episode of falling behind, with a human-readable reason. */
   onDrop?: (reason: string) => void;
 }
@@ -62,6 +72,8 @@ interface Open {
   /** This exchange's segment per stream in the batch being gathered, if it has one. */
   pending: Partial<Record<ChunkStream, Segment>>;
   truncated: boolean;
+  /** A hold of this exchange timed out: the writer is starved, traffic goes first. */
+  unheld: boolean;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1 << 30;
@@ -89,6 +101,15 @@ export const DEFAULT_MAX_PENDING_BYTES = 1 << 20;
 
 export const DEFAULT_MAX_UNWRITTEN_BYTES = 256 << 20;
 
+/**
+ * A large body waits while the writer is this far behind (ADR 23). A 200 MB upload let
+ * the writer fall 130+ MB behind and the serve tree peak at 386-435 MB; held at 32 MB it
+ * peaks well under 400 MB, and the upload takes the writer's pace (hundreds of MB/s).
+ */
+export const DEFAULT_HOLD_BYTES = 32 << 20;
+export const DEFAULT_HOLD_BODY_BYTES = 8 << 20;
+export const DEFAULT_MAX_HOLD_MS = 2_000;
+
 export class Recorder implements CaptureSink {
   private nextId: number;
   /** Exchanges begun since the last flush; their start records are built at the flush. */
@@ -103,6 +124,9 @@ export class Recorder implements CaptureSink {
   private readonly maxPendingBytes: number;
   private readonly maxBodyBytes: number;
   private readonly maxUnwrittenBytes: number;
+  private readonly holdBytes: number;
+  private readonly holdBodyBytes: number;
+  private readonly maxHoldMs: number;
   private dropping = false;
   /** The batch's bytes, back to back; transferred to the writer at each flush. */
   private arena: Uint8Array;
@@ -131,6 +155,9 @@ export class Recorder implements CaptureSink {
     this.maxPendingBytes = options.maxPendingBytes ?? DEFAULT_MAX_PENDING_BYTES;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.maxUnwrittenBytes = options.maxUnwrittenBytes ?? DEFAULT_MAX_UNWRITTEN_BYTES;
+    this.holdBytes = options.holdBytes ?? DEFAULT_HOLD_BYTES;
+    this.holdBodyBytes = options.holdBodyBytes ?? DEFAULT_HOLD_BODY_BYTES;
+    this.maxHoldMs = options.maxHoldMs ?? DEFAULT_MAX_HOLD_MS;
     this.arenaBytes = Math.max(this.maxPendingBytes, 64 << 10);
     this.arena = new Uint8Array(this.arenaBytes);
   }
@@ -143,6 +170,7 @@ export class Recorder implements CaptureSink {
       seq: { request: 0, response: 0, client: 0, server: 0 },
       pending: {},
       truncated: false,
+      unheld: false,
     };
     this.open.set(id, state);
     this.health.exchanges++;
@@ -150,6 +178,7 @@ export class Recorder implements CaptureSink {
     return {
       id,
       chunk: (stream, data, tUs, opcode = 0) => this.chunk(id, state, stream, data, tUs, opcode),
+      whenCaughtUp: (resume) => this.whenCaughtUp(state, resume),
       responseHead: (head) => {
         this.heads.push([id, head]);
         this.schedule();
@@ -161,19 +190,21 @@ export class Recorder implements CaptureSink {
     };
   }
 
-  private chunk(id: number, state: Open, stream: ChunkStream, data: Uint8Array, tUs: number, opcode: number): void {
+  /** False asks the relay to hold this stream's source (see the invariants above). */
+  private chunk(id: number, state: Open, stream: ChunkStream, data: Uint8Array, tUs: number, opcode: number): boolean {
     if (state.stored[stream] + data.length > this.maxBodyBytes) {
       state.truncated = true;
-      return;
+      return true;
     }
-    if (this.arenaUsed + this.writer.inFlightBytes() > this.maxUnwrittenBytes) {
+    const unwritten = this.arenaUsed + this.writer.inFlightBytes();
+    if (unwritten > this.maxUnwrittenBytes) {
       state.truncated = true;
       this.health.droppedBytes += data.length;
       if (!this.dropping) {
         this.dropping = true;
         this.options.onDrop?.(`the store writer is ${this.maxUnwrittenBytes >> 20} MiB behind; relaying without recording until it catches up`);
       }
-      return;
+      return true;
     }
     this.dropping = false;
     state.stored[stream] += data.length;
@@ -195,6 +226,30 @@ export class Recorder implements CaptureSink {
     seg.bytes += data.length;
     if (this.arenaUsed >= this.maxPendingBytes) this.flush();
     else this.schedule();
+    return unwritten <= this.holdBytes || state.stored[stream] <= this.holdBodyBytes || state.unheld;
+  }
+
+  /**
+   * Resumes a held source once the writer is under half the hold mark, so a hold lasts
+   * while it writes a good share of the backlog rather than flapping per batch. A writer
+   * that cannot get there in maxHoldMs is starved (CPU saturation): the exchange is not
+   * held again, and the maxUnwrittenBytes rule decides what is recorded.
+   */
+  private whenCaughtUp(state: Open, resume: () => void): void {
+    let held = true;
+    const wake = () => {
+      if (!held) return;
+      held = false;
+      clearTimeout(timer);
+      resume();
+    };
+    const timer = setTimeout(() => {
+      state.unheld = true;
+      wake();
+    }, this.maxHoldMs);
+    timer.unref();
+    this.flush(); // what is pending counts as behind; hand it over so it can drain
+    this.writer.whenBelow(this.holdBytes / 2, wake);
   }
 
   private schedule(): void {

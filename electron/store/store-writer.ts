@@ -40,6 +40,8 @@ export interface StoreWriter {
   write(batch: RawBatch): void;
   /** Bytes handed over but not yet on disk. */
   inFlightBytes(): number;
+  /** Calls `wake` once the bytes in flight are at most `bytes` (at once if they are), or the writer stopped. */
+  whenBelow(bytes: number, wake: () => void): void;
   /** Resolves when every batch handed over so far is on disk (derivation may still run). */
   written(): Promise<void>;
   /** Resolves when everything handed over so far is written and derived. */
@@ -93,6 +95,10 @@ class InlineStoreWriter implements StoreWriter {
     return 0;
   }
 
+  whenBelow(_bytes: number, wake: () => void): void {
+    wake(); // nothing is ever in flight
+  }
+
   written(): Promise<void> {
     return Promise.resolve(); // each batch is written before write() returns
   }
@@ -125,6 +131,8 @@ class WorkerStoreWriter implements StoreWriter {
   private readonly idleWaiters = new Map<number, () => void>();
   /** Resolvers of written(), by the last batch seq they wait for. */
   private readonly writtenWaiters: Array<{ seq: number; wake: () => void }> = [];
+  /** Resolvers of whenBelow(), woken as batches settle. */
+  private belowWaiters: Array<{ bytes: number; wake: () => void }> = [];
   private closed: Promise<void> | null = null;
   private failure: Error | null = null;
 
@@ -148,6 +156,7 @@ class WorkerStoreWriter implements StoreWriter {
       for (const wake of this.idleWaiters.values()) wake();
       this.idleWaiters.clear();
       for (const w of this.writtenWaiters.splice(0)) w.wake();
+      this.wakeBelow();
     });
   }
 
@@ -173,6 +182,16 @@ class WorkerStoreWriter implements StoreWriter {
     this.pending.delete(seq);
     // Batches are answered in order, so every waiter up to this seq is done.
     while (this.writtenWaiters.length && this.writtenWaiters[0]!.seq <= seq) this.writtenWaiters.shift()!.wake();
+    if (this.belowWaiters.length) this.wakeBelow();
+  }
+
+  private wakeBelow(): void {
+    const waiting = this.belowWaiters;
+    this.belowWaiters = [];
+    for (const w of waiting) {
+      if (this.inFlight <= w.bytes || this.failure) w.wake();
+      else this.belowWaiters.push(w);
+    }
   }
 
   private onMessage(msg: WorkerMessage): void {
@@ -201,6 +220,11 @@ class WorkerStoreWriter implements StoreWriter {
 
   inFlightBytes(): number {
     return this.inFlight;
+  }
+
+  whenBelow(bytes: number, wake: () => void): void {
+    if (this.inFlight <= bytes || this.failure) wake();
+    else this.belowWaiters.push({ bytes, wake });
   }
 
   written(): Promise<void> {

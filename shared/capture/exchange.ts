@@ -75,7 +75,14 @@ export interface CaptureSink {
 
 export interface ExchangeTap {
   readonly id: number;
-  chunk(stream: ChunkStream, data: Uint8Array, tUs: number, opcode?: number): void;
+  /**
+   * Returns false when the store has fallen far behind and this stream of a large body is
+   * what it is behind on: the caller stops reading the stream's source and resumes it from
+   * `whenCaughtUp`, as it would for a slow destination. Anything else means go on.
+   */
+  chunk(stream: ChunkStream, data: Uint8Array, tUs: number, opcode?: number): boolean | void;
+  /** After chunk() returned false: calls `resume` once, when the store has caught up (or waited long enough). */
+  whenCaughtUp?(resume: () => void): void;
   responseHead(head: ResponseHead): void;
   end(end: ExchangeEnd): void;
 }
