@@ -6,7 +6,7 @@
 //   (client -> upstream for the request body, upstream -> client for the response), so a
 //   slow reader slows the upstream read instead of growing a buffer here; the recorder
 //   counts as a reader of a large body too: a tap that says the store is far behind holds
-//   that body's source until the store catches up (ADR 23), and a source resumes only when
+//   that body's source until the store catches up (ADR 25), and a source resumes only when
 //   neither its destination nor the store holds it;
 // - a failure to record never reaches the relay: every tap call is guarded.
 import { STATUS_CODES } from 'node:http';

@@ -17,7 +17,7 @@
 // - before that, a large body gives way: while the writer is more than holdBytes behind,
 //   a chunk of a stream that has itself stored more than holdBodyBytes asks its relay to
 //   stop reading that stream's source until the writer is back under half of holdBytes,
-//   for at most maxHoldMs at a time (ADR 23). Small exchanges are never held;
+//   for at most maxHoldMs at a time (ADR 25). Small exchanges are never held;
 // - a failed write loses that batch, is counted and reported, and recording goes on.
 import type {
   CaptureSink,
@@ -102,7 +102,7 @@ export const DEFAULT_MAX_PENDING_BYTES = 1 << 20;
 export const DEFAULT_MAX_UNWRITTEN_BYTES = 256 << 20;
 
 /**
- * A large body waits while the writer is this far behind (ADR 23). A 200 MB upload let
+ * A large body waits while the writer is this far behind (ADR 25). A 200 MB upload let
  * the writer fall 130+ MB behind and the serve tree peak at 386-435 MB; held at 32 MB it
  * peaks well under 400 MB, and the upload takes the writer's pace (hundreds of MB/s).
  */
