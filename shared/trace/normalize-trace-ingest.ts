@@ -46,10 +46,23 @@ function toAgentSpan(entry: Json): AgentSpan | null {
     name: spanName(type, data),
     startedAt: epochMs(entry.started_at),
     endedAt: epochMs(entry.ended_at),
-    responseId: type === 'response' ? str(data.response_id) : null,
+    responseId: spanResponseId(type, data),
     error: obj(entry.error),
     raw: entry,
   };
+}
+
+/**
+ * The response a span stands for. A Responses-mode model call is a `response` span naming
+ * its id. A Chat Completions-mode one (`setOpenAIAPI('chat_completions')`) is a
+ * `generation` span whose output is the completion itself, id included (sent while the
+ * SDK traces sensitive data, its default); without it, nothing names the response.
+ */
+function spanResponseId(type: string, data: JsonObject): string | null {
+  if (type === 'response') return str(data.response_id);
+  if (type !== 'generation' || !Array.isArray(data.output)) return null;
+  const completion = data.output.find((o) => isObject(o) && o.object === 'chat.completion');
+  return isObject(completion) ? str(completion.id) : null;
 }
 
 function spanName(type: string, data: JsonObject): string {

@@ -4,6 +4,7 @@
 // Every request body is kept as the bytes that arrived, so a test can compare what reached
 // the upstream through Loupe with what the client sent. A request whose text says `hold`
 // streams its first events and then waits for release(): an exchange in flight on demand.
+// Agents SDK trace exports (`/v1/traces/ingest`) are taken with a 204, as the API does.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -102,6 +103,11 @@ export async function startToolLoopUpstream(): Promise<ToolLoopUpstream> {
         choices: [{ index: 0, message, finish_reason: message.tool_calls ? 'tool_calls' : 'stop', logprobs: null }],
         usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
       });
+    }
+    if (req.method === 'POST' && path === '/v1/traces/ingest') {
+      res.writeHead(204);
+      res.end();
+      return;
     }
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: { message: `no route for ${req.method} ${path}`, type: 'invalid_request_error' } }));
