@@ -1,7 +1,9 @@
 // `loupe export FILE [--format json|jsonl|har|otlp]` on stdout. `json` is the document of
 // DESIGN.md; `jsonl` one run per line in the same shape; `har` HAR 1.2 of every exchange;
 // `otlp` OTLP/JSON traces, one per run. A damaged recording exports what it holds, says on
-// stderr how many rows it could not read, and exits with PARTIAL_EXPORT.
+// stderr how many rows it could not read, and exits with PARTIAL_EXPORT. A recording being
+// written exports everything it holds so far; responses still in flight come out as they
+// stand (`in_progress`) and stderr says how many.
 import { openDb } from '../store/db.js';
 import { EXPORT_FORMATS, exportRecording, isExportFormat } from '../store/export-recording.js';
 import { stringFlag, UsageError, type ParsedArgs } from './args.js';
@@ -17,7 +19,12 @@ export async function exportCommand(args: ParsedArgs): Promise<number> {
   if (!isExportFormat(format)) throw new UsageError(`unknown --format "${format}"; use one of ${EXPORT_FORMATS.join(', ')}`);
   const db = openDb(file, { readonly: true });
   try {
-    const damage = await exportRecording(db, format, stdoutSink(), { otlpContent: args.flags.has('otlp-content') });
+    const { damage, inFlight } = await exportRecording(db, format, stdoutSink(), { otlpContent: args.flags.has('otlp-content') });
+    if (inFlight.length) {
+      process.stderr.write(
+        `loupe: ${inFlight.length} exchange(s) of ${file} had not ended (still in flight, or cut off when its recorder stopped) and are exported as they stood, with status in_progress\n`,
+      );
+    }
     if (damage.rows.length === 0) return 0;
     process.stderr.write(
       `loupe: ${file} is damaged: ${damage.rows.length} row(s) could not be read and are marked unreadable in the export, the rest was exported (first: ${damage.rows[0]})\n`,

@@ -2,24 +2,20 @@
 // File > Export menu. Output is produced in pieces so a large recording streams out
 // instead of being built as one string. A damaged recording exports what it holds: rows
 // that cannot be read back are placeholders in the output and tallied in the ReadDamage
-// returned (read-damage.ts).
+// returned (read-damage.ts). A recording being written exports all it holds: what
+// derivation has not written yet is normalized from raw (underived.ts), and responses still
+// in flight come out as they stand, `in_progress`, and are counted in the report.
 import pkg from '../../package.json' with { type: 'json' };
 import { exportDocument, exportRun } from '../../shared/export/export-json.js';
 import { harDocument, type HarInput, type HarUnreadable } from '../../shared/export/har.js';
 import { otlpDocument } from '../../shared/export/otlp.js';
 import { attachAgentSpans } from '../../shared/trace/attach-agent-spans.js';
-import type { Run } from '../../shared/trace/thread.js';
-import type { AgentSpan } from '../../shared/trace/types.js';
 import type { Db } from './db.js';
 import { isCorruption } from './integrity-check.js';
 import { exchangeIds, loadRawExchange } from './raw-read.js';
 import { readRecordingId } from './recording-id.js';
 import { ReadDamage } from './read-damage.js';
-import { loadAgentSpans, loadRuns } from './runs-read.js';
-
-function spansByRun(db: Db, runs: Run[], damage: ReadDamage): Map<string, AgentSpan[]> {
-  return attachAgentSpans(runs, loadAgentSpans(db, damage)).byRun;
-}
+import { loadRecorded } from './underived.js';
 
 export const EXPORT_FORMATS = ['json', 'jsonl', 'har', 'otlp'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -28,49 +24,51 @@ export function isExportFormat(value: string): value is ExportFormat {
   return (EXPORT_FORMATS as readonly string[]).includes(value);
 }
 
-/**
- * Writes the recording in `format` through `write`, piece by piece, waiting for each
- * piece's promise (if it returns one) so a slow reader holds the export back instead of
- * the pieces piling up in memory. Returns what could not be read (nothing, for a healthy file).
- */
 export interface ExportOptions {
   /** OTLP only: message content in the GenAI message attributes (off by default: it can be private). */
   otlpContent?: boolean;
 }
 
+export interface ExportReport {
+  /** What could not be read (nothing, for a healthy file). */
+  damage: ReadDamage;
+  /** Exchanges not ended when read (still in flight, or cut off by a crash): exported as they stood. */
+  inFlight: number[];
+}
+
+/**
+ * Writes the recording in `format` through `write`, piece by piece, waiting for each
+ * piece's promise (if it returns one) so a slow reader holds the export back instead of
+ * the pieces piling up in memory.
+ */
 export async function exportRecording(
   db: Db,
   format: ExportFormat,
   write: (text: string) => void | Promise<void>,
   options: ExportOptions = {},
-): Promise<ReadDamage> {
+): Promise<ExportReport> {
   const damage = new ReadDamage();
+  if (format === 'har') {
+    const { inputs, unreadable } = await harInputs(db, damage);
+    await write(`${JSON.stringify(harDocument(inputs, pkg.version, unreadable))}\n`);
+    return { damage, inFlight: [] };
+  }
+  const { runs, spans, inFlight } = await loadRecorded(db, damage);
+  const spansByRun = attachAgentSpans(runs, spans).byRun;
   switch (format) {
-    case 'json': {
-      const runs = loadRuns(db, damage);
-      await write(`${JSON.stringify(exportDocument(runs, undefined, spansByRun(db, runs, damage)))}\n`);
+    case 'json':
+      await write(`${JSON.stringify(exportDocument(runs, undefined, spansByRun))}\n`);
       break;
-    }
-    case 'jsonl': {
-      const runs = loadRuns(db, damage);
-      const spans = spansByRun(db, runs, damage);
-      for (const run of runs) await write(`${JSON.stringify(exportRun(run, undefined, spans.get(run.id)))}\n`);
+    case 'jsonl':
+      for (const run of runs) await write(`${JSON.stringify(exportRun(run, undefined, spansByRun.get(run.id)))}\n`);
       break;
-    }
     case 'otlp': {
-      const runs = loadRuns(db, damage);
-      const agentSpans = spansByRun(db, runs, damage);
-      const doc = otlpDocument(runs, { version: pkg.version, recordingId: readRecordingId(db), agentSpans, content: options.otlpContent });
+      const doc = otlpDocument(runs, { version: pkg.version, recordingId: readRecordingId(db), agentSpans: spansByRun, content: options.otlpContent });
       await write(`${JSON.stringify(doc)}\n`);
       break;
     }
-    case 'har': {
-      const { inputs, unreadable } = await harInputs(db, damage);
-      await write(`${JSON.stringify(harDocument(inputs, pkg.version, unreadable))}\n`);
-      break;
-    }
   }
-  return damage;
+  return { damage, inFlight };
 }
 
 async function harInputs(db: Db, damage: ReadDamage): Promise<{ inputs: HarInput[]; unreadable: HarUnreadable[] }> {

@@ -25,9 +25,15 @@ interface Row {
 const RESPONSES_SQL = `SELECT r.exchange_id, r.response_id, r.model, r.record, e.started_at, e.transport, e.label, e.agent, e.connection_id
   FROM responses r JOIN exchanges e ON e.id = r.exchange_id`;
 
-/** The recording's runs; from exchange `since` on, only those exchanges' (one session's, say). */
+/** The recording's runs as derived; from exchange `since` on, only those exchanges' (one session's, say). */
 export function loadRuns(db: Db, damage = new ReadDamage(), since = 0): Run[] {
-  const records = scanOrPerExchange(
+  // Spans that cannot be read are noted by the caller's own loadAgentSpans (export, OTLP), not twice.
+  return mergeSpawnedRuns(threadRuns(loadRecords(db, damage, since)), loadAgentSpans(db, new ReadDamage(), since)).runs;
+}
+
+/** Derived responses in recording order; from exchange `since` on, only those exchanges'. */
+export function loadRecords(db: Db, damage = new ReadDamage(), since = 0): ResponseRecord[] {
+  return scanOrPerExchange(
     db,
     'responses',
     () => (db.prepare(`${RESPONSES_SQL} WHERE r.exchange_id >= ? ORDER BY r.exchange_id, r.idx`).all(since) as Row[]).map((row) => recordOf(db, row, damage)),
@@ -35,8 +41,6 @@ export function loadRuns(db: Db, damage = new ReadDamage(), since = 0): Run[] {
     (id, reason) => [unreadableResponse(db, { exchangeId: id, responseId: null, model: null }, reason)],
     damage,
   );
-  // Spans that cannot be read are noted by the caller's own loadAgentSpans (export, OTLP), not twice.
-  return mergeSpawnedRuns(threadRuns(records), loadAgentSpans(db, new ReadDamage(), since)).runs;
 }
 
 function recordOf(db: Db, row: Row, damage: ReadDamage): ResponseRecord {
@@ -55,7 +59,12 @@ function recordOf(db: Db, row: Row, damage: ReadDamage): ResponseRecord {
 
 /** Every Agents SDK trace object recorded, in recording order (none in a pre-v2 file opened read-only); unreadable ones are noted and left out. */
 export function loadAgentSpans(db: Db, damage = new ReadDamage(), since = 0): AgentSpan[] {
-  if (!hasTable(db, 'agent_spans')) return [];
+  return loadAgentSpansOf(db, damage, since).spans;
+}
+
+/** loadAgentSpans, with the exchanges they came from. */
+export function loadAgentSpansOf(db: Db, damage = new ReadDamage(), since = 0): { spans: AgentSpan[]; exchanges: Set<number> } {
+  if (!hasTable(db, 'agent_spans')) return { spans: [], exchanges: new Set() };
   const rows = scanOrPerExchange(
     db,
     'agent_spans',
@@ -64,7 +73,8 @@ export function loadAgentSpans(db: Db, damage = new ReadDamage(), since = 0): Ag
     () => [],
     damage,
   );
-  return rows.flatMap((row) => parseStored<AgentSpan>(row.record, `agent span ${row.idx} of exchange ${row.exchange_id}`, damage) ?? []);
+  const spans = rows.flatMap((row) => parseStored<AgentSpan>(row.record, `agent span ${row.idx} of exchange ${row.exchange_id}`, damage) ?? []);
+  return { spans, exchanges: new Set(rows.map((row) => row.exchange_id)) };
 }
 
 interface SpanRow {

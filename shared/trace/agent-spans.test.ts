@@ -67,6 +67,21 @@ describe('Agents SDK trace exports', () => {
     expect(result.spans?.[4]?.raw).toMatchObject({ span_data: { input: '{"id":1}', output: 'shipped' } });
   });
 
+  it('reads the completion a chat-mode generation span carries as the response it names', () => {
+    const completion = { id: 'chatcmpl_1', object: 'chat.completion', model: 'gpt-4o', choices: [] };
+    const spans = normalizeExchange(ingest([
+      span('t', 'gen', null, { type: 'generation', model: 'gpt-4o', input: [], output: [completion] }, '2026-01-01T00:00:00.000Z'),
+      // Without sensitive data the SDK sends no output: nothing names the response.
+      span('t', 'gen_bare', null, { type: 'generation', model: 'gpt-4o' }, '2026-01-01T00:00:01.000Z'),
+      span('t', 'gen_odd', null, { type: 'generation', output: [{ id: 'msg_1', role: 'assistant' }] }, '2026-01-01T00:00:02.000Z'),
+    ])).spans!;
+    expect(spans.map((s) => [s.type, s.name, s.responseId])).toEqual([
+      ['generation', 'gpt-4o', 'chatcmpl_1'],
+      ['generation', 'gpt-4o', null],
+      ['generation', 'generation', null],
+    ]);
+  });
+
   it('notes what it cannot read and keeps the rest', () => {
     const odd = normalizeExchange(ingest([trace('trace_2', 'W'), { object: 'trace.span', id: 'no_trace_id' }, 'junk', { object: 'mystery' }]));
     expect(odd.spans?.map((s) => s.id)).toEqual(['trace_2']);

@@ -9,6 +9,7 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { OPEN_SESSION } from '../../electron/store/interrupted-session.js';
+import { WRITER_KEY } from '../../electron/store/recording-lock.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = path.join(root, 'bin', 'loupe.js');
@@ -56,6 +57,34 @@ export async function startServe(db: string, upstream: string): Promise<ServePro
       return exited;
     },
   };
+}
+
+/**
+ * The process that writes `db`: the server `loupe serve` relaunched (ADR 15), not the
+ * launcher a test spawned. A test stops it (SIGSTOP) to hold the file as it stands.
+ */
+export function writerPid(db: string): number {
+  const conn = new Database(db, { readonly: true });
+  try {
+    const claim = conn.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(WRITER_KEY) as string | undefined;
+    if (!claim) throw new Error(`${db} has no writer`);
+    return (JSON.parse(claim) as { pid: number }).pid;
+  } finally {
+    conn.close();
+  }
+}
+
+/** `loupe ARGS` run to its end, without blocking this thread (an upstream served here must keep answering). */
+export function runLoupe(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.once('error', reject);
+    child.once('close', (status) => resolve({ status, stdout, stderr }));
+  });
 }
 
 /** Whether the recording was closed cleanly: its session mark is gone (interrupted-session.ts). */
