@@ -4,10 +4,13 @@ import { buildRunView } from '../model/run-view.js';
 import { useRunStore } from '../state/run-store.js';
 import { detailFrom } from '../test/run-fixture.js';
 import { resetStores } from '../test/reset-stores.js';
+import { fanOut } from '../../shared/trace/scenarios-wide.js';
+import type { RawExchange } from '../../shared/trace/types.js';
+import { useGraphStore } from './graph-store.js';
 import { RunGraph } from './RunGraph.js';
 
-function load() {
-  const detail = detailFrom();
+function load(raws?: RawExchange[]) {
+  const detail = detailFrom(raws);
   const store = useRunStore.getState();
   store.selectRun(detail.summary.id);
   const view = buildRunView(detail);
@@ -18,7 +21,10 @@ function load() {
 const types = (el: HTMLElement) => [...el.querySelectorAll('[data-node-type]')].map((n) => n.getAttribute('data-node-type')).sort();
 
 describe('RunGraph', () => {
-  beforeEach(resetStores);
+  beforeEach(() => {
+    resetStores();
+    useGraphStore.setState({ runId: null, tier: 'mid', expanded: new Set() });
+  });
 
   it('draws one node per item with the export ids, typed by item type, inside response frames', () => {
     const view = load();
@@ -58,5 +64,39 @@ describe('RunGraph', () => {
     const call = container.querySelector('[data-node-type="function_call"]')!;
     act(() => (call.closest('.react-flow__node') as HTMLElement).click());
     expect(useRunStore.getState().selection).toEqual({ kind: 'node', id: call.getAttribute('data-node-id') });
+  });
+
+  it('puts numbers on the picture: latency and tokens on nodes, TTFT, time, tokens and cost on frames', () => {
+    load();
+    const { container } = render(<RunGraph />);
+    const frame = container.querySelector('[data-group-kind="response"] [data-testid="frame-numbers"]')!;
+    expect(frame.textContent).toMatch(/^TTFT \d+ ms · \d.* · \d+ tok · \$/);
+    const output = container.querySelector('[data-node-type="function_call_output"] [data-testid="node-numbers"]')!;
+    // A tool output: the client's time running the tool, and the tokens it adds to every later request.
+    expect(output.textContent).toMatch(/^\d.*s · \+≈\d+ tok$/);
+  });
+
+  it('folds a large fan of one tool into one node for its calls and one for their outputs, expanding on click', () => {
+    load(fanOut(30));
+    const { container } = render(<RunGraph />);
+    const groups = () => [...container.querySelectorAll('[data-testid="fan-group"]')].map((n) => n.textContent);
+    expect(groups()).toEqual([expect.stringMatching(/^×30 lookup_row30 completedover \d+ ms$/), expect.stringMatching(/^×30 lookup_row outputs30 returnedat once · \+≈\d+ tok$/)]);
+    expect(container.querySelectorAll('[data-node-type="function_call"]')).toHaveLength(0);
+    act(() => (container.querySelector('[data-testid="fan-group"]')!.closest('.react-flow__node') as HTMLElement).click());
+    expect(container.querySelectorAll('[data-node-type="function_call"]')).toHaveLength(30);
+    expect(container.querySelectorAll('[data-node-type="function_call_output"]')).toHaveLength(30);
+    expect(groups()).toEqual([]);
+    act(() => (container.querySelector('[data-testid="fold-fan"]') as HTMLElement).click());
+    expect(groups()).toHaveLength(2);
+  });
+
+  it('draws frames as summary cards when zoomed far out, items left to the card', () => {
+    load();
+    const { container } = render(<RunGraph />);
+    act(() => useGraphStore.getState().setTier('far'));
+    const cards = [...container.querySelectorAll('[data-testid="frame-card"]')].map((n) => n.textContent);
+    expect(cards).toHaveLength(2);
+    expect(cards[0]).toMatch(/^#1 main.*gpt-5\S* · 3 calls, 1 message, 1 reasoningTTFT/);
+    expect(container.querySelectorAll('[data-node-type]')).toHaveLength(0);
   });
 });

@@ -6,7 +6,8 @@
 // node and edge components select `step >= appear` from the store, so a step re-renders
 // only what appears or disappears, however large the run.
 import { MarkerType, Position, type Edge, type Node, type NodeHandle } from '@xyflow/react';
-import type { RunView } from '../model/run-view.js';
+import type { Box } from '../model/geometry.js';
+import type { RunView, ViewLayout } from '../model/run-view.js';
 import { EDGE_STYLES } from './kind-style.js';
 
 export interface Appear extends Record<string, unknown> {
@@ -34,52 +35,67 @@ function handles(width: number, height: number): NodeHandle[] {
   ];
 }
 
-export function toFlow(view: RunView | null): Flow {
-  if (!view) return { nodes: [], edges: [] };
-  const { graph, layout, replay } = view;
+/** A fan group's outputs node id, beside the group's own id for its calls. */
+export const fanOutputsId = (groupId: string) => `${groupId}:outputs`;
+
+export function toFlow(view: RunView | null, layout: ViewLayout | null = view?.layout ?? null): Flow {
+  if (!view || !layout) return { nodes: [], edges: [] };
+  const { graph, replay } = view;
   const appearOf = (id: string) => replay.appearAt[id] ?? Infinity;
   const nodes: Flow['nodes'] = [];
-  for (const group of graph.groups) {
-    const box = layout.groups[group.id];
-    if (!box) continue;
-    let type: string;
-    let zIndex: number;
-    let appear: number;
-    if (group.kind === 'response') {
-      type = 'responseGroup';
-      zIndex = -1;
-      appear = replay.responseStartAt[group.response] ?? 0;
-    } else if (group.kind === 'agent') {
-      if (graph.lanes.length < 2) continue;
-      type = 'agentGroup';
-      zIndex = -3;
-      appear = Math.min(...group.members.map(appearOf));
-    } else {
-      type = 'compactionGroup';
-      zIndex = -2;
-      appear = appearOf(group.compaction);
-    }
-    if (!Number.isFinite(appear)) continue;
+  const frame = (id: string, type: string, box: Box, data: Appear, zIndex: number) => {
     const { x, y, width, height } = box;
-    nodes.push({ id: group.id, type, position: { x, y }, data: { appear }, width, height, measured: { width, height }, handles: [], zIndex, draggable: false, focusable: false });
+    nodes.push({ id, type, position: { x, y }, data, width, height, measured: { width, height }, handles: [], zIndex, draggable: false, focusable: false });
+  };
+  /** Members of collapsed fan groups → the group node drawn for them. */
+  const rep = new Map<string, string>();
+  for (const group of graph.groups) {
+    if (group.kind === 'response') {
+      const appear = replay.responseStartAt[group.response] ?? 0;
+      // One frame per lane the response reached; the first keeps the group's id.
+      (layout.frames[group.id] ?? []).forEach((box, i) => frame(i === 0 ? group.id : `${group.id}@${i}`, 'responseGroup', box, { appear, group: group.id, segment: i }, -1));
+    } else if (group.kind === 'fan') {
+      const fan = layout.fans[group.id];
+      if (!fan) continue;
+      const appear = Math.min(...group.members.map(appearOf));
+      if (!Number.isFinite(appear)) continue;
+      for (const id of group.members) rep.set(id, group.id);
+      nodes.push(itemNode(group.id, 'fanCalls', fan.calls, { appear, group: group.id }));
+      if (fan.outputs) {
+        const outAppear = Math.min(...group.outputs.map(appearOf));
+        for (const id of group.outputs) rep.set(id, fanOutputsId(group.id));
+        if (Number.isFinite(outAppear)) nodes.push(itemNode(fanOutputsId(group.id), 'fanOutputs', fan.outputs, { appear: outAppear, group: group.id }));
+      }
+    } else {
+      const box = layout.groups[group.id];
+      if (!box) continue;
+      if (group.kind === 'agent' && graph.lanes.length < 2) continue;
+      const appear = group.kind === 'agent' ? Math.min(...group.members.map(appearOf)) : appearOf(group.compaction);
+      if (Number.isFinite(appear)) frame(group.id, group.kind === 'agent' ? 'agentGroup' : 'compactionGroup', box, { appear }, group.kind === 'agent' ? -3 : -2);
+    }
   }
   // Groups first so they paint below; items in causal order.
   for (const node of graph.nodes) {
     const box = layout.nodes[node.id];
     const appear = appearOf(node.id);
-    if (!box || !Number.isFinite(appear)) continue;
-    const { x, y, width, height } = box;
-    nodes.push({ id: node.id, type: node.kind, position: { x, y }, data: { appear }, width, height, measured: { width, height }, handles: handles(width, height), draggable: false });
+    if (!box || !Number.isFinite(appear) || rep.has(node.id)) continue;
+    nodes.push(itemNode(node.id, node.kind, box, { appear }));
   }
   const edges: Flow['edges'] = [];
+  const seen = new Set<string>();
   for (const e of graph.edges) {
     const appear = Math.max(appearOf(e.from), appearOf(e.to));
     if (!Number.isFinite(appear)) continue;
+    const source = rep.get(e.from) ?? e.from;
+    const target = rep.get(e.to) ?? e.to;
+    const id = `${e.kind}:${source}->${target}`;
+    if (source === target || seen.has(id)) continue;
+    seen.add(id);
     const style = EDGE_STYLES[e.kind] ?? EDGE_STYLES.next!;
     edges.push({
-      id: `${e.kind}:${e.from}->${e.to}`,
-      source: e.from,
-      target: e.to,
+      id,
+      source,
+      target,
       type: 'replay',
       data: { appear, kind: e.kind },
       className: `loupe-edge-${e.kind}`,
@@ -89,4 +105,9 @@ export function toFlow(view: RunView | null): Flow {
     });
   }
   return { nodes, edges };
+}
+
+function itemNode(id: string, type: string, box: Box, data: Appear): Flow['nodes'][number] {
+  const { x, y, width, height } = box;
+  return { id, type, position: { x, y }, data, width, height, measured: { width, height }, handles: handles(width, height), draggable: false };
 }
