@@ -23,7 +23,7 @@ export function NodeFrame({ id, view, kicker, line }: { id: string; view: NodeVi
   const near = tier === 'near';
   const numbersText = numbers === null ? '' : numbersLine(numbers);
   // What tests and the e2e suite select nodes by.
-  const dataAttrs = { 'data-node-type': node.type, 'data-node-id': id, 'data-node-kind': node.kind, 'data-state': inProgress ? 'in_progress' : 'done' };
+  const dataAttrs = { 'data-node-type': node.type, 'data-node-id': id, 'data-node-kind': node.kind, 'data-response-id': node.responseId, 'data-state': inProgress ? 'in_progress' : 'done' };
   return (
     <div
       {...dataAttrs}

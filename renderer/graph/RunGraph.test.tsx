@@ -80,11 +80,15 @@ describe('RunGraph', () => {
     load(fanOut(30));
     const { container } = render(<RunGraph />);
     const groups = () => [...container.querySelectorAll('[data-testid="fan-group"]')].map((n) => n.textContent);
-    expect(groups()).toEqual([expect.stringMatching(/^×30 lookup_row30 completedover \d+ ms$/), expect.stringMatching(/^×30 lookup_row outputs30 returnedat once · \+≈\d+ tok$/)]);
+    expect(groups()).toEqual([expect.stringMatching(/^×30 lookup_row30 completedover \d+ ms$/), expect.stringMatching(/^×30 outputslookup_row · 30 returnedat once · \+≈\d+ tok$/)]);
     expect(container.querySelectorAll('[data-node-type="function_call"]')).toHaveLength(0);
     act(() => (container.querySelector('[data-testid="fan-group"]')!.closest('.react-flow__node') as HTMLElement).click());
     expect(container.querySelectorAll('[data-node-type="function_call"]')).toHaveLength(30);
     expect(container.querySelectorAll('[data-node-type="function_call_output"]')).toHaveLength(30);
+    // Wrapped onto 5 rows of 6: only the first row is joined to the reasoning and only the
+    // last row of outputs to the answer (plus user -> reasoning), not 30 edges through the band.
+    expect(container.querySelectorAll('.loupe-edge-next')).toHaveLength(1 + 6 + 6);
+    expect(container.querySelectorAll('.loupe-edge-call')).toHaveLength(30);
     expect(groups()).toEqual([]);
     act(() => (container.querySelector('[data-testid="fold-fan"]') as HTMLElement).click());
     expect(groups()).toHaveLength(2);

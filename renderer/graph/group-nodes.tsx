@@ -71,11 +71,11 @@ const ResponseFrame = memo(function ResponseFrame({ id, width, height, data }: N
       <div className="flex cursor-pointer items-center gap-2 px-2.5 pt-1 text-[11px] text-zinc-500 dark:text-zinc-400" data-testid="frame-title">
         <span className="font-semibold text-zinc-700 dark:text-zinc-300">#{index + 1}</span>
         {(segment > 0 || view!.graph.lanes.length > 1) && <span className="truncate font-medium text-fuchsia-700 dark:text-fuchsia-300">{summary.agent}</span>}
-        <span className="min-w-0 flex-1 truncate">
-          {group.model ?? 'model'} · {summary.tally}
-        </span>
         <span className="shrink-0 tabular-nums" data-testid="frame-numbers">
           {state}
+        </span>
+        <span className="min-w-0 flex-1 truncate">
+          · {group.model ?? 'model'} · {summary.tally}
         </span>
       </div>
     </div>
@@ -126,7 +126,7 @@ const FanCalls = memo(function FanCalls({ id, data }: NodeProps) {
   const view = useRunStore((s) => s.view);
   const stats = useMemo(() => (view && group?.kind === 'fan' ? fanStats(view, group.members, 'calls') : null), [view, group]);
   if (group?.kind !== 'fan' || !stats) return null;
-  return <FanBox id={id} kind="tool_call" title={group.label} line={stats.tally} numbers={stats.spread} full={`${group.label}: ${stats.tally}, ${stats.spread}. Click to show every call.`} />;
+  return <FanBox id={id} responseId={view!.graph.responses[group.response]?.responseId ?? ''} kind="tool_call" title={group.label} line={stats.tally} numbers={stats.spread} full={`${group.label}: ${stats.tally}, ${stats.spread}. Click to show every call.`} />;
 });
 
 const FanOutputs = memo(function FanOutputs({ id, data }: NodeProps) {
@@ -135,17 +135,18 @@ const FanOutputs = memo(function FanOutputs({ id, data }: NodeProps) {
   const view = useRunStore((s) => s.view);
   const stats = useMemo(() => (view && group?.kind === 'fan' ? fanStats(view, group.outputs, 'outputs') : null), [view, group]);
   if (group?.kind !== 'fan' || !stats) return null;
-  const title = `×${formatCount(group.outputs.length)} ${group.tool} outputs`;
-  return <FanBox id={id} kind="tool_output" title={title} line={stats.tally} numbers={stats.spread} full={`${title}: ${stats.tally}, ${stats.spread}. Click to show every output.`} />;
+  const title = `×${formatCount(group.outputs.length)} outputs`;
+  return <FanBox id={id} responseId={view!.nodeById[group.outputs[0]!]?.responseId ?? ''} kind="tool_output" title={title} line={`${group.tool} · ${stats.tally}`} numbers={stats.spread} full={`${title} of ${group.tool}: ${stats.tally}, ${stats.spread}. Click to show every output.`} />;
 });
 
-function FanBox({ id, kind, title, line, numbers, full }: { id: string; kind: string; title: string; line: string; numbers: string; full: string }) {
+function FanBox({ id, responseId, kind, title, line, numbers, full }: { id: string; responseId: string; kind: string; title: string; line: string; numbers: string; full: string }) {
   const style = kindStyle(kind);
   return (
     <div
       data-node-type="fan_group"
       data-node-id={id}
       data-node-kind={kind}
+      data-response-id={responseId}
       data-testid="fan-group"
       title={full}
       style={{ width: NODE_W, height: NODE_H, boxShadow: '3px 3px 0 -1px #fff, 3px 3px 0 0 #a1a1aa, 6px 6px 0 -1px #fff, 6px 6px 0 0 #d4d4d8' }}

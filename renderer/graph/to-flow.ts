@@ -83,9 +83,10 @@ export function toFlow(view: RunView | null, layout: ViewLayout | null = view?.l
   }
   const edges: Flow['edges'] = [];
   const seen = new Set<string>();
+  const hidden = bandEdges(view, layout);
   for (const e of graph.edges) {
     const appear = Math.max(appearOf(e.from), appearOf(e.to));
-    if (!Number.isFinite(appear)) continue;
+    if (!Number.isFinite(appear) || (e.kind === 'next' && hidden(e.from, e.to))) continue;
     const source = rep.get(e.from) ?? e.from;
     const target = rep.get(e.to) ?? e.to;
     const id = `${e.kind}:${source}->${target}`;
@@ -110,4 +111,31 @@ export function toFlow(view: RunView | null, layout: ViewLayout | null = view?.l
 function itemNode(id: string, type: string, box: Box, data: Appear): Flow['nodes'][number] {
   const { x, y, width, height } = box;
   return { id, type, position: { x, y }, data, width, height, measured: { width, height }, handles: handles(width, height), draggable: false };
+}
+
+/**
+ * A fan wrapped onto several rows would draw its fan-in and fan-out edges through the rows
+ * of the band. Only the first row is joined to the step before it and only the last row of
+ * the outputs to the step after: the band itself says the rest run in parallel.
+ */
+function bandEdges(view: RunView, layout: ViewLayout): (from: string, to: string) => boolean {
+  const firstRow = new Map<string, number>();
+  const lastRow = new Map<string, number>();
+  const fanOf = (id: string) => {
+    const node = view.nodeById[id];
+    return node?.fan?.id ?? (node?.callNode ? view.nodeById[node.callNode]?.fan?.id : undefined);
+  };
+  for (const node of view.graph.nodes) {
+    const y = layout.nodes[node.id]?.y;
+    if (y === undefined) continue;
+    if (node.fan) firstRow.set(node.fan.id, Math.min(firstRow.get(node.fan.id) ?? Infinity, y));
+    const outFan = node.callNode ? fanOf(node.id) : undefined;
+    if (outFan !== undefined) lastRow.set(outFan, Math.max(lastRow.get(outFan) ?? -Infinity, y));
+  }
+  return (from, to) => {
+    const into = view.nodeById[to]?.fan?.id;
+    if (into !== undefined && (layout.nodes[to]?.y ?? 0) > firstRow.get(into)!) return true;
+    const outOf = view.nodeById[from]?.callNode ? fanOf(from) : undefined;
+    return outOf !== undefined && (layout.nodes[from]?.y ?? 0) < lastRow.get(outOf)! && view.nodeById[to]?.fan?.id !== outOf;
+  };
 }
