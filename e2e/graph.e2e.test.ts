@@ -180,7 +180,7 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
         expect(g.outside).toEqual([]);
         // Virtualised: a screenful of the 3,000 calls and outputs is in the DOM, not all of them.
         expect(g.nodes).toBeLessThan(400);
-        expect(g.calls).toBeGreaterThan(6);
+        expect(g.calls).toBeGreaterThanOrEqual(6);
         await page.screenshot({ path: artifact(`graph-fan-1500-expanded-${size.width}x${size.height}.png`) });
         await page.click('[data-testid="fold-fan"]');
         await page.waitForSelector('[data-testid="fan-group"]');

@@ -16,7 +16,10 @@ export function NodeFrame({ id, view, kicker, line }: { id: string; view: NodeVi
   const tier = useGraphStore((s) => s.tier);
   const runView = useRunStore((s) => s.view);
   const numbers = useMemo(() => (runView && tier !== 'far' ? nodeNumbers(runView, id) : null), [runView, id, tier]);
-  if (!node || !view.visible) return null;
+  const filtered = useGraphStore((s) => (node ? s.hiddenKinds.has(node.kind) : false));
+  const dimmed = useGraphStore((s) => s.focusLane !== null && node !== undefined && node.lane !== s.focusLane);
+  const match = useGraphStore((s) => (s.matchSet.has(id) ? (s.matches[s.current] === id ? 'current' : 'match') : null));
+  if (!node || !view.visible || filtered) return null;
   // Zoomed out the response frames are summary cards over their items: nothing to draw here.
   if (tier === 'far') return null;
   const style = kindStyle(node.kind);
@@ -34,7 +37,11 @@ export function NodeFrame({ id, view, kicker, line }: { id: string; view: NodeVi
         style.accent,
         selected ? 'ring-2 ring-blue-500 ring-offset-1 dark:ring-offset-zinc-950' : '',
         inProgress ? 'loupe-in-progress border-dashed' : '',
+        match === 'current' ? 'ring-4 ring-amber-500' : match === 'match' ? 'ring-2 ring-amber-300' : '',
+        dimmed ? 'opacity-25' : '',
       ].join(' ')}
+      data-match={match ?? undefined}
+      data-dimmed={dimmed || undefined}
       title={numbersText ? `${node.label}\n${numbersText}${numbers?.resent ? ' (tokens this output adds to every later request)' : ''}` : node.label}
     >
       <Handle type="target" position={Position.Top} isConnectable={false} className="loupe-handle" />

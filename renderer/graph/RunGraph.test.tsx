@@ -1,9 +1,10 @@
-import { act, render } from '@testing-library/react';
+import { act, fireEvent, render } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { buildRunView } from '../model/run-view.js';
 import { useRunStore } from '../state/run-store.js';
 import { detailFrom } from '../test/run-fixture.js';
 import { resetStores } from '../test/reset-stores.js';
+import { multiAgent } from '../../shared/trace/scenarios.js';
 import { fanOut } from '../../shared/trace/scenarios-wide.js';
 import type { RawExchange } from '../../shared/trace/types.js';
 import { useGraphStore } from './graph-store.js';
@@ -23,7 +24,7 @@ const types = (el: HTMLElement) => [...el.querySelectorAll('[data-node-type]')].
 describe('RunGraph', () => {
   beforeEach(() => {
     resetStores();
-    useGraphStore.setState({ runId: null, tier: 'mid', expanded: new Set() });
+    useGraphStore.setState({ runId: null, tier: 'mid', expanded: new Set(), hiddenKinds: new Set(), focusLane: null, query: '', matches: [], matchSet: new Set(), current: -1 });
   });
 
   it('draws one node per item with the export ids, typed by item type, inside response frames', () => {
@@ -102,5 +103,39 @@ describe('RunGraph', () => {
     expect(cards).toHaveLength(2);
     expect(cards[0]).toMatch(/^#1 main.*gpt-5\S* · 3 calls, 1 message, 1 reasoningTTFT/);
     expect(container.querySelectorAll('[data-node-type]')).toHaveLength(0);
+  });
+
+  it('finds text in the run: matches ringed, Enter steps through them', () => {
+    load();
+    const { container, getByTestId } = render(<RunGraph />);
+    const input = getByTestId('graph-search') as HTMLInputElement;
+    act(() => fireEvent.change(input, { target: { value: 'get_weather' } }));
+    const matched = () => [...container.querySelectorAll('[data-match]')].map((n) => [n.getAttribute('data-node-id'), n.getAttribute('data-match')]);
+    // The three calls and the three outputs, whose labels name the tool.
+    expect(matched()).toHaveLength(6);
+    expect(matched().filter(([, m]) => m === 'current')).toEqual([['fc_1', 'current']]);
+    expect(getByTestId('graph-search-count').textContent).toBe('1/6');
+    act(() => fireEvent.keyDown(input, { key: 'Enter' }));
+    expect(matched().filter(([, m]) => m === 'current')).toEqual([['fc_2', 'current']]);
+    act(() => fireEvent.keyDown(input, { key: 'Enter', shiftKey: true }));
+    act(() => fireEvent.keyDown(input, { key: 'Enter', shiftKey: true }));
+    expect(getByTestId('graph-search-count').textContent).toBe('6/6');
+  });
+
+  it('filters the canvas by item kind', () => {
+    load();
+    const { container } = render(<RunGraph />);
+    act(() => fireEvent.click(container.querySelector('[data-testid="kind-filter"][data-kind="tool_output"]')!));
+    expect(types(container).filter((t) => t === 'function_call_output')).toEqual([]);
+    expect(types(container)).toContain('function_call');
+  });
+
+  it('focuses one agent, dimming the other lanes', () => {
+    load(multiAgent());
+    const { container, getByTestId } = render(<RunGraph />);
+    act(() => fireEvent.change(getByTestId('focus-agent'), { target: { value: 'researcher' } }));
+    const dimmed = [...container.querySelectorAll('[data-node-id]')].filter((n) => n.hasAttribute('data-dimmed')).map((n) => n.getAttribute('data-node-id'));
+    expect(dimmed).toEqual(expect.arrayContaining(['rs_root', 'ws_f']));
+    expect(dimmed).not.toContain('ws_r');
   });
 });

@@ -11,6 +11,7 @@ import { kindStyle } from './kind-style.js';
 import { nodeTypes } from './item-nodes.js';
 import { edgeTypes } from './ReplayEdge.js';
 import { toFlow } from './to-flow.js';
+import { GraphTools } from './GraphTools.js';
 import { viewLayout } from '../model/run-view.js';
 import { useGraphStore, zoomTier } from './graph-store.js';
 
@@ -35,6 +36,7 @@ function Canvas() {
   const setTier = useGraphStore((s) => s.setTier);
   const expanded = useGraphStore((s) => s.expanded);
   const toggleFan = useGraphStore((s) => s.toggleFan);
+  const toggleFocus = useGraphStore((s) => s.toggleFocus);
   const forRun = useGraphStore((s) => s.forRun);
   const flow = useReactFlow();
   // Built once per view (and expansion): replay steps change no array (see to-flow.ts). Until
@@ -70,12 +72,21 @@ function Canvas() {
       if (!anchor) return;
       // Left edge of the run (or of the anchor's lane), top at the anchor, minus the frame title.
       const x = live ? anchor.x - MARGIN / zoom : Math.min(anchor.x, 0) - 40;
-      const y = anchor.y - 48;
+      // Above the first frame's title, below the canvas tools.
+      const y = anchor.y - 48 - 36 / zoom;
       void flow.setViewport({ x: -x * zoom + MARGIN, y: -y * zoom + MARGIN / 2, zoom }, { duration: 0 });
     });
     return () => cancelAnimationFrame(t);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- place on new data, not on every prefix change
   }, [runId, flow, view, follow, pane.width, pane.height]);
+  // Enter in the run search steps to the next match: bring it into view, readable.
+  const currentMatch = useGraphStore((s) => (s.current >= 0 ? s.matches[s.current] : undefined));
+  useEffect(() => {
+    const box = currentMatch && layout?.nodes[currentMatch];
+    if (!box) return;
+    userMoved.current = true;
+    void flow.setCenter(box.x + box.width / 2, box.y + box.height / 2, { zoom: Math.max(flow.getZoom(), 1), duration: 200 });
+  }, [currentMatch, flow, layout]);
   useEffect(() => {
     if (!fitRequest) return;
     userMoved.current = false;
@@ -91,13 +102,16 @@ function Canvas() {
       if (node.type === 'responseGroup') {
         const g = view?.groupById[typeof node.data.group === 'string' ? node.data.group : node.id];
         if (g?.kind === 'response') select({ kind: 'response', index: g.response });
+      } else if (node.type === 'agentGroup') {
+        const g = view?.groupById[node.id];
+        if (g?.kind === 'agent') toggleFocus(g.lane);
       } else if (node.type === 'fanCalls' || node.type === 'fanOutputs') {
         if (typeof node.data.group === 'string') toggleFan(node.data.group);
       } else if (view?.nodeById[node.id]) {
         select({ kind: 'node', id: node.id });
       }
     },
-    [select, view, toggleFan],
+    [select, view, toggleFan, toggleFocus],
   );
   const onNodeDoubleClick = useCallback(
     (_: unknown, node: Node) => {
@@ -135,6 +149,9 @@ function Canvas() {
       proOptions={{ hideAttribution: true }}
     >
       <Background gap={24} size={1} />
+      <Panel position="top-left">
+        <GraphTools />
+      </Panel>
       {expanded.size > 0 && view && (
         <Panel position="top-right" className="flex flex-col gap-1">
           {[...expanded].map((id) => (

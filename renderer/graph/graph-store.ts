@@ -1,6 +1,6 @@
 // What the canvas alone decides: how near the user is zoomed (semantic zoom tiers), which
-// fan groups are expanded, and the view filters (collapsed frames, focused agent, kinds
-// hidden, search). Reset when another run opens.
+// fan groups are expanded, and the view filters (focused agent, kinds hidden, search with
+// its matches). Reset when another run opens.
 import { create } from 'zustand';
 
 /** far: frames as summary cards, nodes as labelled blocks; near: nodes show more text. */
@@ -17,23 +17,43 @@ export interface GraphStore {
   runId: string | null;
   tier: ZoomTier;
   expanded: ReadonlySet<string>;
+  /** Item kinds left off the canvas. */
+  hiddenKinds: ReadonlySet<string>;
+  /** The lane "focus this agent" keeps bright; the others are dimmed. */
+  focusLane: string | null;
+  query: string;
+  /** Nodes matching `query`, in graph order, and the one Enter stepped to. */
+  matches: readonly string[];
+  matchSet: ReadonlySet<string>;
+  current: number;
   setTier(tier: ZoomTier): void;
   toggleFan(id: string): void;
+  toggleKind(kind: string): void;
+  toggleFocus(lane: string): void;
+  search(query: string, matches: readonly string[]): void;
+  step(by: number): void;
   forRun(runId: string | null): void;
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
 
+const toggled = (set: ReadonlySet<string>, key: string): ReadonlySet<string> => {
+  const next = new Set(set);
+  if (!next.delete(key)) next.add(key);
+  return next;
+};
+
+const FRESH = { expanded: EMPTY, hiddenKinds: EMPTY, focusLane: null, query: '', matches: [], matchSet: EMPTY, current: -1 };
+
 export const useGraphStore = create<GraphStore>()((set) => ({
   runId: null,
   tier: 'mid',
-  expanded: EMPTY,
+  ...FRESH,
   setTier: (tier) => set((s) => (s.tier === tier ? s : { tier })),
-  toggleFan: (id) =>
-    set((s) => {
-      const next = new Set(s.expanded);
-      if (!next.delete(id)) next.add(id);
-      return { expanded: next };
-    }),
-  forRun: (runId) => set((s) => (s.runId === runId ? s : { runId, expanded: EMPTY })),
+  toggleFan: (id) => set((s) => ({ expanded: toggled(s.expanded, id) })),
+  toggleKind: (kind) => set((s) => ({ hiddenKinds: toggled(s.hiddenKinds, kind) })),
+  toggleFocus: (lane) => set((s) => ({ focusLane: s.focusLane === lane ? null : lane })),
+  search: (query, matches) => set({ query, matches, matchSet: new Set(matches), current: matches.length > 0 ? 0 : -1 }),
+  step: (by) => set((s) => (s.matches.length === 0 ? s : { current: (((s.current + by) % s.matches.length) + s.matches.length) % s.matches.length })),
+  forRun: (runId) => set((s) => (s.runId === runId ? s : { runId, ...FRESH })),
 }));

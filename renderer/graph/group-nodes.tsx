@@ -196,7 +196,9 @@ const AgentLane = memo(function AgentLane({ id, width, height, data }: NodeProps
   if (group?.kind !== 'agent') return null;
   return (
     <div data-group-kind="agent" style={{ width, height }} className="rounded-xl border border-dashed border-fuchsia-300/70 bg-fuchsia-50/30 dark:border-fuchsia-800/60 dark:bg-fuchsia-950/10">
-      <div className="px-3 pt-2 text-xs font-semibold tracking-wide text-fuchsia-700 dark:text-fuchsia-300">{group.label}</div>
+      <div className="cursor-pointer px-3 pt-2 text-xs font-semibold tracking-wide text-fuchsia-700 dark:text-fuchsia-300" title={`${group.label}: click to focus this agent (again to show all)`}>
+        {group.label}
+      </div>
     </div>
   );
 });
