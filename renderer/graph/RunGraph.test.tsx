@@ -24,7 +24,7 @@ const types = (el: HTMLElement) => [...el.querySelectorAll('[data-node-type]')].
 describe('RunGraph', () => {
   beforeEach(() => {
     resetStores();
-    useGraphStore.setState({ runId: null, tier: 'mid', expanded: new Set(), hiddenKinds: new Set(), focusLane: null, query: '', matches: [], matchSet: new Set(), current: -1 });
+    useGraphStore.setState({ runId: null, tier: 'mid', expanded: new Set(), foldedResponses: new Set(), foldedLanes: new Set(), hiddenKinds: new Set(), focusLane: null, query: '', matches: [], matchSet: new Set(), current: -1 });
   });
 
   it('draws one node per item with the export ids, typed by item type, inside response frames', () => {
@@ -137,5 +137,17 @@ describe('RunGraph', () => {
     const dimmed = [...container.querySelectorAll('[data-node-id]')].filter((n) => n.hasAttribute('data-dimmed')).map((n) => n.getAttribute('data-node-id'));
     expect(dimmed).toEqual(expect.arrayContaining(['rs_root', 'ws_f']));
     expect(dimmed).not.toContain('ws_r');
+  });
+
+  it('folds a response into its card and unfolds it', () => {
+    load();
+    const { container } = render(<RunGraph />);
+    act(() => fireEvent.click(container.querySelector('[data-testid="frame-fold"]')!));
+    const card = container.querySelector('[data-testid="frame-card"][data-folded]')!;
+    expect(card.textContent).toMatch(/#1 main.*3 calls/);
+    // The first response's items are folded into the card; the second's are still drawn.
+    expect(types(container)).toEqual(['function_call_output', 'function_call_output', 'function_call_output', 'message']);
+    act(() => fireEvent.click(card.querySelector('[data-testid="frame-fold"]')!));
+    expect(types(container)).toHaveLength(9);
   });
 });

@@ -45,8 +45,12 @@ function Canvas() {
   const pane = useStore((s) => ({ width: s.width, height: s.height }), shallow);
   const runId = view?.runId;
   useEffect(() => forRun(runId ?? null), [forRun, runId]);
-  const layout = useMemo(() => (view && expanded.size > 0 ? viewLayout(view.graph, expanded) : (view?.layout ?? null)), [view, expanded]);
-  const flowData = useMemo(() => toFlow(measured ? view : null, layout), [view, layout, measured]);
+  const foldedResponses = useGraphStore((s) => s.foldedResponses);
+  const foldedLanes = useGraphStore((s) => s.foldedLanes);
+  const folds = useMemo(() => ({ expanded, foldedResponses, foldedLanes }), [expanded, foldedResponses, foldedLanes]);
+  const refolded = expanded.size + foldedResponses.size + foldedLanes.size > 0;
+  const layout = useMemo(() => (view && refolded ? viewLayout(view.graph, folds) : (view?.layout ?? null)), [view, folds, refolded]);
+  const flowData = useMemo(() => toFlow(measured ? view : null, layout, folds), [view, layout, measured, folds]);
   const { nodes, edges } = flowData;
   const follow = useRunStore((s) => s.replay.follow);
   // Until the user pans or zooms, the view follows the run as it grows (live or replayed).

@@ -1,5 +1,5 @@
 // What the canvas alone decides: how near the user is zoomed (semantic zoom tiers), which
-// fan groups are expanded, and the view filters (focused agent, kinds hidden, search with
+// fan groups are expanded, which responses and lanes are folded, and the view filters (focused agent, kinds hidden, search with
 // its matches). Reset when another run opens.
 import { create } from 'zustand';
 
@@ -17,6 +17,9 @@ export interface GraphStore {
   runId: string | null;
   tier: ZoomTier;
   expanded: ReadonlySet<string>;
+  /** Responses (by position) and lanes folded into one card per lane. */
+  foldedResponses: ReadonlySet<number>;
+  foldedLanes: ReadonlySet<string>;
   /** Item kinds left off the canvas. */
   hiddenKinds: ReadonlySet<string>;
   /** The lane "focus this agent" keeps bright; the others are dimmed. */
@@ -29,21 +32,23 @@ export interface GraphStore {
   setTier(tier: ZoomTier): void;
   toggleFan(id: string): void;
   toggleKind(kind: string): void;
+  toggleResponse(index: number): void;
+  toggleLane(lane: string): void;
   toggleFocus(lane: string): void;
   search(query: string, matches: readonly string[]): void;
   step(by: number): void;
   forRun(runId: string | null): void;
 }
 
-const EMPTY: ReadonlySet<string> = new Set();
+const EMPTY: ReadonlySet<never> = new Set();
 
-const toggled = (set: ReadonlySet<string>, key: string): ReadonlySet<string> => {
+const toggled = <T,>(set: ReadonlySet<T>, key: T): ReadonlySet<T> => {
   const next = new Set(set);
   if (!next.delete(key)) next.add(key);
   return next;
 };
 
-const FRESH = { expanded: EMPTY, hiddenKinds: EMPTY, focusLane: null, query: '', matches: [], matchSet: EMPTY, current: -1 };
+const FRESH = { expanded: EMPTY, foldedResponses: EMPTY, foldedLanes: EMPTY, hiddenKinds: EMPTY, focusLane: null, query: '', matches: [], matchSet: EMPTY, current: -1 };
 
 export const useGraphStore = create<GraphStore>()((set) => ({
   runId: null,
@@ -52,6 +57,8 @@ export const useGraphStore = create<GraphStore>()((set) => ({
   setTier: (tier) => set((s) => (s.tier === tier ? s : { tier })),
   toggleFan: (id) => set((s) => ({ expanded: toggled(s.expanded, id) })),
   toggleKind: (kind) => set((s) => ({ hiddenKinds: toggled(s.hiddenKinds, kind) })),
+  toggleResponse: (index) => set((s) => ({ foldedResponses: toggled(s.foldedResponses, index) })),
+  toggleLane: (lane) => set((s) => ({ foldedLanes: toggled(s.foldedLanes, lane) })),
   toggleFocus: (lane) => set((s) => ({ focusLane: s.focusLane === lane ? null : lane })),
   search: (query, matches) => set({ query, matches, matchSet: new Set(matches), current: matches.length > 0 ? 0 : -1 }),
   step: (by) => set((s) => (s.matches.length === 0 ? s : { current: (((s.current + by) % s.matches.length) + s.matches.length) % s.matches.length })),

@@ -54,13 +54,32 @@ const ResponseFrame = memo(function ResponseFrame({ id, width, height, data }: N
     selected ? 'ring-2 ring-blue-500' : '',
   ].join(' ');
   const attrs = { 'data-group-kind': 'response', 'data-response-id': group.responseId, 'data-frame-segment': segment, 'data-state': inProgress ? 'in_progress' : group.status, title };
-  if (tier === 'far') {
-    // Zoomed out: the frame is a card summing the response up, its text as large as fits.
+  const fold = (
+    <button
+      type="button"
+      data-testid="frame-fold"
+      title={data.folded ? 'Unfold this response' : 'Fold this response to a card'}
+      className="shrink-0 rounded px-1 text-zinc-500 hover:bg-zinc-200 dark:hover:bg-zinc-700"
+      onClick={(e) => {
+        e.stopPropagation();
+        useGraphStore.getState().toggleResponse(index);
+      }}
+    >
+      {data.folded ? '▸' : '▾'}
+    </button>
+  );
+  if (tier === 'far' || data.folded === true) {
+    // Zoomed out, or folded: the frame is a card summing the response up, its text as large as fits.
     const lines = [`#${index + 1} ${summary.agent}`, `${group.model ?? 'model'} · ${summary.tally}`, state];
     const font = fittedFont(zoom, width ?? 0, height ?? 0, lines.length, Math.max(...lines.map((l) => l.length)));
     return (
-      <div {...attrs} style={{ width, height, fontSize: font }} className={`${frameClass} flex cursor-pointer flex-col justify-center overflow-hidden bg-white/95 px-2 leading-tight text-zinc-600 shadow-sm dark:bg-zinc-900/95 dark:text-zinc-300`} data-testid="frame-card">
-        <div className="truncate font-semibold text-zinc-900 dark:text-zinc-100">{lines[0]}</div>
+      <div {...attrs} data-folded={data.folded === true || undefined} style={{ width, height, fontSize: font }} className={`${frameClass} flex cursor-pointer flex-col justify-center overflow-hidden bg-white/95 px-2 leading-tight text-zinc-600 shadow-sm dark:bg-zinc-900/95 dark:text-zinc-300`} data-testid="frame-card">
+        {data.folded === true && <Handle type="target" position={Position.Top} isConnectable={false} className="loupe-handle" />}
+        {data.folded === true && <Handle type="source" position={Position.Bottom} isConnectable={false} className="loupe-handle" />}
+        <div className="flex items-center truncate font-semibold text-zinc-900 dark:text-zinc-100">
+          {data.folded === true && tier !== 'far' && fold}
+          <span className="truncate">{lines[0]}</span>
+        </div>
         <div className="truncate">{lines[1]}</div>
         <div className="truncate tabular-nums">{lines[2]}</div>
       </div>
@@ -69,6 +88,7 @@ const ResponseFrame = memo(function ResponseFrame({ id, width, height, data }: N
   return (
     <div {...attrs} style={{ width, height }} className={`${frameClass} bg-zinc-50/70 dark:bg-zinc-900/40`}>
       <div className="flex cursor-pointer items-center gap-2 px-2.5 pt-1 text-[11px] text-zinc-500 dark:text-zinc-400" data-testid="frame-title">
+        {fold}
         <span className="font-semibold text-zinc-700 dark:text-zinc-300">#{index + 1}</span>
         {(segment > 0 || view!.graph.lanes.length > 1) && <span className="truncate font-medium text-fuchsia-700 dark:text-fuchsia-300">{summary.agent}</span>}
         <span className="shrink-0 tabular-nums" data-testid="frame-numbers">
@@ -193,11 +213,26 @@ function fanStats(view: RunView, ids: string[], what: 'calls' | 'outputs'): { ta
 
 const AgentLane = memo(function AgentLane({ id, width, height, data }: NodeProps) {
   const group = useGroup(id, data);
+  const folded = useGraphStore((s) => group?.kind === 'agent' && s.foldedLanes.has(group.lane));
   if (group?.kind !== 'agent') return null;
   return (
     <div data-group-kind="agent" style={{ width, height }} className="rounded-xl border border-dashed border-fuchsia-300/70 bg-fuchsia-50/30 dark:border-fuchsia-800/60 dark:bg-fuchsia-950/10">
-      <div className="cursor-pointer px-3 pt-2 text-xs font-semibold tracking-wide text-fuchsia-700 dark:text-fuchsia-300" title={`${group.label}: click to focus this agent (again to show all)`}>
-        {group.label}
+      <div className="flex items-center gap-1 px-3 pt-2 text-xs font-semibold tracking-wide text-fuchsia-700 dark:text-fuchsia-300">
+        <button
+          type="button"
+          data-testid="lane-fold"
+          title={folded ? 'Unfold this agent' : "Fold this agent's responses to cards"}
+          className="rounded px-1 hover:bg-fuchsia-100 dark:hover:bg-fuchsia-900"
+          onClick={(e) => {
+            e.stopPropagation();
+            useGraphStore.getState().toggleLane(group.lane);
+          }}
+        >
+          {folded ? '▸' : '▾'}
+        </button>
+        <span className="cursor-pointer" title={`${group.label}: click to focus this agent (again to show all)`}>
+          {group.label}
+        </span>
       </div>
     </div>
   );

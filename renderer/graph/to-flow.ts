@@ -7,7 +7,7 @@
 // only what appears or disappears, however large the run.
 import { MarkerType, Position, type Edge, type Node, type NodeHandle } from '@xyflow/react';
 import type { Box } from '../model/geometry.js';
-import type { RunView, ViewLayout } from '../model/run-view.js';
+import type { Folds, RunView, ViewLayout } from '../model/run-view.js';
 import { EDGE_STYLES } from './kind-style.js';
 
 export interface Appear extends Record<string, unknown> {
@@ -38,7 +38,7 @@ function handles(width: number, height: number): NodeHandle[] {
 /** A fan group's outputs node id, beside the group's own id for its calls. */
 export const fanOutputsId = (groupId: string) => `${groupId}:outputs`;
 
-export function toFlow(view: RunView | null, layout: ViewLayout | null = view?.layout ?? null): Flow {
+export function toFlow(view: RunView | null, layout: ViewLayout | null = view?.layout ?? null, folds: Folds = {}): Flow {
   if (!view || !layout) return { nodes: [], edges: [] };
   const { graph, replay } = view;
   const appearOf = (id: string) => replay.appearAt[id] ?? Infinity;
@@ -52,18 +52,32 @@ export function toFlow(view: RunView | null, layout: ViewLayout | null = view?.l
   for (const group of graph.groups) {
     if (group.kind === 'response') {
       const appear = replay.responseStartAt[group.response] ?? 0;
-      // One frame per lane the response reached; the first keeps the group's id.
-      (layout.frames[group.id] ?? []).forEach((box, i) => frame(i === 0 ? group.id : `${group.id}@${i}`, 'responseGroup', box, { appear, group: group.id, segment: i }, -1));
+      // One frame per lane the response reached (in the order its items reached them, as
+      // layout.ts frames them); the first keeps the group's id. A folded one is a card the
+      // edges of its items attach to.
+      const lanes: string[] = [];
+      for (const id of group.members) {
+        const lane = view.nodeById[id]?.lane;
+        if (lane !== undefined && !lanes.includes(lane)) lanes.push(lane);
+      }
+      (layout.frames[group.id] ?? []).forEach((box, i) => {
+        const id = i === 0 ? group.id : `${group.id}@${i}`;
+        const lane = lanes[i]!;
+        const folded = folds.foldedResponses?.has(group.response) || folds.foldedLanes?.has(lane) || false;
+        if (!folded) return frame(id, 'responseGroup', box, { appear, group: group.id, segment: i }, -1);
+        for (const m of group.members) if (view.nodeById[m]?.lane === lane) rep.set(m, id);
+        nodes.push(itemNode(id, 'responseGroup', box, { appear, group: group.id, segment: i, folded: true }));
+      });
     } else if (group.kind === 'fan') {
       const fan = layout.fans[group.id];
-      if (!fan) continue;
+      if (!fan || rep.has(group.members[0]!)) continue;
       const appear = Math.min(...group.members.map(appearOf));
       if (!Number.isFinite(appear)) continue;
       for (const id of group.members) rep.set(id, group.id);
       nodes.push(itemNode(group.id, 'fanCalls', fan.calls, { appear, group: group.id }));
-      if (fan.outputs) {
+      if (fan.outputs && !rep.has(group.outputs[0]!)) {
         const outAppear = Math.min(...group.outputs.map(appearOf));
-        for (const id of group.outputs) rep.set(id, fanOutputsId(group.id));
+        for (const id of group.outputs) if (!rep.has(id)) rep.set(id, fanOutputsId(group.id));
         if (Number.isFinite(outAppear)) nodes.push(itemNode(fanOutputsId(group.id), 'fanOutputs', fan.outputs, { appear: outAppear, group: group.id }));
       }
     } else {

@@ -59,9 +59,16 @@ export interface ViewLayout {
 /** Fans wrap past this many columns: 5 parallel calls still sit on one row. */
 const MAX_COLUMNS = 6;
 
-/** The canvas positions of a run, with the given fan groups expanded into their calls. */
-export function viewLayout(graph: RunGraph, expanded?: ReadonlySet<string>): ViewLayout {
-  const layout = layoutRun(graph, { nodeWidth: NODE_W, nodeHeight: NODE_H, gapX: GAP_X, gapY: GAP_Y, groupPadding: GROUP_PAD, maxColumns: MAX_COLUMNS, expanded });
+/** What the user opened or folded on the canvas. */
+export interface Folds {
+  expanded?: ReadonlySet<string>;
+  foldedResponses?: ReadonlySet<number>;
+  foldedLanes?: ReadonlySet<string>;
+}
+
+/** The canvas positions of a run, with the given fan groups expanded and responses and lanes folded. */
+export function viewLayout(graph: RunGraph, folds: Folds = {}): ViewLayout {
+  const layout = layoutRun(graph, { nodeWidth: NODE_W, nodeHeight: NODE_H, gapX: GAP_X, gapY: GAP_Y, groupPadding: GROUP_PAD, maxColumns: MAX_COLUMNS, ...folds });
   // Group frames carry a title line above their members.
   const groups: Record<string, Box> = {};
   for (const [id, b] of Object.entries(layout.groups)) {

@@ -19,6 +19,8 @@
 //   it, and the graph of a run prefix is a prefix of the run's graph (graph.ts), so
 //   laying out more of a run never moves what was already placed. (A fan of one tool that
 //   grows past FAN_COLLAPSE_ABOVE while live is the one exception: it folds into a group.)
+// Folding (a fan group, a response, a lane) gives the folded items one shared cell; the
+// cells around are laid out as if the folded items were one node.
 import type { FanGroup, GraphGroup, GraphNode, RunGraph } from './graph-types.js';
 
 export interface Box {
@@ -39,6 +41,9 @@ export interface LayoutOptions {
   groupPadding?: number;
   /** Fan groups (`FanGroup.id`) drawn as their calls rather than as one group node. */
   expanded?: ReadonlySet<string>;
+  /** Responses (by position) and lanes folded to one card per lane: their items share one cell. */
+  foldedResponses?: ReadonlySet<number>;
+  foldedLanes?: ReadonlySet<string>;
 }
 
 export interface Cell {
@@ -62,7 +67,7 @@ export interface RunLayout {
   height: number;
 }
 
-const DEFAULTS: Required<Omit<LayoutOptions, 'expanded'>> = { nodeWidth: 240, nodeHeight: 64, gapX: 24, gapY: 36, maxColumns: 6, laneGap: 96, groupPadding: 12 };
+const DEFAULTS: Required<Omit<LayoutOptions, 'expanded' | 'foldedResponses' | 'foldedLanes'>> = { nodeWidth: 240, nodeHeight: 64, gapX: 24, gapY: 36, maxColumns: 6, laneGap: 96, groupPadding: 12 };
 
 interface LaneState {
   index: number;
@@ -140,9 +145,10 @@ export function layoutRun(graph: RunGraph, options: LayoutOptions = {}): RunLayo
       if (cell !== undefined && cell.row > predRow) predRow = cell.row;
     }
     const group = collapsed.get(node.id);
-    const sharedKey = group === undefined ? null : `${node.fan !== null ? '' : 'out:'}${group.id}@${node.response}`;
+    const folded = options.foldedResponses?.has(node.response) || options.foldedLanes?.has(node.lane);
+    const sharedKey = folded ? `response:${node.response}@${node.lane}` : group === undefined ? null : `${node.fan !== null ? '' : 'out:'}${group.id}@${node.response}`;
     let cell = sharedKey === null ? undefined : shared.get(sharedKey);
-    if (cell !== undefined && node.fan !== null) {
+    if (cell !== undefined && node.fan !== null && !folded) {
       // The group's outputs find their band through any member.
       const first = slots.get(group!.members[0]!);
       if (first !== undefined) slots.set(node.id, first);
@@ -196,22 +202,17 @@ function place(
   const free = (column: number) => (lane.lastRow[column] ?? -1) + 1;
   if (node.fan !== null) {
     const key = `${node.fan.id}@${node.response}`;
-    let band = bands.get(key);
-    if (band === undefined) {
-      band = { base: Math.max(floor, lane.bottom), cols: lane.cap, slots: 0 };
-      bands.set(key, band);
-    }
-    // A lane sealed while its band was open wraps the rest of the band at its new width.
-    const cols = Math.min(band.cols, lane.cap);
-    const slot = band.slots++;
-    const column = slot % cols;
-    slots.set(node.id, { band: key, slot, cols, column });
-    return { column, row: Math.max(band.base + Math.floor(slot / cols), floor, free(column)) };
+    const taken = takeSlot(bands, key, lane, floor);
+    slots.set(node.id, { band: key, ...taken });
+    return taken;
   }
   const call = node.callNode === null ? undefined : cells[node.callNode];
   const callSlot = node.callNode === null ? undefined : slots.get(node.callNode);
   if (call !== undefined && call.lane === lane.index) {
-    if (callSlot === undefined) return { column: call.column, row: Math.max(floor, free(call.column)) };
+    if (callSlot === undefined) {
+      // The call is folded into a card: its outputs still form a band below it.
+      return takeSlot(bands, `folded:${call.lane}:${call.row}:${call.column}>${node.response}`, lane, floor);
+    }
     const key = `${callSlot.band}>${node.response}`;
     let base = outBands.get(key);
     if (base === undefined) {
@@ -222,6 +223,20 @@ function place(
     return { column, row: Math.max(base + Math.floor(callSlot.slot / callSlot.cols), floor, free(column)) };
   }
   return { column: 0, row: Math.max(floor, lane.bottom) };
+}
+
+/** The next slot of a band (started below the lane on first use), row by row at the lane's width. */
+function takeSlot(bands: Map<string, Band>, key: string, lane: LaneState, floor: number): { column: number; row: number; slot: number; cols: number } {
+  let band = bands.get(key);
+  if (band === undefined) {
+    band = { base: Math.max(floor, lane.bottom), cols: lane.cap, slots: 0 };
+    bands.set(key, band);
+  }
+  // A lane sealed while its band was open wraps the rest of the band at its new width.
+  const cols = Math.min(band.cols, lane.cap);
+  const slot = band.slots++;
+  const column = slot % cols;
+  return { column, row: Math.max(band.base + Math.floor(slot / cols), floor, (lane.lastRow[column] ?? -1) + 1), slot, cols };
 }
 
 /** Calls and outputs of every fan group not expanded → their group. */
