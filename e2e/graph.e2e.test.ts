@@ -186,6 +186,34 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
         await page.waitForSelector('[data-testid="fan-group"]');
       });
 
+      it('finds text in the run with Enter stepping through the matches, focuses an agent and folds a response', async () => {
+        await open('team-3');
+        await page.fill('[data-testid="graph-search"]', 'angle 3');
+        await page.waitForSelector('[data-match="current"]');
+        const count = await page.textContent('[data-testid="graph-search-count"]');
+        expect(count).toMatch(/^1\/\d+$/);
+        const first = await page.getAttribute('[data-match="current"]', 'data-node-id');
+        await page.press('[data-testid="graph-search"]', 'Enter');
+        await eventually(async () => (await page.getAttribute('[data-match="current"]', 'data-node-id')) !== first);
+        await page.waitForTimeout(300);
+        // The match stepped to is brought on screen.
+        const box = (await page.locator('[data-match="current"]').boundingBox())!;
+        const pane = (await page.locator('[data-testid="run-graph"]').boundingBox())!;
+        expect(box.x >= pane.x && box.y >= pane.y && box.x + box.width <= pane.x + pane.width && box.y + box.height <= pane.y + pane.height).toBe(true);
+        await page.screenshot({ path: artifact(`graph-team-3-search-${size.width}x${size.height}.png`) });
+        await page.fill('[data-testid="graph-search"]', '');
+        await page.selectOption('[data-testid="focus-agent"]', 'researcher_2');
+        await page.waitForSelector('[data-dimmed]');
+        await page.screenshot({ path: artifact(`graph-team-3-focus-${size.width}x${size.height}.png`) });
+        await page.selectOption('[data-testid="focus-agent"]', '');
+        // The search moved the view: the first frame's title may be off screen.
+        await page.locator('[data-testid="frame-fold"]').first().dispatchEvent('click');
+        await page.waitForSelector('[data-testid="frame-card"][data-folded]');
+        await page.screenshot({ path: artifact(`graph-team-3-folded-${size.width}x${size.height}.png`) });
+        await page.locator('[data-testid="frame-card"][data-folded] [data-testid="frame-fold"]').first().dispatchEvent('click');
+        await eventually(async () => (await page.$$('[data-testid="frame-card"][data-folded]')).length === 0);
+      });
+
       it('zoomed out, draws each response frame as a summary card', async () => {
         await open('stateless-40');
         await page.keyboard.press('f');
