@@ -86,10 +86,11 @@ describe('RunGraph', () => {
     act(() => (container.querySelector('[data-testid="fan-group"]')!.closest('.react-flow__node') as HTMLElement).click());
     expect(container.querySelectorAll('[data-node-type="function_call"]')).toHaveLength(30);
     expect(container.querySelectorAll('[data-node-type="function_call_output"]')).toHaveLength(30);
-    // Wrapped onto 5 rows of 6: only the first row is joined to the reasoning and only the
-    // last row of outputs to the answer (plus user -> reasoning), not 30 edges through the band.
+    // Wrapped onto 5 rows of 6: only the first row is joined to the reasoning, the last row of
+    // calls to their outputs and the last row of outputs to the answer (plus user -> reasoning),
+    // not 30 edges each way through the bands.
     expect(container.querySelectorAll('.loupe-edge-next')).toHaveLength(1 + 6 + 6);
-    expect(container.querySelectorAll('.loupe-edge-call')).toHaveLength(30);
+    expect(container.querySelectorAll('.loupe-edge-call')).toHaveLength(6);
     expect(groups()).toEqual([]);
     act(() => (container.querySelector('[data-testid="fold-fan"]') as HTMLElement).click());
     expect(groups()).toHaveLength(2);

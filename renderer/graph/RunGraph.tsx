@@ -83,6 +83,19 @@ function Canvas() {
     return () => cancelAnimationFrame(t);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- place on new data, not on every prefix change
   }, [runId, flow, view, follow, pane.width, pane.height]);
+  // A fold or unfold moves what lies below it: keep the folded response (or lane) where the user looks.
+  const revealed = useGraphStore((s) => s.revealed);
+  useEffect(() => {
+    if (!revealed || !view || !layout) return;
+    const group = view.graph.groups.find((g) => (revealed.kind === 'response' ? g.kind === 'response' && g.response === revealed.index : g.kind === 'agent' && g.lane === revealed.lane));
+    const box = group && (layout.frames[group.id]?.[0] ?? layout.groups[group.id]);
+    if (!box) return;
+    userMoved.current = true;
+    const zoom = flow.getZoom();
+    // Its top left corner just inside the canvas, as it was clicked from the title.
+    void flow.setViewport({ x: -box.x * zoom + MARGIN, y: -box.y * zoom + MARGIN * 2, zoom }, { duration: 200 });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- on a fold only, with the layout it made
+  }, [revealed, layout]);
   // Enter in the run search steps to the next match: bring it into view, readable.
   const currentMatch = useGraphStore((s) => (s.current >= 0 ? s.matches[s.current] : undefined));
   useEffect(() => {

@@ -20,6 +20,8 @@ export interface GraphStore {
   /** Responses (by position) and lanes folded into one card per lane. */
   foldedResponses: ReadonlySet<number>;
   foldedLanes: ReadonlySet<string>;
+  /** The response or lane just folded or unfolded, for the canvas to keep in view. */
+  revealed: { kind: 'response'; index: number } | { kind: 'lane'; lane: string } | null;
   /** Item kinds left off the canvas. */
   hiddenKinds: ReadonlySet<string>;
   /** The lane "focus this agent" keeps bright; the others are dimmed. */
@@ -48,7 +50,7 @@ const toggled = <T,>(set: ReadonlySet<T>, key: T): ReadonlySet<T> => {
   return next;
 };
 
-const FRESH = { expanded: EMPTY, foldedResponses: EMPTY, foldedLanes: EMPTY, hiddenKinds: EMPTY, focusLane: null, query: '', matches: [], matchSet: EMPTY, current: -1 };
+const FRESH = { revealed: null, expanded: EMPTY, foldedResponses: EMPTY, foldedLanes: EMPTY, hiddenKinds: EMPTY, focusLane: null, query: '', matches: [], matchSet: EMPTY, current: -1 };
 
 export const useGraphStore = create<GraphStore>()((set) => ({
   runId: null,
@@ -57,8 +59,8 @@ export const useGraphStore = create<GraphStore>()((set) => ({
   setTier: (tier) => set((s) => (s.tier === tier ? s : { tier })),
   toggleFan: (id) => set((s) => ({ expanded: toggled(s.expanded, id) })),
   toggleKind: (kind) => set((s) => ({ hiddenKinds: toggled(s.hiddenKinds, kind) })),
-  toggleResponse: (index) => set((s) => ({ foldedResponses: toggled(s.foldedResponses, index) })),
-  toggleLane: (lane) => set((s) => ({ foldedLanes: toggled(s.foldedLanes, lane) })),
+  toggleResponse: (index) => set((s) => ({ foldedResponses: toggled(s.foldedResponses, index), revealed: { kind: 'response', index } })),
+  toggleLane: (lane) => set((s) => ({ foldedLanes: toggled(s.foldedLanes, lane), revealed: { kind: 'lane', lane } })),
   toggleFocus: (lane) => set((s) => ({ focusLane: s.focusLane === lane ? null : lane })),
   search: (query, matches) => set({ query, matches, matchSet: new Set(matches), current: matches.length > 0 ? 0 : -1 }),
   step: (by) => set((s) => (s.matches.length === 0 ? s : { current: (((s.current + by) % s.matches.length) + s.matches.length) % s.matches.length })),

@@ -100,7 +100,7 @@ export function toFlow(view: RunView | null, layout: ViewLayout | null = view?.l
   const hidden = bandEdges(view, layout);
   for (const e of graph.edges) {
     const appear = Math.max(appearOf(e.from), appearOf(e.to));
-    if (!Number.isFinite(appear) || (e.kind === 'next' && hidden(e.from, e.to))) continue;
+    if (!Number.isFinite(appear) || ((e.kind === 'next' || e.kind === 'call') && hidden(e.from, e.to))) continue;
     const source = rep.get(e.from) ?? e.from;
     const target = rep.get(e.to) ?? e.to;
     const id = `${e.kind}:${source}->${target}`;
@@ -128,12 +128,14 @@ function itemNode(id: string, type: string, box: Box, data: Appear): Flow['nodes
 }
 
 /**
- * A fan wrapped onto several rows would draw its fan-in and fan-out edges through the rows
- * of the band. Only the first row is joined to the step before it and only the last row of
- * the outputs to the step after: the band itself says the rest run in parallel.
+ * A fan wrapped onto several rows would draw its fan-in, call and fan-out edges through the
+ * rows of the band. Only the first row is joined to the step before it, only the last row of
+ * calls to their outputs, and only the last row of outputs to the step after: the bands
+ * themselves say the rest run in parallel.
  */
 function bandEdges(view: RunView, layout: ViewLayout): (from: string, to: string) => boolean {
   const firstRow = new Map<string, number>();
+  const lastCallRow = new Map<string, number>();
   const lastRow = new Map<string, number>();
   const fanOf = (id: string) => {
     const node = view.nodeById[id];
@@ -142,11 +144,17 @@ function bandEdges(view: RunView, layout: ViewLayout): (from: string, to: string
   for (const node of view.graph.nodes) {
     const y = layout.nodes[node.id]?.y;
     if (y === undefined) continue;
-    if (node.fan) firstRow.set(node.fan.id, Math.min(firstRow.get(node.fan.id) ?? Infinity, y));
+    if (node.fan) {
+      firstRow.set(node.fan.id, Math.min(firstRow.get(node.fan.id) ?? Infinity, y));
+      lastCallRow.set(node.fan.id, Math.max(lastCallRow.get(node.fan.id) ?? -Infinity, y));
+    }
     const outFan = node.callNode ? fanOf(node.id) : undefined;
     if (outFan !== undefined) lastRow.set(outFan, Math.max(lastRow.get(outFan) ?? -Infinity, y));
   }
   return (from, to) => {
+    // A call's edge to its output would cross the rows of calls below it: the last row's show the way.
+    const callFan = view.nodeById[to]?.callNode === from ? view.nodeById[from]?.fan?.id : undefined;
+    if (callFan !== undefined) return (layout.nodes[from]?.y ?? 0) < lastCallRow.get(callFan)!;
     const into = view.nodeById[to]?.fan?.id;
     if (into !== undefined && (layout.nodes[to]?.y ?? 0) > firstRow.get(into)!) return true;
     const outOf = view.nodeById[from]?.callNode ? fanOf(from) : undefined;
