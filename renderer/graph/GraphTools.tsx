@@ -1,4 +1,4 @@
-// The canvas's own tools, over its top-left corner: search inside the run (matches ringed
+// The canvas's own tools, over its top-right corner: search inside the run (matches ringed
 // on the canvas, Enter / Shift+Enter step through them), a filter by item kind, and
 // "focus this agent" (the other lanes dimmed). State in graph-store.ts.
 import { useMemo } from 'react';

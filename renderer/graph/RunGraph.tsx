@@ -166,18 +166,15 @@ function Canvas() {
       proOptions={{ hideAttribution: true }}
     >
       <Background gap={24} size={1} />
-      <Panel position="top-left">
+      <Panel position="top-right" className="flex flex-col items-end gap-1">
         <GraphTools />
-      </Panel>
-      {expanded.size > 0 && view && (
-        <Panel position="top-right" className="flex flex-col gap-1">
-          {[...expanded].map((id) => (
+        {view &&
+          [...expanded].map((id) => (
             <button key={id} type="button" data-testid="fold-fan" onClick={() => toggleFan(id)} className="rounded border border-zinc-300 bg-white px-2 py-1 text-xs shadow-sm hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900">
               Fold {view.groupById[id]?.label ?? id}
             </button>
           ))}
-        </Panel>
-      )}
+      </Panel>
       {nodes.length <= MINIMAP_UP_TO && <MiniMap pannable zoomable nodeColor={minimapColor} nodeStrokeWidth={0} style={{ width: 150, height: 100 }} className="!bg-white/80 dark:!bg-zinc-900/80" />}
       <Controls showInteractive={false} position="bottom-left" />
     </ReactFlow>

@@ -59,13 +59,14 @@ const ResponseFrame = memo(function ResponseFrame({ id, width, height, data }: N
       type="button"
       data-testid="frame-fold"
       title={data.folded ? 'Unfold this response' : 'Fold this response to a card'}
+      aria-label={data.folded ? 'Unfold this response' : 'Fold this response to a card'}
       className="shrink-0 rounded px-1 text-zinc-500 hover:bg-zinc-200 dark:hover:bg-zinc-700"
       onClick={(e) => {
         e.stopPropagation();
         useGraphStore.getState().toggleResponse(index);
       }}
     >
-      {data.folded ? '▸' : '▾'}
+      <Chevron open={data.folded !== true} />
     </button>
   );
   if (tier === 'far' || data.folded === true) {
@@ -101,6 +102,15 @@ const ResponseFrame = memo(function ResponseFrame({ id, width, height, data }: N
     </div>
   );
 });
+
+/** Open (pointing down) or folded (pointing right); an icon, so titles keep their text. */
+function Chevron({ open }: { open: boolean }) {
+  return (
+    <svg viewBox="0 0 10 10" className="h-2.5 w-2.5" aria-hidden="true" style={{ transform: open ? 'rotate(90deg)' : undefined }}>
+      <path d="M3 1.5 7 5 3 8.5" fill="none" stroke="currentColor" strokeWidth="1.5" />
+    </svg>
+  );
+}
 
 interface FrameSummary {
   agent: string;
@@ -222,13 +232,14 @@ const AgentLane = memo(function AgentLane({ id, width, height, data }: NodeProps
           type="button"
           data-testid="lane-fold"
           title={folded ? 'Unfold this agent' : "Fold this agent's responses to cards"}
+          aria-label={folded ? 'Unfold this agent' : "Fold this agent's responses to cards"}
           className="rounded px-1 hover:bg-fuchsia-100 dark:hover:bg-fuchsia-900"
           onClick={(e) => {
             e.stopPropagation();
             useGraphStore.getState().toggleLane(group.lane);
           }}
         >
-          {folded ? '▸' : '▾'}
+          <Chevron open={!folded} />
         </button>
         <span className="cursor-pointer" title={`${group.label}: click to focus this agent (again to show all)`}>
           {group.label}
