@@ -26,6 +26,8 @@ const MINIMAP_UP_TO = 2_500;
 const NEWEST = 12;
 /** Room left around the first view's nodes, in screen px. */
 const MARGIN = 32;
+/** Room the canvas tools take at the top (two rows on a narrow canvas), in screen px. */
+const TOOLS_H = 72;
 
 function Canvas() {
   const view = useRunStore((s) => s.view);
@@ -77,7 +79,7 @@ function Canvas() {
       // Left edge of the run (or of the anchor's lane), top at the anchor, minus the frame title.
       const x = live ? anchor.x - MARGIN / zoom : Math.min(anchor.x, 0) - 40;
       // Above the first frame's title, below the canvas tools.
-      const y = anchor.y - 48 - 36 / zoom;
+      const y = anchor.y - 48 - TOOLS_H / 2 / zoom;
       void flow.setViewport({ x: -x * zoom + MARGIN, y: -y * zoom + MARGIN / 2, zoom }, { duration: 0 });
     });
     return () => cancelAnimationFrame(t);
@@ -93,7 +95,7 @@ function Canvas() {
     userMoved.current = true;
     const zoom = flow.getZoom();
     // Its top left corner just inside the canvas, as it was clicked from the title.
-    void flow.setViewport({ x: -box.x * zoom + MARGIN, y: -box.y * zoom + MARGIN * 2, zoom }, { duration: 200 });
+    void flow.setViewport({ x: -box.x * zoom + MARGIN, y: -box.y * zoom + TOOLS_H + MARGIN, zoom }, { duration: 0 });
     // eslint-disable-next-line react-hooks/exhaustive-deps -- on a fold only, with the layout it made
   }, [revealed, layout]);
   // Enter in the run search steps to the next match: bring it into view, readable.

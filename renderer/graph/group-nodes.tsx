@@ -27,9 +27,17 @@ function useZoomStep(): number {
   return useStore((s) => Math.max(0.05, Math.round(s.transform[2] * 20) / 20));
 }
 
-/** The font size (canvas px) that reads at ≥ 11 px on screen, shrunk until `lines` lines of `chars` fit the box. */
+/**
+ * The font size (canvas px) that reads at 11 px on screen, shrunk until `lines` lines of
+ * `chars` characters in all fit the box, wrapping: a narrow card wraps its lines rather
+ * than shrinking them to dust.
+ */
 export function fittedFont(zoom: number, width: number, height: number, lines: number, chars: number): number {
-  return Math.max(4, Math.min(11 / zoom, (height - 8) / (lines * 1.25), (width - 16) / (Math.max(chars, 8) * 0.58)));
+  const w = Math.max(1, width - 16);
+  const h = Math.max(1, height - 8);
+  // Characters are ~0.58 em wide, lines 1.25 em tall; leave a fifth of the area to ragged line ends.
+  const byArea = Math.sqrt((0.8 * w * h) / (0.58 * 1.25 * Math.max(chars, 8)));
+  return Math.max(4, Math.min(11 / zoom, h / (lines * 1.25), byArea));
 }
 
 const ResponseFrame = memo(function ResponseFrame({ id, width, height, data }: NodeProps) {
@@ -72,7 +80,7 @@ const ResponseFrame = memo(function ResponseFrame({ id, width, height, data }: N
   if (tier === 'far' || data.folded === true) {
     // Zoomed out, or folded: the frame is a card summing the response up, its text as large as fits.
     const lines = [`#${index + 1} ${summary.agent}`, `${group.model ?? 'model'} · ${summary.tally}`, state];
-    const font = fittedFont(zoom, width ?? 0, height ?? 0, lines.length, Math.max(...lines.map((l) => l.length)));
+    const font = fittedFont(zoom, width ?? 0, height ?? 0, lines.length, lines.reduce((n, l) => n + l.length, 0));
     return (
       <div {...attrs} data-folded={data.folded === true || undefined} style={{ width, height, fontSize: font }} className={`${frameClass} flex cursor-pointer flex-col justify-center overflow-hidden bg-white/95 px-2 leading-tight text-zinc-600 shadow-sm dark:bg-zinc-900/95 dark:text-zinc-300`} data-testid="frame-card">
         {data.folded === true && <Handle type="target" position={Position.Top} isConnectable={false} className="loupe-handle" />}
@@ -81,8 +89,8 @@ const ResponseFrame = memo(function ResponseFrame({ id, width, height, data }: N
           {data.folded === true && tier !== 'far' && fold}
           <span className="truncate">{lines[0]}</span>
         </div>
-        <div className="truncate">{lines[1]}</div>
-        <div className="truncate tabular-nums">{lines[2]}</div>
+        <div className="break-words">{lines[1]}</div>
+        <div className="break-words tabular-nums">{lines[2]}</div>
       </div>
     );
   }
