@@ -6,10 +6,11 @@ import { derivedRows, derivedWriter } from '../../electron/store/derive.js';
 import { normalizeExchange } from '../../shared/trace/normalize.js';
 import type { RawExchange } from '../../shared/trace/types.js';
 
-export function writeScenarios(dbPath: string, scenarios: Array<{ label: string; exchanges: RawExchange[] }>): void {
+/** `firstId`: exchange ids start there, past those a recording being added to already holds. */
+export function writeScenarios(dbPath: string, scenarios: Array<{ label: string; exchanges: RawExchange[] }>, firstId = 1): void {
   const db = openDb(dbPath);
   try {
-    let next = 1;
+    let next = firstId;
     const rows = scenarios.flatMap(({ label, exchanges }) =>
       exchanges.map((raw) => {
         const id = next++;

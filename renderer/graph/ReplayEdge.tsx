@@ -4,7 +4,7 @@
 import { BaseEdge, getBezierPath, getSmoothStepPath, type Edge, type EdgeProps } from '@xyflow/react';
 import { memo } from 'react';
 import { useRunStore } from '../state/run-store.js';
-import { useUiStore } from '../state/ui-store.js';
+import { useGraphStore } from './graph-store.js';
 import type { Appear } from './to-flow.js';
 
 type ReplayEdgeType = Edge<Appear & { kind: string }, 'replay'>;
@@ -13,7 +13,7 @@ export const ReplayEdge = memo(function ReplayEdge(props: EdgeProps<ReplayEdgeTy
   const appear = props.data?.appear ?? 0;
   const visible = useRunStore((s) => s.replay.step >= appear);
   // Zoomed far out the lines are sub-pixel noise; the blocks' order already shows the flow.
-  const far = useUiStore((s) => s.far);
+  const far = useGraphStore((s) => s.tier === 'far');
   if (!visible || far) return null;
   const geometry = {
     sourceX: props.sourceX,

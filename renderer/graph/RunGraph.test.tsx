@@ -1,13 +1,17 @@
-import { act, render } from '@testing-library/react';
+import { act, fireEvent, render } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { buildRunView } from '../model/run-view.js';
 import { useRunStore } from '../state/run-store.js';
 import { detailFrom } from '../test/run-fixture.js';
 import { resetStores } from '../test/reset-stores.js';
+import { multiAgent } from '../../shared/trace/scenarios.js';
+import { fanOut } from '../../shared/trace/scenarios-wide.js';
+import type { RawExchange } from '../../shared/trace/types.js';
+import { useGraphStore } from './graph-store.js';
 import { RunGraph } from './RunGraph.js';
 
-function load() {
-  const detail = detailFrom();
+function load(raws?: RawExchange[]) {
+  const detail = detailFrom(raws);
   const store = useRunStore.getState();
   store.selectRun(detail.summary.id);
   const view = buildRunView(detail);
@@ -18,7 +22,10 @@ function load() {
 const types = (el: HTMLElement) => [...el.querySelectorAll('[data-node-type]')].map((n) => n.getAttribute('data-node-type')).sort();
 
 describe('RunGraph', () => {
-  beforeEach(resetStores);
+  beforeEach(() => {
+    resetStores();
+    useGraphStore.setState({ runId: null, tier: 'mid', expanded: new Set(), foldedResponses: new Set(), foldedLanes: new Set(), hiddenKinds: new Set(), focusLane: null, query: '', matches: [], matchSet: new Set(), current: -1 });
+  });
 
   it('draws one node per item with the export ids, typed by item type, inside response frames', () => {
     const view = load();
@@ -58,5 +65,90 @@ describe('RunGraph', () => {
     const call = container.querySelector('[data-node-type="function_call"]')!;
     act(() => (call.closest('.react-flow__node') as HTMLElement).click());
     expect(useRunStore.getState().selection).toEqual({ kind: 'node', id: call.getAttribute('data-node-id') });
+  });
+
+  it('puts numbers on the picture: latency and tokens on nodes, TTFT, time, tokens and cost on frames', () => {
+    load();
+    const { container } = render(<RunGraph />);
+    const frame = container.querySelector('[data-group-kind="response"] [data-testid="frame-numbers"]')!;
+    expect(frame.textContent).toMatch(/^TTFT \d+ ms · \d.* · \d+ tok · \$/);
+    const output = container.querySelector('[data-node-type="function_call_output"] [data-testid="node-numbers"]')!;
+    // A tool output: the client's time running the tool, and the tokens it adds to every later request.
+    expect(output.textContent).toMatch(/^\d.*s · \+≈\d+ tok$/);
+  });
+
+  it('folds a large fan of one tool into one node for its calls and one for their outputs, expanding on click', () => {
+    load(fanOut(30));
+    const { container } = render(<RunGraph />);
+    const groups = () => [...container.querySelectorAll('[data-testid="fan-group"]')].map((n) => n.textContent);
+    expect(groups()).toEqual([expect.stringMatching(/^×30 lookup_row30 completedover \d+ ms$/), expect.stringMatching(/^×30 outputslookup_row · 30 returnedat once · \+≈\d+ tok$/)]);
+    expect(container.querySelectorAll('[data-node-type="function_call"]')).toHaveLength(0);
+    act(() => (container.querySelector('[data-testid="fan-group"]')!.closest('.react-flow__node') as HTMLElement).click());
+    expect(container.querySelectorAll('[data-node-type="function_call"]')).toHaveLength(30);
+    expect(container.querySelectorAll('[data-node-type="function_call_output"]')).toHaveLength(30);
+    // Wrapped onto 5 rows of 6: only the first row is joined to the reasoning, the last row of
+    // calls to their outputs and the last row of outputs to the answer (plus user -> reasoning),
+    // not 30 edges each way through the bands.
+    expect(container.querySelectorAll('.loupe-edge-next')).toHaveLength(1 + 6 + 6);
+    expect(container.querySelectorAll('.loupe-edge-call')).toHaveLength(6);
+    expect(groups()).toEqual([]);
+    act(() => (container.querySelector('[data-testid="fold-fan"]') as HTMLElement).click());
+    expect(groups()).toHaveLength(2);
+  });
+
+  it('draws frames as summary cards when zoomed far out, items left to the card', () => {
+    load();
+    const { container } = render(<RunGraph />);
+    act(() => useGraphStore.getState().setTier('far'));
+    const cards = [...container.querySelectorAll('[data-testid="frame-card"]')].map((n) => n.textContent);
+    expect(cards).toHaveLength(2);
+    expect(cards[0]).toMatch(/^#1 main.*gpt-5\S* · 3 calls, 1 message, 1 reasoningTTFT/);
+    expect(container.querySelectorAll('[data-node-type]')).toHaveLength(0);
+  });
+
+  it('finds text in the run: matches ringed, Enter steps through them', () => {
+    load();
+    const { container, getByTestId } = render(<RunGraph />);
+    const input = getByTestId('graph-search') as HTMLInputElement;
+    act(() => fireEvent.change(input, { target: { value: 'get_weather' } }));
+    const matched = () => [...container.querySelectorAll('[data-match]')].map((n) => [n.getAttribute('data-node-id'), n.getAttribute('data-match')]);
+    // The three calls and the three outputs, whose labels name the tool.
+    expect(matched()).toHaveLength(6);
+    expect(matched().filter(([, m]) => m === 'current')).toEqual([['fc_1', 'current']]);
+    expect(getByTestId('graph-search-count').textContent).toBe('1/6');
+    act(() => fireEvent.keyDown(input, { key: 'Enter' }));
+    expect(matched().filter(([, m]) => m === 'current')).toEqual([['fc_2', 'current']]);
+    act(() => fireEvent.keyDown(input, { key: 'Enter', shiftKey: true }));
+    act(() => fireEvent.keyDown(input, { key: 'Enter', shiftKey: true }));
+    expect(getByTestId('graph-search-count').textContent).toBe('6/6');
+  });
+
+  it('filters the canvas by item kind', () => {
+    load();
+    const { container } = render(<RunGraph />);
+    act(() => fireEvent.click(container.querySelector('[data-testid="kind-filter"][data-kind="tool_output"]')!));
+    expect(types(container).filter((t) => t === 'function_call_output')).toEqual([]);
+    expect(types(container)).toContain('function_call');
+  });
+
+  it('focuses one agent, dimming the other lanes', () => {
+    load(multiAgent());
+    const { container, getByTestId } = render(<RunGraph />);
+    act(() => fireEvent.change(getByTestId('focus-agent'), { target: { value: 'researcher' } }));
+    const dimmed = [...container.querySelectorAll('[data-node-id]')].filter((n) => n.hasAttribute('data-dimmed')).map((n) => n.getAttribute('data-node-id'));
+    expect(dimmed).toEqual(expect.arrayContaining(['rs_root', 'ws_f']));
+    expect(dimmed).not.toContain('ws_r');
+  });
+
+  it('folds a response into its card and unfolds it', () => {
+    load();
+    const { container } = render(<RunGraph />);
+    act(() => fireEvent.click(container.querySelector('[data-testid="frame-fold"]')!));
+    const card = container.querySelector('[data-testid="frame-card"][data-folded]')!;
+    expect(card.textContent).toMatch(/#1 main.*3 calls/);
+    // The first response's items are folded into the card; the second's are still drawn.
+    expect(types(container)).toEqual(['function_call_output', 'function_call_output', 'function_call_output', 'message']);
+    act(() => fireEvent.click(card.querySelector('[data-testid="frame-fold"]')!));
+    expect(types(container)).toHaveLength(9);
   });
 });

@@ -1,7 +1,9 @@
 // The run graph canvas: React Flow over the model's positions, culled to the viewport,
-// with minimap, zoom controls, fit (`f`) and zoom-to-node (double click, or from the inspector).
+// with minimap, zoom controls, fit (`f`), zoom-to-node (double click, or from the inspector),
+// semantic zoom tiers (graph-store.ts) and fan groups that expand on click.
 import '@xyflow/react/dist/style.css';
-import { Background, Controls, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, useStore, type Node } from '@xyflow/react';
+import { Background, Controls, MiniMap, Panel, ReactFlow, ReactFlowProvider, useReactFlow, useStore, type Node } from '@xyflow/react';
+import { shallow } from 'zustand/shallow';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useRunStore } from '../state/run-store.js';
 import { useUiStore } from '../state/ui-store.js';
@@ -9,76 +11,135 @@ import { kindStyle } from './kind-style.js';
 import { nodeTypes } from './item-nodes.js';
 import { edgeTypes } from './ReplayEdge.js';
 import { toFlow } from './to-flow.js';
+import { GraphTools } from './GraphTools.js';
+import { viewLayout } from '../model/run-view.js';
+import { useGraphStore, zoomTier } from './graph-store.js';
 
 const FIT = { padding: 0.12, maxZoom: 1.1, duration: 0 };
-/** Below this zoom, labels are unreadable: nodes draw as blocks (see NodeFrame). */
-const FAR_ZOOM = 0.4;
+/** The least zoom at which the smallest text on a node (10 px) reads at 9 px on screen. */
+export const READABLE_ZOOM = 0.9;
 /** Above this many nodes only those in the viewport are rendered (5,000 still pan smoothly). */
 const CULL_ABOVE = 300;
-/** A large run opens on this many of its newest nodes. */
-const NEWEST = 24;
+/** Above this many nodes the minimap (which draws every node) is left out. */
+const MINIMAP_UP_TO = 2_500;
+/** A live run opens on this many of its newest nodes. */
+const NEWEST = 12;
+/** Room left around the first view's nodes, in screen px. */
+const MARGIN = 32;
+/** Room the canvas tools take at the top (two rows on a narrow canvas), in screen px. */
+const TOOLS_H = 72;
 
 function Canvas() {
   const view = useRunStore((s) => s.view);
+  const live = useRunStore((s) => s.detail?.summary.live ?? false);
   const select = useRunStore((s) => s.select);
   const fitRequest = useUiStore((s) => s.fitRequest);
   const focus = useUiStore((s) => s.focus);
-  const setFar = useUiStore((s) => s.setFar);
+  const setTier = useGraphStore((s) => s.setTier);
+  const expanded = useGraphStore((s) => s.expanded);
+  const toggleFan = useGraphStore((s) => s.toggleFan);
+  const toggleFocus = useGraphStore((s) => s.toggleFocus);
+  const forRun = useGraphStore((s) => s.forRun);
   const flow = useReactFlow();
-  // Built once per view: replay steps change no array (see to-flow.ts). Until the pane is
-  // measured, viewport culling cannot tell what is on screen: hand React Flow nothing yet.
+  // Built once per view (and expansion): replay steps change no array (see to-flow.ts). Until
+  // the pane is measured, viewport culling cannot tell what is on screen: hand React Flow nothing yet.
   const measured = useStore((s) => s.width > 0 && s.height > 0);
-  const flowData = useMemo(() => toFlow(measured ? view : null), [view, measured]);
-  const { nodes, edges } = flowData;
+  const pane = useStore((s) => ({ width: s.width, height: s.height }), shallow);
   const runId = view?.runId;
+  useEffect(() => forRun(runId ?? null), [forRun, runId]);
+  const foldedResponses = useGraphStore((s) => s.foldedResponses);
+  const foldedLanes = useGraphStore((s) => s.foldedLanes);
+  const folds = useMemo(() => ({ expanded, foldedResponses, foldedLanes }), [expanded, foldedResponses, foldedLanes]);
+  const refolded = expanded.size + foldedResponses.size + foldedLanes.size > 0;
+  const layout = useMemo(() => (view && refolded ? viewLayout(view.graph, folds) : (view?.layout ?? null)), [view, folds, refolded]);
+  const flowData = useMemo(() => toFlow(measured ? view : null, layout, folds), [view, layout, measured, folds]);
+  const { nodes, edges } = flowData;
   const follow = useRunStore((s) => s.replay.follow);
-  // Until the user pans or zooms, the whole run stays in view as it grows (live or replayed).
+  // Until the user pans or zooms, the view follows the run as it grows (live or replayed).
   const userMoved = useRef(false);
 
   useEffect(() => {
     userMoved.current = false;
   }, [runId]);
-  // Fit when a run opens, and when a followed live run grows; never on replay steps. A large
-  // run opens on its newest nodes at a readable zoom (the whole of it is one `f` away), so
-  // the first paint draws a screenful of nodes, not thousands.
+  // The first view is readable, never fit-to-all: the whole run if it fits at a readable
+  // zoom, else its start (a finished run) or its newest nodes (a live one) at that zoom.
+  // Re-run when a followed live run grows; never on replay steps. The whole run is one `f` away.
   useEffect(() => {
-    if (!runId || userMoved.current || !follow) return;
+    if (!runId || !view || !layout || userMoved.current || !follow || pane.width === 0) return;
     const t = requestAnimationFrame(() => {
-      const items = nodes.filter((n) => !n.type?.endsWith('Group'));
-      void flow.fitView(items.length > CULL_ABOVE ? { ...FIT, nodes: items.slice(-NEWEST).map((n) => ({ id: n.id })) } : FIT);
+      const fitZoom = Math.min(FIT.maxZoom, (pane.width * (1 - FIT.padding)) / Math.max(1, layout.width), (pane.height * (1 - FIT.padding)) / Math.max(1, layout.height + 40));
+      if (fitZoom >= READABLE_ZOOM) {
+        void flow.fitView(FIT);
+        return;
+      }
+      const zoom = READABLE_ZOOM;
+      const ids = view.graph.nodes.map((n) => n.id);
+      const anchor = live ? layout.nodes[ids[Math.max(0, ids.length - NEWEST)]!] : layout.nodes[ids[0]!];
+      if (!anchor) return;
+      // Left edge of the run (or of the anchor's lane), top at the anchor, minus the frame title.
+      const x = live ? anchor.x - MARGIN / zoom : Math.min(anchor.x, 0) - 40;
+      // Above the first frame's title, below the canvas tools.
+      const y = anchor.y - 48 - TOOLS_H / 2 / zoom;
+      void flow.setViewport({ x: -x * zoom + MARGIN, y: -y * zoom + MARGIN / 2, zoom }, { duration: 0 });
     });
     return () => cancelAnimationFrame(t);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- fit on new data, not on every prefix change
-  }, [runId, flow, view, follow]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- place on new data, not on every prefix change
+  }, [runId, flow, view, follow, pane.width, pane.height]);
+  // A fold or unfold moves what lies below it: keep the folded response (or lane) where the user looks.
+  const revealed = useGraphStore((s) => s.revealed);
+  useEffect(() => {
+    if (!revealed || !view || !layout) return;
+    const group = view.graph.groups.find((g) => (revealed.kind === 'response' ? g.kind === 'response' && g.response === revealed.index : g.kind === 'agent' && g.lane === revealed.lane));
+    const box = group && (layout.frames[group.id]?.[0] ?? layout.groups[group.id]);
+    if (!box) return;
+    userMoved.current = true;
+    const zoom = flow.getZoom();
+    // Its top left corner just inside the canvas, as it was clicked from the title.
+    void flow.setViewport({ x: -box.x * zoom + MARGIN, y: -box.y * zoom + TOOLS_H + MARGIN, zoom }, { duration: 0 });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- on a fold only, with the layout it made
+  }, [revealed, layout]);
+  // Enter in the run search steps to the next match: bring it into view, readable.
+  const currentMatch = useGraphStore((s) => (s.current >= 0 ? s.matches[s.current] : undefined));
+  useEffect(() => {
+    const box = currentMatch && layout?.nodes[currentMatch];
+    if (!box) return;
+    userMoved.current = true;
+    void flow.setCenter(box.x + box.width / 2, box.y + box.height / 2, { zoom: Math.max(flow.getZoom(), 1), duration: 200 });
+  }, [currentMatch, flow, layout]);
   useEffect(() => {
     if (!fitRequest) return;
     userMoved.current = false;
     void flow.fitView({ ...FIT, duration: 250 });
   }, [fitRequest, flow]);
   useEffect(() => {
-    const box = focus && view?.layout.nodes[focus.id];
+    const box = focus && layout?.nodes[focus.id];
     if (box) void flow.setCenter(box.x + box.width / 2, box.y + box.height / 2, { zoom: 1.2, duration: 300 });
-  }, [focus, flow, view]);
+  }, [focus, flow, layout]);
 
   const onNodeClick = useCallback(
     (_: unknown, node: Node) => {
       if (node.type === 'responseGroup') {
-        const g = view?.groupById[node.id];
+        const g = view?.groupById[typeof node.data.group === 'string' ? node.data.group : node.id];
         if (g?.kind === 'response') select({ kind: 'response', index: g.response });
+      } else if (node.type === 'agentGroup') {
+        const g = view?.groupById[node.id];
+        if (g?.kind === 'agent') toggleFocus(g.lane);
+      } else if (node.type === 'fanCalls' || node.type === 'fanOutputs') {
+        if (typeof node.data.group === 'string') toggleFan(node.data.group);
       } else if (view?.nodeById[node.id]) {
         select({ kind: 'node', id: node.id });
       }
     },
-    [select, view],
+    [select, view, toggleFan, toggleFocus],
   );
   const onNodeDoubleClick = useCallback(
     (_: unknown, node: Node) => {
-      const box = view?.layout.nodes[node.id];
+      const box = layout?.nodes[node.id];
       if (box) void flow.setCenter(box.x + box.width / 2, box.y + box.height / 2, { zoom: 1.3, duration: 300 });
     },
-    [flow, view],
+    [flow, layout],
   );
-  const minimapColor = useCallback((node: Node) => (node.type?.endsWith('Group') ? 'transparent' : kindStyle(node.type ?? '').color), []);
+  const minimapColor = useCallback((node: Node) => (node.type?.endsWith('Group') ? 'transparent' : kindStyle(node.type === 'fanCalls' ? 'tool_call' : node.type === 'fanOutputs' ? 'tool_output' : (node.type ?? '')).color), []);
 
   return (
     <ReactFlow
@@ -95,7 +156,8 @@ function Canvas() {
       autoPanOnNodeFocus={false}
       nodesConnectable={false}
       elementsSelectable={false}
-      onMove={(_, viewport) => setFar(viewport.zoom < FAR_ZOOM)}
+      onMove={(_, viewport) => setTier(zoomTier(viewport.zoom))}
+      onInit={(instance) => setTier(zoomTier(instance.getZoom()))}
       onMoveStart={(event) => {
         if (event) userMoved.current = true;
       }}
@@ -106,7 +168,16 @@ function Canvas() {
       proOptions={{ hideAttribution: true }}
     >
       <Background gap={24} size={1} />
-      {nodes.length <= CULL_ABOVE && <MiniMap pannable zoomable nodeColor={minimapColor} nodeStrokeWidth={0} style={{ width: 150, height: 100 }} className="!bg-white/80 dark:!bg-zinc-900/80" />}
+      <Panel position="top-right" className="flex flex-col items-end gap-1">
+        <GraphTools />
+        {view &&
+          [...expanded].map((id) => (
+            <button key={id} type="button" data-testid="fold-fan" onClick={() => toggleFan(id)} className="rounded border border-zinc-300 bg-white px-2 py-1 text-xs shadow-sm hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900">
+              Fold {view.groupById[id]?.label ?? id}
+            </button>
+          ))}
+      </Panel>
+      {nodes.length <= MINIMAP_UP_TO && <MiniMap pannable zoomable nodeColor={minimapColor} nodeStrokeWidth={0} style={{ width: 150, height: 100 }} className="!bg-white/80 dark:!bg-zinc-900/80" />}
       <Controls showInteractive={false} position="bottom-left" />
     </ReactFlow>
   );

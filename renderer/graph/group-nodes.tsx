@@ -1,9 +1,18 @@
-// Group nodes drawn behind the items: response frames (model, status, tokens, duration),
-// agent lanes with their names, and shaded compaction windows with the token savings.
-import type { NodeProps } from '@xyflow/react';
-import { memo } from 'react';
-import type { GraphGroup } from '../../shared/trace/graph-types.js';
+// Group nodes: response frames drawn behind the items (agent, model, item tally, TTFT,
+// duration, tokens, cost; zoomed out, a summary card instead of the items), agent lanes
+// with their names, shaded compaction windows with the token savings, and collapsed fans
+// of one tool drawn as one node for the calls and one for their outputs.
+import { Handle, Position, useStore, type NodeProps } from '@xyflow/react';
+import { memo, useMemo } from 'react';
+import { estimateTokens } from '../../shared/trace/item-text.js';
+import type { GraphGroup, ResponseGroup } from '../../shared/trace/graph-types.js';
+import { Icon } from '../lib/Icon.js';
+import { formatCompact, formatCost, formatCount, formatDuration } from '../lib/format.js';
+import { NODE_H, NODE_W } from '../model/geometry.js';
+import type { RunView } from '../model/run-view.js';
 import { useRunStore } from '../state/run-store.js';
+import { useGraphStore } from './graph-store.js';
+import { kindStyle } from './kind-style.js';
 
 /** The group, or undefined before the replay step at which it appears (`data.appear`, see to-flow.ts). */
 function useGroup(id: string, data: Record<string, unknown>): GraphGroup | undefined {
@@ -13,40 +22,237 @@ function useGroup(id: string, data: Record<string, unknown>): GraphGroup | undef
   return visible ? group : undefined;
 }
 
+/** The canvas zoom, in steps of 5 %: what cards size their text by, without a render per frame of a zoom gesture. */
+function useZoomStep(): number {
+  return useStore((s) => Math.max(0.05, Math.round(s.transform[2] * 20) / 20));
+}
+
+/**
+ * The font size (canvas px) that reads at 11 px on screen, shrunk until `lines` lines of
+ * `chars` characters in all fit the box, wrapping: a narrow card wraps its lines rather
+ * than shrinking them to dust.
+ */
+export function fittedFont(zoom: number, width: number, height: number, lines: number, chars: number): number {
+  const w = Math.max(1, width - 16);
+  const h = Math.max(1, height - 8);
+  // Characters are ~0.58 em wide, lines 1.25 em tall; leave a fifth of the area to ragged line ends.
+  const byArea = Math.sqrt((0.8 * w * h) / (0.58 * 1.25 * Math.max(chars, 8)));
+  return Math.max(4, Math.min(11 / zoom, h / (lines * 1.25), byArea));
+}
+
 const ResponseFrame = memo(function ResponseFrame({ id, width, height, data }: NodeProps) {
-  const group = useGroup(id, data);
+  const groupId = typeof data.group === 'string' ? data.group : id;
+  const segment = typeof data.segment === 'number' ? data.segment : 0;
+  const group = useGroup(groupId, data);
   const index = group?.kind === 'response' ? group.response : -1;
   const inProgress = useRunStore((s) => (s.view && index >= 0 ? (s.view.replay.responseDoneAt[index] ?? Infinity) > s.replay.step : false));
   const selected = useRunStore((s) => s.selection?.kind === 'response' && s.selection.index === index);
-  if (group?.kind !== 'response') return null;
+  const view = useRunStore((s) => s.view);
+  const tier = useGraphStore((s) => s.tier);
+  const zoom = useZoomStep();
+  const summary = useMemo(() => (view && group?.kind === 'response' ? frameSummary(view, group, segment) : null), [view, group, segment]);
+  if (group?.kind !== 'response' || !summary) return null;
   const failed = group.status === 'failed' || group.status === 'error';
-  return (
-    <div
-      data-group-kind="response"
-      data-response-id={group.responseId}
-      data-state={inProgress ? 'in_progress' : group.status}
-      style={{ width, height }}
-      className={[
-        'rounded-lg border bg-zinc-50/70 dark:bg-zinc-900/40',
-        failed ? 'border-red-400' : 'border-zinc-300 dark:border-zinc-700',
-        inProgress ? 'loupe-in-progress border-dashed border-blue-400' : '',
-        selected ? 'ring-2 ring-blue-500' : '',
-      ].join(' ')}
+  const state = inProgress ? `${group.model ?? 'model'} · streaming…` : summary.numbers;
+  const title = `#${index + 1} · ${summary.agent} · ${group.model ?? 'unknown model'} · ${summary.tally} · ${summary.numbers}${segment > 0 ? ' (continued in this lane)' : ''}`;
+  const frameClass = [
+    'rounded-lg border',
+    failed ? 'border-red-400' : 'border-zinc-300 dark:border-zinc-700',
+    inProgress ? 'loupe-in-progress border-dashed border-blue-400' : '',
+    selected ? 'ring-2 ring-blue-500' : '',
+  ].join(' ');
+  const attrs = { 'data-group-kind': 'response', 'data-response-id': group.responseId, 'data-frame-segment': segment, 'data-state': inProgress ? 'in_progress' : group.status, title };
+  const fold = (
+    <button
+      type="button"
+      data-testid="frame-fold"
+      title={data.folded ? 'Unfold this response' : 'Fold this response to a card'}
+      aria-label={data.folded ? 'Unfold this response' : 'Fold this response to a card'}
+      className="shrink-0 rounded px-1 text-zinc-500 hover:bg-zinc-200 dark:hover:bg-zinc-700"
+      onClick={(e) => {
+        e.stopPropagation();
+        useGraphStore.getState().toggleResponse(index);
+      }}
     >
-      <div className="flex cursor-pointer items-center gap-2 truncate px-2.5 pt-1 text-[11px] text-zinc-500 dark:text-zinc-400">
+      <Chevron open={data.folded !== true} />
+    </button>
+  );
+  if (tier === 'far' || data.folded === true) {
+    // Zoomed out, or folded: the frame is a card summing the response up, its text as large as fits.
+    const lines = [`#${index + 1} ${summary.agent}`, `${group.model ?? 'model'} · ${summary.tally}`, state];
+    const font = fittedFont(zoom, width ?? 0, height ?? 0, lines.length, lines.reduce((n, l) => n + l.length, 0));
+    return (
+      <div {...attrs} data-folded={data.folded === true || undefined} style={{ width, height, fontSize: font }} className={`${frameClass} flex cursor-pointer flex-col justify-center overflow-hidden bg-white/95 px-2 leading-tight text-zinc-600 shadow-sm dark:bg-zinc-900/95 dark:text-zinc-300`} data-testid="frame-card">
+        {data.folded === true && <Handle type="target" position={Position.Top} isConnectable={false} className="loupe-handle" />}
+        {data.folded === true && <Handle type="source" position={Position.Bottom} isConnectable={false} className="loupe-handle" />}
+        <div className="flex items-center truncate font-semibold text-zinc-900 dark:text-zinc-100">
+          {data.folded === true && tier !== 'far' && fold}
+          <span className="truncate">{lines[0]}</span>
+        </div>
+        <div className="break-words">{lines[1]}</div>
+        <div className="break-words tabular-nums">{lines[2]}</div>
+      </div>
+    );
+  }
+  return (
+    <div {...attrs} style={{ width, height }} className={`${frameClass} bg-zinc-50/70 dark:bg-zinc-900/40`}>
+      <div className="flex cursor-pointer items-center gap-2 px-2.5 pt-1 text-[11px] text-zinc-500 dark:text-zinc-400" data-testid="frame-title">
+        {fold}
         <span className="font-semibold text-zinc-700 dark:text-zinc-300">#{index + 1}</span>
-        <span className="truncate">{inProgress ? `${group.model ?? 'model'} · streaming…` : group.label}</span>
+        {(segment > 0 || view!.graph.lanes.length > 1) && <span className="truncate font-medium text-fuchsia-700 dark:text-fuchsia-300">{summary.agent}</span>}
+        <span className="shrink-0 tabular-nums" data-testid="frame-numbers">
+          {state}
+        </span>
+        <span className="min-w-0 flex-1 truncate">
+          · {group.model ?? 'model'} · {summary.tally}
+        </span>
       </div>
     </div>
   );
 });
 
+/** Open (pointing down) or folded (pointing right); an icon, so titles keep their text. */
+function Chevron({ open }: { open: boolean }) {
+  return (
+    <svg viewBox="0 0 10 10" className="h-2.5 w-2.5" aria-hidden="true" style={{ transform: open ? 'rotate(90deg)' : undefined }}>
+      <path d="M3 1.5 7 5 3 8.5" fill="none" stroke="currentColor" strokeWidth="1.5" />
+    </svg>
+  );
+}
+
+interface FrameSummary {
+  agent: string;
+  tally: string;
+  numbers: string;
+}
+
+const TALLY: Array<[string, (kind: string) => boolean]> = [
+  ['call', (k) => k === 'tool_call' || k === 'hosted_tool' || k === 'mcp' || k === 'agent_call' || k === 'program'],
+  ['output', (k) => k === 'tool_output' || k === 'agent_call_output' || k === 'program_output'],
+  ['message', (k) => k === 'message' || k === 'agent_message'],
+  ['reasoning', (k) => k === 'reasoning'],
+];
+
+/** What a frame says about its response: the agent of this lane's part, an item tally, TTFT, time, tokens, cost. */
+function frameSummary(view: RunView, group: ResponseGroup, segment: number): FrameSummary {
+  const lanes: string[] = [];
+  for (const id of group.members) {
+    const lane = view.nodeById[id]?.lane;
+    if (lane !== undefined && !lanes.includes(lane)) lanes.push(lane);
+  }
+  const lane = lanes[segment] ?? lanes[0] ?? 'main';
+  const members = group.members.filter((id) => view.nodeById[id]?.lane === lane);
+  const counts = TALLY.map(([name, test]) => [name, members.filter((id) => test(view.nodeById[id]!.kind)).length] as const).filter(([, n]) => n > 0);
+  const other = members.length - counts.reduce((s, [, n]) => s + n, 0);
+  const tally = [...counts.map(([name, n]) => `${formatCount(n)} ${name}${n === 1 ? '' : name === 'reasoning' ? '' : 's'}`), ...(other > 0 ? [`${other} other`] : [])].join(', ') || 'no new items';
+  const m = view.metrics.responses[group.response];
+  const numbers = [
+    m?.ttftMs != null ? `TTFT ${formatDuration(m.ttftMs)}` : null,
+    m?.durationMs != null ? formatDuration(m.durationMs) : null,
+    m?.tokens ? `${formatCompact(m.tokens.total)} tok` : null,
+    m?.costUsd != null ? formatCost(m.costUsd) : null,
+  ]
+    .filter((x) => x !== null)
+    .join(' · ');
+  const agent = view.groupById[`agent:${lane}`]?.label ?? lane;
+  return { agent, tally, numbers: numbers || group.status };
+}
+
+/** A collapsed fan of one tool: how many calls, their statuses and the time they spread over. Click to expand. */
+const FanCalls = memo(function FanCalls({ id, data }: NodeProps) {
+  const group = useGroup(typeof data.group === 'string' ? data.group : id, data);
+  const view = useRunStore((s) => s.view);
+  const stats = useMemo(() => (view && group?.kind === 'fan' ? fanStats(view, group.members, 'calls') : null), [view, group]);
+  if (group?.kind !== 'fan' || !stats) return null;
+  return <FanBox id={id} responseId={view!.graph.responses[group.response]?.responseId ?? ''} kind="tool_call" title={group.label} line={stats.tally} numbers={stats.spread} full={`${group.label}: ${stats.tally}, ${stats.spread}. Click to show every call.`} />;
+});
+
+const FanOutputs = memo(function FanOutputs({ id, data }: NodeProps) {
+  const groupId = typeof data.group === 'string' ? data.group : id;
+  const group = useGroup(groupId, data);
+  const view = useRunStore((s) => s.view);
+  const stats = useMemo(() => (view && group?.kind === 'fan' ? fanStats(view, group.outputs, 'outputs') : null), [view, group]);
+  if (group?.kind !== 'fan' || !stats) return null;
+  const title = `×${formatCount(group.outputs.length)} outputs`;
+  return <FanBox id={id} responseId={view!.nodeById[group.outputs[0]!]?.responseId ?? ''} kind="tool_output" title={title} line={`${group.tool} · ${stats.tally}`} numbers={stats.spread} full={`${title} of ${group.tool}: ${stats.tally}, ${stats.spread}. Click to show every output.`} />;
+});
+
+function FanBox({ id, responseId, kind, title, line, numbers, full }: { id: string; responseId: string; kind: string; title: string; line: string; numbers: string; full: string }) {
+  const style = kindStyle(kind);
+  return (
+    <div
+      data-node-type="fan_group"
+      data-node-id={id}
+      data-node-kind={kind}
+      data-response-id={responseId}
+      data-testid="fan-group"
+      title={full}
+      style={{ width: NODE_W, height: NODE_H, boxShadow: '3px 3px 0 -1px #fff, 3px 3px 0 0 #a1a1aa, 6px 6px 0 -1px #fff, 6px 6px 0 0 #d4d4d8' }}
+      className={`flex cursor-pointer items-center gap-2 rounded-md border border-l-4 border-zinc-300 bg-white px-2 dark:border-zinc-600 dark:bg-zinc-900 ${style.accent}`}
+    >
+      <Handle type="target" position={Position.Top} isConnectable={false} className="loupe-handle" />
+      <span className={`flex h-7 w-7 shrink-0 items-center justify-center rounded ${style.chip}`}>
+        <Icon name={style.icon} />
+      </span>
+      <div className="min-w-0 flex-1 leading-tight">
+        <div className="truncate text-[12.5px] font-semibold text-zinc-900 dark:text-zinc-100" data-testid="node-label">
+          {title}
+        </div>
+        <div className="truncate text-[10.5px] text-zinc-500 dark:text-zinc-400">{line}</div>
+        <div className="truncate text-[10px] tabular-nums text-zinc-500 dark:text-zinc-400">{numbers}</div>
+      </div>
+      <Handle type="source" position={Position.Bottom} isConnectable={false} className="loupe-handle" />
+    </div>
+  );
+}
+
+/** Status tally (`1,480 completed · 20 failed`) and the time the items spread over. */
+function fanStats(view: RunView, ids: string[], what: 'calls' | 'outputs'): { tally: string; spread: string } {
+  const counts = new Map<string, number>();
+  let first = Infinity;
+  let last = -Infinity;
+  let tokens = 0;
+  for (const id of ids) {
+    const node = view.nodeById[id];
+    if (!node) continue;
+    const status = node.status ?? (what === 'outputs' ? 'returned' : 'emitted');
+    counts.set(status, (counts.get(status) ?? 0) + 1);
+    const t = view.replay.steps[view.replay.appearAt[id] ?? -1]?.tUs;
+    if (t !== undefined) {
+      first = Math.min(first, t);
+      last = Math.max(last, t);
+    }
+    if (what === 'outputs') tokens += estimateTokens(node.item);
+  }
+  const tally = [...counts].map(([status, n]) => `${formatCount(n)} ${status}`).join(' · ');
+  const span = last - first >= 1000 ? `over ${formatDuration((last - first) / 1000)}` : last >= first ? 'at once' : '';
+  return { tally, spread: [span, what === 'outputs' ? `+≈${formatCompact(tokens)} tok` : ''].filter(Boolean).join(' · ') };
+}
+
 const AgentLane = memo(function AgentLane({ id, width, height, data }: NodeProps) {
   const group = useGroup(id, data);
+  const folded = useGraphStore((s) => group?.kind === 'agent' && s.foldedLanes.has(group.lane));
   if (group?.kind !== 'agent') return null;
   return (
     <div data-group-kind="agent" style={{ width, height }} className="rounded-xl border border-dashed border-fuchsia-300/70 bg-fuchsia-50/30 dark:border-fuchsia-800/60 dark:bg-fuchsia-950/10">
-      <div className="px-3 pt-2 text-xs font-semibold tracking-wide text-fuchsia-700 dark:text-fuchsia-300">{group.label}</div>
+      <div className="flex items-center gap-1 px-3 pt-2 text-xs font-semibold tracking-wide text-fuchsia-700 dark:text-fuchsia-300">
+        <button
+          type="button"
+          data-testid="lane-fold"
+          title={folded ? 'Unfold this agent' : "Fold this agent's responses to cards"}
+          aria-label={folded ? 'Unfold this agent' : "Fold this agent's responses to cards"}
+          className="rounded px-1 hover:bg-fuchsia-100 dark:hover:bg-fuchsia-900"
+          onClick={(e) => {
+            e.stopPropagation();
+            useGraphStore.getState().toggleLane(group.lane);
+          }}
+        >
+          <Chevron open={!folded} />
+        </button>
+        <span className="cursor-pointer" title={`${group.label}: click to focus this agent (again to show all)`}>
+          {group.label}
+        </span>
+      </div>
     </div>
   );
 });
@@ -68,4 +274,4 @@ const CompactionWindow = memo(function CompactionWindow({ id, width, height, dat
   );
 });
 
-export const GroupNodes = { responseGroup: ResponseFrame, agentGroup: AgentLane, compactionGroup: CompactionWindow };
+export const GroupNodes = { responseGroup: ResponseFrame, agentGroup: AgentLane, compactionGroup: CompactionWindow, fanCalls: FanCalls, fanOutputs: FanOutputs };

@@ -6,7 +6,8 @@
 // node and edge components select `step >= appear` from the store, so a step re-renders
 // only what appears or disappears, however large the run.
 import { MarkerType, Position, type Edge, type Node, type NodeHandle } from '@xyflow/react';
-import type { RunView } from '../model/run-view.js';
+import type { Box } from '../model/geometry.js';
+import type { Folds, RunView, ViewLayout } from '../model/run-view.js';
 import { EDGE_STYLES } from './kind-style.js';
 
 export interface Appear extends Record<string, unknown> {
@@ -34,52 +35,82 @@ function handles(width: number, height: number): NodeHandle[] {
   ];
 }
 
-export function toFlow(view: RunView | null): Flow {
-  if (!view) return { nodes: [], edges: [] };
-  const { graph, layout, replay } = view;
+/** A fan group's outputs node id, beside the group's own id for its calls. */
+export const fanOutputsId = (groupId: string) => `${groupId}:outputs`;
+
+export function toFlow(view: RunView | null, layout: ViewLayout | null = view?.layout ?? null, folds: Folds = {}): Flow {
+  if (!view || !layout) return { nodes: [], edges: [] };
+  const { graph, replay } = view;
   const appearOf = (id: string) => replay.appearAt[id] ?? Infinity;
   const nodes: Flow['nodes'] = [];
-  for (const group of graph.groups) {
-    const box = layout.groups[group.id];
-    if (!box) continue;
-    let type: string;
-    let zIndex: number;
-    let appear: number;
-    if (group.kind === 'response') {
-      type = 'responseGroup';
-      zIndex = -1;
-      appear = replay.responseStartAt[group.response] ?? 0;
-    } else if (group.kind === 'agent') {
-      if (graph.lanes.length < 2) continue;
-      type = 'agentGroup';
-      zIndex = -3;
-      appear = Math.min(...group.members.map(appearOf));
-    } else {
-      type = 'compactionGroup';
-      zIndex = -2;
-      appear = appearOf(group.compaction);
-    }
-    if (!Number.isFinite(appear)) continue;
+  const frame = (id: string, type: string, box: Box, data: Appear, zIndex: number) => {
     const { x, y, width, height } = box;
-    nodes.push({ id: group.id, type, position: { x, y }, data: { appear }, width, height, measured: { width, height }, handles: [], zIndex, draggable: false, focusable: false });
+    nodes.push({ id, type, position: { x, y }, data, width, height, measured: { width, height }, handles: [], zIndex, draggable: false, focusable: false });
+  };
+  /** Members of collapsed fan groups → the group node drawn for them. */
+  const rep = new Map<string, string>();
+  for (const group of graph.groups) {
+    if (group.kind === 'response') {
+      const appear = replay.responseStartAt[group.response] ?? 0;
+      // One frame per lane the response reached (in the order its items reached them, as
+      // layout.ts frames them); the first keeps the group's id. A folded one is a card the
+      // edges of its items attach to.
+      const lanes: string[] = [];
+      for (const id of group.members) {
+        const lane = view.nodeById[id]?.lane;
+        if (lane !== undefined && !lanes.includes(lane)) lanes.push(lane);
+      }
+      (layout.frames[group.id] ?? []).forEach((box, i) => {
+        const id = i === 0 ? group.id : `${group.id}@${i}`;
+        const lane = lanes[i]!;
+        const folded = folds.foldedResponses?.has(group.response) || folds.foldedLanes?.has(lane) || false;
+        if (!folded) return frame(id, 'responseGroup', box, { appear, group: group.id, segment: i }, -1);
+        for (const m of group.members) if (view.nodeById[m]?.lane === lane) rep.set(m, id);
+        nodes.push(itemNode(id, 'responseGroup', box, { appear, group: group.id, segment: i, folded: true }));
+      });
+    } else if (group.kind === 'fan') {
+      const fan = layout.fans[group.id];
+      if (!fan || rep.has(group.members[0]!)) continue;
+      const appear = Math.min(...group.members.map(appearOf));
+      if (!Number.isFinite(appear)) continue;
+      for (const id of group.members) rep.set(id, group.id);
+      nodes.push(itemNode(group.id, 'fanCalls', fan.calls, { appear, group: group.id }));
+      if (fan.outputs && !rep.has(group.outputs[0]!)) {
+        const outAppear = Math.min(...group.outputs.map(appearOf));
+        for (const id of group.outputs) if (!rep.has(id)) rep.set(id, fanOutputsId(group.id));
+        if (Number.isFinite(outAppear)) nodes.push(itemNode(fanOutputsId(group.id), 'fanOutputs', fan.outputs, { appear: outAppear, group: group.id }));
+      }
+    } else {
+      const box = layout.groups[group.id];
+      if (!box) continue;
+      if (group.kind === 'agent' && graph.lanes.length < 2) continue;
+      const appear = group.kind === 'agent' ? Math.min(...group.members.map(appearOf)) : appearOf(group.compaction);
+      if (Number.isFinite(appear)) frame(group.id, group.kind === 'agent' ? 'agentGroup' : 'compactionGroup', box, { appear }, group.kind === 'agent' ? -3 : -2);
+    }
   }
   // Groups first so they paint below; items in causal order.
   for (const node of graph.nodes) {
     const box = layout.nodes[node.id];
     const appear = appearOf(node.id);
-    if (!box || !Number.isFinite(appear)) continue;
-    const { x, y, width, height } = box;
-    nodes.push({ id: node.id, type: node.kind, position: { x, y }, data: { appear }, width, height, measured: { width, height }, handles: handles(width, height), draggable: false });
+    if (!box || !Number.isFinite(appear) || rep.has(node.id)) continue;
+    nodes.push(itemNode(node.id, node.kind, box, { appear }));
   }
   const edges: Flow['edges'] = [];
+  const seen = new Set<string>();
+  const hidden = bandEdges(view, layout);
   for (const e of graph.edges) {
     const appear = Math.max(appearOf(e.from), appearOf(e.to));
-    if (!Number.isFinite(appear)) continue;
+    if (!Number.isFinite(appear) || ((e.kind === 'next' || e.kind === 'call') && hidden(e.from, e.to))) continue;
+    const source = rep.get(e.from) ?? e.from;
+    const target = rep.get(e.to) ?? e.to;
+    const id = `${e.kind}:${source}->${target}`;
+    if (source === target || seen.has(id)) continue;
+    seen.add(id);
     const style = EDGE_STYLES[e.kind] ?? EDGE_STYLES.next!;
     edges.push({
-      id: `${e.kind}:${e.from}->${e.to}`,
-      source: e.from,
-      target: e.to,
+      id,
+      source,
+      target,
       type: 'replay',
       data: { appear, kind: e.kind },
       className: `loupe-edge-${e.kind}`,
@@ -89,4 +120,44 @@ export function toFlow(view: RunView | null): Flow {
     });
   }
   return { nodes, edges };
+}
+
+function itemNode(id: string, type: string, box: Box, data: Appear): Flow['nodes'][number] {
+  const { x, y, width, height } = box;
+  return { id, type, position: { x, y }, data, width, height, measured: { width, height }, handles: handles(width, height), draggable: false };
+}
+
+/**
+ * A fan wrapped onto several rows would draw its fan-in, call and fan-out edges through the
+ * rows of the band. Only the first row is joined to the step before it, only the last row of
+ * calls to their outputs, and only the last row of outputs to the step after: the bands
+ * themselves say the rest run in parallel.
+ */
+function bandEdges(view: RunView, layout: ViewLayout): (from: string, to: string) => boolean {
+  const firstRow = new Map<string, number>();
+  const lastCallRow = new Map<string, number>();
+  const lastRow = new Map<string, number>();
+  const fanOf = (id: string) => {
+    const node = view.nodeById[id];
+    return node?.fan?.id ?? (node?.callNode ? view.nodeById[node.callNode]?.fan?.id : undefined);
+  };
+  for (const node of view.graph.nodes) {
+    const y = layout.nodes[node.id]?.y;
+    if (y === undefined) continue;
+    if (node.fan) {
+      firstRow.set(node.fan.id, Math.min(firstRow.get(node.fan.id) ?? Infinity, y));
+      lastCallRow.set(node.fan.id, Math.max(lastCallRow.get(node.fan.id) ?? -Infinity, y));
+    }
+    const outFan = node.callNode ? fanOf(node.id) : undefined;
+    if (outFan !== undefined) lastRow.set(outFan, Math.max(lastRow.get(outFan) ?? -Infinity, y));
+  }
+  return (from, to) => {
+    // A call's edge to its output would cross the rows of calls below it: the last row's show the way.
+    const callFan = view.nodeById[to]?.callNode === from ? view.nodeById[from]?.fan?.id : undefined;
+    if (callFan !== undefined) return (layout.nodes[from]?.y ?? 0) < lastCallRow.get(callFan)!;
+    const into = view.nodeById[to]?.fan?.id;
+    if (into !== undefined && (layout.nodes[to]?.y ?? 0) > firstRow.get(into)!) return true;
+    const outOf = view.nodeById[from]?.callNode ? fanOf(from) : undefined;
+    return outOf !== undefined && (layout.nodes[from]?.y ?? 0) < lastRow.get(outOf)! && view.nodeById[to]?.fan?.id !== outOf;
+  };
 }

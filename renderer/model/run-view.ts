@@ -5,7 +5,7 @@
 import type { RunDetail } from '../../shared/api/types.js';
 import { buildRunGraph } from '../../shared/trace/graph.js';
 import type { GraphGroup, GraphNode, RunGraph } from '../../shared/trace/graph-types.js';
-import { layoutRun } from '../../shared/trace/layout.js';
+import { layoutRun, type RunLayout } from '../../shared/trace/layout.js';
 import { runMetrics, type RunMetrics } from '../../shared/trace/metrics-run.js';
 import type { Run } from '../../shared/trace/thread.js';
 import { buildTimeline } from '../../shared/trace/timeline.js';
@@ -19,7 +19,7 @@ export interface RunView {
   graph: RunGraph;
   nodeById: Record<string, GraphNode>;
   groupById: Record<string, GraphGroup>;
-  layout: { nodes: Record<string, Box>; groups: Record<string, Box> };
+  layout: ViewLayout;
   replay: ReplayModel;
   metrics: RunMetrics;
 }
@@ -32,10 +32,44 @@ export function buildRunView(detail: RunDetail): RunView {
   for (const n of graph.nodes) nodeById[n.id] = n;
   const groupById: Record<string, GraphGroup> = {};
   for (const g of graph.groups) groupById[g.id] = g;
-  // Lanes are only as wide as the widest fan of the run (up to 4), so a run of agents
-  // without parallel calls stays compact.
-  const widestFan = graph.nodes.reduce((w, n) => Math.max(w, (n.fan?.index ?? 0) + 1), 1);
-  const layout = layoutRun(graph, { nodeWidth: NODE_W, nodeHeight: NODE_H, gapX: GAP_X, gapY: GAP_Y, groupPadding: GROUP_PAD, columnsPerLane: Math.min(4, widestFan) });
+  const layout = viewLayout(graph);
+  return {
+    runId: run.id,
+    run,
+    graph,
+    nodeById,
+    groupById,
+    layout,
+    replay: replayFromTimeline(buildTimeline(run, graph), nodeById),
+    metrics: runMetrics(run, graph, detail.prices),
+  };
+}
+
+export interface ViewLayout {
+  nodes: Record<string, Box>;
+  /** Bounding boxes of groups, with room for their title line. */
+  groups: Record<string, Box>;
+  /** Response frames, one per lane the response has items in, with room for their title line. */
+  frames: Record<string, Box[]>;
+  /** Collapsed fan groups: where their calls' and outputs' group nodes go. */
+  fans: RunLayout['fans'];
+  width: number;
+  height: number;
+}
+
+/** Fans wrap past this many columns: 5 parallel calls still sit on one row. */
+const MAX_COLUMNS = 6;
+
+/** What the user opened or folded on the canvas. */
+export interface Folds {
+  expanded?: ReadonlySet<string>;
+  foldedResponses?: ReadonlySet<number>;
+  foldedLanes?: ReadonlySet<string>;
+}
+
+/** The canvas positions of a run, with the given fan groups expanded and responses and lanes folded. */
+export function viewLayout(graph: RunGraph, folds: Folds = {}): ViewLayout {
+  const layout = layoutRun(graph, { nodeWidth: NODE_W, nodeHeight: NODE_H, gapX: GAP_X, gapY: GAP_Y, groupPadding: GROUP_PAD, maxColumns: MAX_COLUMNS, ...folds });
   // Group frames carry a title line above their members.
   const groups: Record<string, Box> = {};
   for (const [id, b] of Object.entries(layout.groups)) {
@@ -44,14 +78,7 @@ export function buildRunView(detail: RunDetail): RunView {
     const pad = id.startsWith('agent:') ? 14 : id.startsWith('compaction:') ? 8 : 0;
     groups[id] = { x: b.x - pad, y: b.y - head - pad, width: b.width + 2 * pad, height: b.height + head + 2 * pad };
   }
-  return {
-    runId: run.id,
-    run,
-    graph,
-    nodeById,
-    groupById,
-    layout: { nodes: layout.nodes, groups },
-    replay: replayFromTimeline(buildTimeline(run, graph), nodeById),
-    metrics: runMetrics(run, graph, detail.prices),
-  };
+  const frames: Record<string, Box[]> = {};
+  for (const [id, list] of Object.entries(layout.frames)) frames[id] = list.map((b) => ({ x: b.x, y: b.y - GROUP_HEAD, width: b.width, height: b.height + GROUP_HEAD }));
+  return { nodes: layout.nodes, groups, frames, fans: layout.fans, width: layout.width, height: layout.height };
 }

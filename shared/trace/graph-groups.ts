@@ -1,12 +1,13 @@
 // Group nodes around item nodes: one per response (model, status, tokens, duration),
-// one per agent lane, one per compaction window. Groups hold member ids only; layout
+// one per agent lane, one per compaction window, one per large fan-out of one tool. Groups hold member ids only; layout
 // turns them into bounding boxes.
 import { fmt } from './graph-labels.js';
-import type { CompactionGroup, GraphGroup, GraphNode, ResponseGroup, ResponseNodes } from './graph-types.js';
+import { str } from './json.js';
+import type { CompactionGroup, FanGroup, GraphGroup, GraphNode, ResponseGroup, ResponseNodes } from './graph-types.js';
 import type { Run } from './thread.js';
 import type { ResponseRecord } from './types.js';
 
-export function groupsOf(run: Run, nodes: GraphNode[], responses: ResponseNodes[], compactions: Map<string, string[]>): GraphGroup[] {
+export function groupsOf(run: Run, nodes: GraphNode[], responses: ResponseNodes[], compactions: Map<string, string[]>, laneAgents: ReadonlyMap<string, string>): GraphGroup[] {
   const groups: GraphGroup[] = [];
   const seen = new Map<string, number>();
   run.responses.forEach((record, i) => {
@@ -23,10 +24,12 @@ export function groupsOf(run: Run, nodes: GraphNode[], responses: ResponseNodes[
   }
   for (const [lane, members] of byLane) {
     const hash = lane.indexOf('#');
-    const agent = hash === -1 ? lane : lane.slice(0, hash);
-    const label = hash === -1 ? lane : `${agent} · stream ${lane.slice(hash + 1)}`;
+    // A lane an agent took over (the root's, holding the user's message too) is named after it.
+    const agent = laneAgents.get(lane) ?? (hash === -1 ? lane : lane.slice(0, hash));
+    const label = hash === -1 ? agent : `${agent} · stream ${lane.slice(hash + 1)}`;
     groups.push({ kind: 'agent', id: `agent:${lane}`, label, agent, lane, members });
   }
+  groups.push(...fanGroups(nodes));
   const labelOf = new Map(nodes.map((n) => [n.id, n.label]));
   for (const [compaction, members] of compactions) {
     const group: CompactionGroup = { kind: 'compaction', id: `compaction:${compaction}`, label: labelOf.get(compaction) ?? 'compaction', compaction, members };
@@ -62,4 +65,35 @@ export function responseLabel(r: ResponseRecord): string {
 function seconds(us: number): string {
   const s = us / 1e6;
   return s < 10 ? `${s.toFixed(2)} s` : `${s.toFixed(1)} s`;
+}
+
+/** More parallel calls of one tool than this in one fan are drawn as one group node. */
+export const FAN_COLLAPSE_ABOVE = 12;
+
+/** The calls of one fan grouped by tool, with their outputs, where there are enough to collapse. */
+function fanGroups(nodes: GraphNode[]): FanGroup[] {
+  const byKey = new Map<string, FanGroup>();
+  const groupOfCall = new Map<string, FanGroup>();
+  const outputs: GraphNode[] = [];
+  for (const node of nodes) {
+    if (node.callNode !== null) outputs.push(node);
+    if (node.fan === null) continue;
+    const tool = str(node.item.raw.name) ?? str(node.item.raw.action) ?? node.type;
+    const key = `fan:${node.fan.id}:${tool}`;
+    let g = byKey.get(key);
+    if (g === undefined) {
+      g = { kind: 'fan', id: key, label: '', fan: node.fan.id, tool, lane: node.lane, response: node.response, members: [], outputs: [] };
+      byKey.set(key, g);
+    }
+    g.members.push(node.id);
+    groupOfCall.set(node.id, g);
+  }
+  for (const o of outputs) groupOfCall.get(o.callNode!)?.outputs.push(o.id);
+  const out: FanGroup[] = [];
+  for (const g of byKey.values()) {
+    if (g.members.length <= FAN_COLLAPSE_ABOVE) continue;
+    g.label = `×${fmt(g.members.length)} ${g.tool}`;
+    out.push(g);
+  }
+  return out;
 }

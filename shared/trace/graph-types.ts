@@ -74,7 +74,22 @@ export interface CompactionGroup extends GroupBase {
   compaction: string;
 }
 
-export type GraphGroup = ResponseGroup | AgentGroup | CompactionGroup;
+/**
+ * Many parallel calls of one tool in one fan (above FAN_COLLAPSE_ABOVE): drawn as one node
+ * with the calls' outputs as another, until the user expands it.
+ */
+export interface FanGroup extends GroupBase {
+  kind: 'fan';
+  /** The fan (`GraphNode.fan.id`) the calls belong to. */
+  fan: string;
+  tool: string;
+  lane: string;
+  response: number;
+  /** The output node of each call that has one, in node order. */
+  outputs: string[];
+}
+
+export type GraphGroup = ResponseGroup | AgentGroup | CompactionGroup | FanGroup;
 
 /** The node of every item position of one response: how the timeline and tests find nodes. */
 export interface ResponseNodes {

@@ -41,14 +41,16 @@ describe('run graph', () => {
 
   it('draws nested subagents in their own lanes, joined by spawn, message and call edges', () => {
     const { graph } = graphOf(multiAgent());
-    expect(graph.lanes).toEqual(['main', 'root', 'researcher', 'fact_checker']);
+    // The root takes over the lane of the user's message: no lane holds only that message.
+    expect(graph.lanes).toEqual(['main', 'researcher', 'fact_checker']);
     expect(edges(graph, 'spawn')).toEqual(['mac_1 -> ws_r', 'mac_2 -> ws_f']);
     expect(edges(graph, 'message')).toEqual(['am_1 -> mco_2', 'am_2 -> mco_1']);
     expect(edges(graph, 'call')).toEqual(['mac_2 -> mco_2', 'mac_1 -> mco_1']);
     expect(node(graph, 'ws_f')).toMatchObject({ agent: 'fact_checker', lane: 'fact_checker', label: 'searched: "verify loupe"' });
     expect(node(graph, 'am_2')?.label).toBe('researcher → root: "Two sources, verified."');
     const lanes = graph.groups.filter((g) => g.kind === 'agent').map((g) => [g.id, g.members.length]);
-    expect(lanes).toEqual([['agent:main', 1], ['agent:root', 4], ['agent:researcher', 4], ['agent:fact_checker', 2]]);
+    expect(lanes).toEqual([['agent:main', 5], ['agent:researcher', 4], ['agent:fact_checker', 2]]);
+    expect(graph.groups.find((g) => g.id === 'agent:main')?.label).toBe('root');
   });
 
   it('hangs a program\'s tool calls off the program and joins its output to it', () => {

@@ -26,7 +26,7 @@ export function buildRunGraph(run: Run, spans: readonly AgentSpan[] = []): RunGr
     runId: run.id,
     nodes: b.nodes,
     edges: b.edges,
-    groups: groupsOf(run, b.nodes, b.responses, b.compactions),
+    groups: groupsOf(run, b.nodes, b.responses, b.compactions, b.laneNames.agentOf),
     lanes: b.lanes,
     responses: b.responses,
   };
@@ -53,6 +53,7 @@ class GraphBuilder {
   private readonly byId = new Map<string, GraphNode>();
   private readonly identity = new NodeIdentity();
   private readonly agents = new AgentEdges();
+  readonly laneNames = new Lanes();
   private readonly calls = new Map<string, string>();
   private readonly programFans = new Map<string, number>();
   private readonly after: Frontiers[] = [];
@@ -122,7 +123,7 @@ class GraphBuilder {
       const call = this.byId.get(this.calls.get(item.callId) ?? '');
       if (call !== undefined) return { agent: call.agent, lane: call.lane };
     }
-    return { agent: item.agent ?? spanAgent, lane: laneOf(item, record, spanAgent) };
+    return { agent: item.agent ?? spanAgent, lane: this.laneNames.of(item, record, spanAgent) };
   }
 
   /** Edges into a new node and its effect on the frontier (see graph-frontier.ts). */
@@ -130,7 +131,7 @@ class GraphBuilder {
     const { item, lane } = node;
     const firstInLane = !this.lanes.includes(lane);
     if (firstInLane) this.lanes.push(lane);
-    const incoming = this.agents.arrive(lane, firstInLane);
+    const incoming = this.agents.arrive(this.laneNames.agentOf.get(lane) ?? lane, firstInLane);
     for (const p of incoming) {
       this.edge(p.from, node.id, p.kind);
       const fromSpans = this.agentLinks.has(this.byId.get(p.from)?.callId ?? '');
@@ -143,6 +144,8 @@ class GraphBuilder {
       node.callNode = call;
       this.edge(call, node.id, 'call');
       f.replace(call, node.id);
+      // A call after its fan's outputs (a hosted agent's wait after its spawns) is a new step.
+      if (step.fan?.lane === lane) step.fan = null;
       return;
     }
     if (isCall(item) && item.callId !== null) {
@@ -243,14 +246,33 @@ class GraphBuilder {
 
 /**
  * The lane a node is drawn in: its agent (the item's own, an agent message's author, the
- * Agents SDK agent whose response it is, the exchange's `x-loupe-agent`, else `main`),
- * split by WebSocket `stream_id` because the API's lanes run side by side too (`main#a`, `main#b`).
+ * Agents SDK agent whose response it is, the exchange's `x-loupe-agent`, else `main`), split
+ * by WebSocket `stream_id` because the API's lanes run side by side too (`main#a`, `main#b`). The first agent to speak in a lane
+ * of no named agent takes that lane over, so the user's message sits in the root agent's
+ * lane: known when the agent's first item arrives, so a lane never changes afterwards.
  */
-function laneOf(item: TraceItem, record: ResponseRecord, spanAgent: string | null): string {
-  const author = item.type === 'agent_message' ? str(item.raw.author) : null;
-  const agent = item.agent ?? author ?? spanAgent ?? record.exchange.agent ?? 'main';
-  const stream = str(record.request.params.stream_id);
-  return stream === null ? agent : `${agent}#${stream}`;
+class Lanes {
+  /** Agent lane key (`agent` or `agent#stream`) → the lane it took over. */
+  private readonly alias = new Map<string, string>();
+  /** Lane → the agent it is drawn for (absent: the lane's own name). */
+  readonly agentOf = new Map<string, string>();
+
+  of(item: TraceItem, record: ResponseRecord, spanAgent: string | null): string {
+    const home = homeLane(record, spanAgent);
+    const agent = item.agent ?? (item.type === 'agent_message' ? str(item.raw.author) : null);
+    if (agent === null) return home;
+    const stream = str(record.request.params.stream_id);
+    const key = stream === null ? agent : `${agent}#${stream}`;
+    const known = this.alias.get(key);
+    if (known !== undefined) return known;
+    if (record.exchange.agent === null && spanAgent === null && !this.agentOf.has(home) && !this.alias.has(home)) {
+      this.alias.set(key, home);
+      this.agentOf.set(home, agent);
+      return home;
+    }
+    this.alias.set(key, key);
+    return key;
+  }
 }
 
 function homeLane(record: ResponseRecord, spanAgent: string | null): string {

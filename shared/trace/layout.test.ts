@@ -41,8 +41,15 @@ describe('layout', () => {
     expect(layout.lanes.map((l) => l.lane)).toEqual(graph.lanes);
     const row = (id: string) => layout.cells[id]?.row ?? -1;
     for (const e of graph.edges) expect(row(e.to), `${e.from} -${e.kind}-> ${e.to}`).toBeGreaterThan(row(e.from));
-    expect(layout.cells.ws_f?.lane).toBe(3);
-    expect(new Set(Object.values(layout.nodes).map((b) => b.x)).size).toBe(4);
+    // The user's message sits in the root's lane: no lane holds only it.
+    expect(graph.lanes).toEqual(['main', 'researcher', 'fact_checker']);
+    expect(graph.groups.filter((g) => g.kind === 'agent').map((g) => g.label)).toEqual(['root', 'researcher', 'fact_checker']);
+    expect(layout.cells[graph.responses[0]!.input[0]!]?.lane).toBe(0);
+    expect(layout.cells.ws_f?.lane).toBe(2);
+    expect(new Set(Object.values(layout.nodes).map((b) => b.x)).size).toBe(3);
+    // Each lane is one column wide, as its widest row: no reserved empty columns between lanes.
+    expect(layout.lanes.map((l) => l.width)).toEqual([240, 240, 240]);
+    expect(layout.lanes[1]!.x - layout.lanes[0]!.x).toBe(240 + 96);
   });
 
   it('boxes groups around their members', () => {
@@ -56,10 +63,14 @@ describe('layout', () => {
     expect(layout.cells.fc_b).toMatchObject({ column: 1, row: layout.cells.fc_a?.row });
   });
 
-  it('wraps a fan wider than the lane onto the next row', () => {
+  it('wraps a fan wider than the lane onto the next row of its frame, outputs as a band below it', () => {
     const { layout } = laidOut(parallelCalls());
-    const narrow = layoutRun(laidOut(parallelCalls()).graph, { columnsPerLane: 2 });
+    const narrow = layoutRun(laidOut(parallelCalls()).graph, { maxColumns: 2 });
     expect(narrow.cells.fc_3).toEqual({ lane: 0, column: 0, row: 3 });
+    // The outputs start below the whole fan: none lies inside the calls' frame.
+    expect(narrow.cells['function_call_output:call_1']).toEqual({ lane: 0, column: 0, row: 4 });
+    expect(narrow.cells['function_call_output:call_3']).toEqual({ lane: 0, column: 0, row: 5 });
+    expect(narrow.cells.msg_par).toEqual({ lane: 0, column: 0, row: 6 });
     expect(overlaps(narrow)).toEqual([]);
     expect(layout.width).toBeGreaterThan(narrow.width);
   });

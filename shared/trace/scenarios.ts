@@ -14,7 +14,7 @@ export function streamed(id: number, n: number, request: JsonObject, respId: str
   return rawExchange({ id, startedAt: T0 + n * 1000, request, response: sseChunks(responseStream(final), 2_000, 1_000) });
 }
 
-const call = (id: string, callId: string, name: string, args: JsonObject, extra: JsonObject = {}): JsonObject => ({
+export const call = (id: string, callId: string, name: string, args: JsonObject, extra: JsonObject = {}): JsonObject => ({
   id,
   type: 'function_call',
   status: 'completed',
@@ -23,8 +23,8 @@ const call = (id: string, callId: string, name: string, args: JsonObject, extra:
   arguments: JSON.stringify(args),
   ...extra,
 });
-const out = (callId: string, output: string, type = 'function_call_output'): JsonObject => ({ type, call_id: callId, output });
-const say = (id: string, text: string, extra: JsonObject = {}): JsonObject => ({
+export const out = (callId: string, output: string, type = 'function_call_output'): JsonObject => ({ type, call_id: callId, output });
+export const say = (id: string, text: string, extra: JsonObject = {}): JsonObject => ({
   id,
   type: 'message',
   status: 'completed',
@@ -32,7 +32,7 @@ const say = (id: string, text: string, extra: JsonObject = {}): JsonObject => ({
   content: [{ type: 'output_text', annotations: [], text }],
   ...extra,
 });
-const user = (text: string): JsonObject => ({ role: 'user', content: text });
+export const user = (text: string): JsonObject => ({ role: 'user', content: text });
 
 /** One streamed response fans out three weather calls; the next request returns all three outputs. */
 export function parallelCalls(): RawExchange[] {
@@ -49,7 +49,7 @@ export function parallelCalls(): RawExchange[] {
   ];
 }
 
-const agent = (name: string) => ({ agent: { agent_name: name } });
+export const agent = (name: string) => ({ agent: { agent_name: name } });
 
 /** Server-hosted multi-agent: root spawns a researcher, which spawns a fact checker; messages flow back. */
 export function multiAgent(): RawExchange[] {

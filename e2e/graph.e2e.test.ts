@@ -1,0 +1,228 @@
+// The run graph at a glance, measured in Chromium against the real `loupe serve`: the
+// program and research demos played through the real proxy, plus recorded runs of 5 and
+// 1,500 parallel calls, three subagents and 40 stateless turns, at 1600×1000 and 1280×800.
+// Each view checks the geometry that makes it readable (every call inside its response's
+// frame, frames apart, first view's text ≥ 9 px on screen, the minimap there) and is saved
+// to e2e/artifacts/graph-*.png for a person to look at.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fanOut, programFan, researchTeam, statelessTurns } from '../shared/trace/scenarios-wide.js';
+import { artifact, chromiumMissing, launch, type Browser } from './support/browser.js';
+import { writeScenarios } from './support/recording.js';
+import { assertBuilt, serve, type Served } from './support/serve.js';
+
+const missing = chromiumMissing();
+
+interface Geometry {
+  zoom: number;
+  calls: number;
+  outside: string[];
+  overlapping: string[];
+  minFont: number;
+  minFontAt: string;
+  texts: number;
+  minimap: boolean;
+  nodes: number;
+}
+
+/** Measured in the page: boxes on screen, the canvas zoom, and the smallest text a person sees. */
+function measure(page: Page): Promise<Geometry> {
+  return page.evaluate(() => {
+    const viewport = document.querySelector('.react-flow__viewport') as HTMLElement;
+    const zoom = new DOMMatrix(getComputedStyle(viewport).transform).a;
+    const pane = document.querySelector('[data-testid="run-graph"]')!.getBoundingClientRect();
+    const onScreen = (r: DOMRect) => r.right > pane.left && r.left < pane.right && r.bottom > pane.top && r.top < pane.bottom && r.width > 0;
+    const frames = [...document.querySelectorAll<HTMLElement>('[data-group-kind="response"]')].map((el) => ({ id: el.dataset.responseId!, seg: el.dataset.frameSegment, r: el.getBoundingClientRect() }));
+    const callKinds = new Set(['tool_call', 'hosted_tool', 'mcp', 'agent_call', 'program']);
+    const calls = [...document.querySelectorAll<HTMLElement>('[data-node-id]')].filter((el) => callKinds.has(el.dataset.nodeKind ?? ''));
+    const inside = (a: DOMRect, f: DOMRect) => a.left >= f.left - 0.5 && a.top >= f.top - 0.5 && a.right <= f.right + 0.5 && a.bottom <= f.bottom + 0.5;
+    const outside = calls.filter((el) => !frames.some((f) => f.id === el.dataset.responseId && inside(el.getBoundingClientRect(), f.r))).map((el) => el.dataset.nodeId!);
+    const overlapping: string[] = [];
+    for (let i = 0; i < frames.length; i++) {
+      for (let j = i + 1; j < frames.length; j++) {
+        const [p, q] = [frames[i]!.r, frames[j]!.r];
+        if (p.left < q.right - 0.5 && q.left < p.right - 0.5 && p.top < q.bottom - 0.5 && q.top < p.bottom - 0.5) overlapping.push(`${frames[i]!.id}[${frames[i]!.seg}] / ${frames[j]!.id}[${frames[j]!.seg}]`);
+      }
+    }
+    let minFont = Infinity;
+    let minFontAt = '';
+    let texts = 0;
+    for (const el of document.querySelectorAll<HTMLElement>('.react-flow__node *')) {
+      const own = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && (n.textContent ?? '').trim() !== '');
+      if (!own || !onScreen(el.getBoundingClientRect())) continue;
+      texts++;
+      const px = parseFloat(getComputedStyle(el).fontSize) * zoom;
+      if (px < minFont) {
+        minFont = px;
+        minFontAt = (el.textContent ?? '').slice(0, 40);
+      }
+    }
+    return { zoom, calls: calls.length, outside, overlapping, minFont, minFontAt, texts, minimap: document.querySelector('.react-flow__minimap') !== null, nodes: document.querySelectorAll('.react-flow__node').length };
+  });
+}
+
+async function eventually<T>(check: () => Promise<T | undefined | false>, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const SIZES = [
+  { width: 1600, height: 1000 },
+  { width: 1280, height: 800 },
+];
+
+describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () => {
+  let server: Served;
+  let dir: string;
+  const demoLabels: Record<string, string> = {};
+
+  beforeAll(async () => {
+    assertBuilt();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-e2e-graph-'));
+    const db = path.join(dir, 'graph.loupe');
+    // The demos first, through the real proxy (they bring their own simulator; the proxy's
+    // own upstream is never called), then the recorded runs after their exchange ids.
+    const demos = await serve('http://127.0.0.1:9', ['--db', db]);
+    const call = async <T>(channel: string, body: object): Promise<T> => {
+      const res = await fetch(`${demos.origin}/api/${channel}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-loupe-token': demos.token }, body: JSON.stringify(body) });
+      expect(res.status, await res.clone().text()).toBe(200);
+      return ((await res.json()) as { result: T }).result;
+    };
+    for (const scenario of ['program', 'research']) demoLabels[scenario] = (await call<{ label: string }>('demo.start', { scenario, speed: 1000 })).label;
+    await eventually(async () => {
+      const { runs } = await call<{ runs: Array<{ id: string; live: boolean }> }>('runs.list', {});
+      // A demo's runs are labelled after it, `<label>-<scenario>`.
+      const done = Object.entries(demoLabels).map(([scenario, label]) => runs.find((r) => r.id.startsWith(`label:${label}`) && !r.live && (demoLabels[scenario] = r.id.slice('label:'.length))));
+      return done.every((r) => r !== undefined);
+    }, 60_000);
+    expect(await demos.stop()).toBe(0);
+    writeScenarios(
+      db,
+      [
+        { label: 'fan-5', exchanges: programFan(5) },
+        { label: 'fan-1500', exchanges: fanOut(1_500) },
+        { label: 'team-3', exchanges: researchTeam(3) },
+        { label: 'stateless-40', exchanges: statelessTurns(40) },
+      ],
+      1_000,
+    );
+    server = await serve('http://127.0.0.1:9', ['--db', db]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const runs = () => [
+    { name: 'program-demo', label: demoLabels.program!, calls: 6 },
+    { name: 'research-demo', label: demoLabels.research!, calls: 3 },
+    { name: 'fan-5', label: 'fan-5', calls: 6 },
+    { name: 'fan-1500', label: 'fan-1500', calls: 0 },
+    { name: 'team-3', label: 'team-3', calls: 3 },
+    { name: 'stateless-40', label: 'stateless-40', calls: 1 },
+  ];
+
+  for (const size of SIZES) {
+    describe(`at ${size.width}×${size.height}`, () => {
+      let browser: Browser;
+      let page: Page;
+
+      beforeAll(async () => {
+        browser = await launch(size);
+        page = await browser.context.newPage();
+        await page.goto(server.ui);
+      });
+      afterAll(async () => browser?.close());
+
+      const open = async (label: string) => {
+        const row = `[data-run-id="label:${label}"]`;
+        await page.waitForSelector(`${row}[data-live="false"]`, { timeout: 30_000 });
+        await page.click(row);
+        await page.waitForSelector(`[data-testid="run-pane"][data-run="label:${label}"] .react-flow__node`);
+        // Two frames for the first view to settle (it is placed on the next animation frame).
+        await page.waitForTimeout(400);
+      };
+
+      it('opens every run readable: calls inside their frames, frames apart, text ≥ 9 px, with the minimap', async () => {
+        const report: Record<string, Geometry> = {};
+        for (const run of runs()) {
+          await open(run.label);
+          const g = await measure(page);
+          report[run.name] = g;
+          await page.screenshot({ path: artifact(`graph-${run.name}-${size.width}x${size.height}.png`) });
+          expect(g.outside, run.name).toEqual([]);
+          expect(g.overlapping, run.name).toEqual([]);
+          expect(g.calls, `${run.name}: calls on screen`).toBeGreaterThanOrEqual(run.calls);
+          expect(g.texts, run.name).toBeGreaterThan(0);
+          expect(g.minFont, `${run.name}: smallest text "${g.minFontAt}"`).toBeGreaterThanOrEqual(9);
+          expect(g.minimap, run.name).toBe(true);
+        }
+        fs.writeFileSync(artifact(`graph-geometry-${size.width}x${size.height}.json`), JSON.stringify(report, null, 2));
+      });
+
+      it('folds 1,500 parallel calls into one group node that expands on click, drawing only what is on screen', async () => {
+        await open('fan-1500');
+        await page.screenshot({ path: artifact(`graph-fan-1500-folded-${size.width}x${size.height}.png`) });
+        const group = page.locator('[data-testid="fan-group"]').first();
+        expect(await group.textContent()).toMatch(/^×1,500 lookup_row1,500 completed/);
+        await group.click();
+        await eventually(async () => (await page.$$('[data-node-type="function_call"]')).length > 0);
+        const g = await measure(page);
+        expect(g.outside).toEqual([]);
+        // Virtualised: a screenful of the 3,000 calls and outputs is in the DOM, not all of them.
+        expect(g.nodes).toBeLessThan(400);
+        expect(g.calls).toBeGreaterThanOrEqual(6);
+        await page.screenshot({ path: artifact(`graph-fan-1500-expanded-${size.width}x${size.height}.png`) });
+        await page.click('[data-testid="fold-fan"]');
+        await page.waitForSelector('[data-testid="fan-group"]');
+      });
+
+      it('finds text in the run with Enter stepping through the matches, focuses an agent and folds a response', async () => {
+        await open('team-3');
+        await page.fill('[data-testid="graph-search"]', 'angle 3');
+        await page.waitForSelector('[data-match="current"]');
+        const count = await page.textContent('[data-testid="graph-search-count"]');
+        expect(count).toMatch(/^1\/\d+$/);
+        const first = await page.getAttribute('[data-match="current"]', 'data-node-id');
+        await page.press('[data-testid="graph-search"]', 'Enter');
+        await eventually(async () => (await page.getAttribute('[data-match="current"]', 'data-node-id')) !== first);
+        await page.waitForTimeout(300);
+        // The match stepped to is brought on screen.
+        const box = (await page.locator('[data-match="current"]').boundingBox())!;
+        const pane = (await page.locator('[data-testid="run-graph"]').boundingBox())!;
+        expect(box.x >= pane.x && box.y >= pane.y && box.x + box.width <= pane.x + pane.width && box.y + box.height <= pane.y + pane.height).toBe(true);
+        await page.screenshot({ path: artifact(`graph-team-3-search-${size.width}x${size.height}.png`) });
+        await page.fill('[data-testid="graph-search"]', '');
+        await page.selectOption('[data-testid="focus-agent"]', 'researcher_2');
+        await page.waitForSelector('[data-dimmed]');
+        await page.screenshot({ path: artifact(`graph-team-3-focus-${size.width}x${size.height}.png`) });
+        await page.selectOption('[data-testid="focus-agent"]', '');
+        // The search moved the view: the first frame's title may be off screen.
+        await page.locator('[data-testid="frame-fold"]').first().dispatchEvent('click');
+        await page.waitForSelector('[data-testid="frame-card"][data-folded]');
+        await page.screenshot({ path: artifact(`graph-team-3-folded-${size.width}x${size.height}.png`) });
+        await page.locator('[data-testid="frame-card"][data-folded] [data-testid="frame-fold"]').first().dispatchEvent('click');
+        await eventually(async () => (await page.$$('[data-testid="frame-card"][data-folded]')).length === 0);
+      });
+
+      it('zoomed out, draws each response frame as a summary card', async () => {
+        await open('stateless-40');
+        await page.keyboard.press('f');
+        await page.waitForTimeout(500);
+        const cards = await page.$$eval('[data-testid="frame-card"]', (els) => els.map((e) => e.textContent ?? ''));
+        expect(cards.length).toBeGreaterThan(10);
+        expect(cards[0]).toMatch(/^#1 main.*gpt-5.*1 call/);
+        await page.screenshot({ path: artifact(`graph-stateless-40-fit-${size.width}x${size.height}.png`) });
+      });
+    });
+  }
+});
