@@ -148,12 +148,18 @@ describe('demo scenarios through the proxy', () => {
     expect(run.responses).toHaveLength(1);
     const graph = buildRunGraph(run);
     const researchers = ['cost_researcher', 'latency_researcher', 'ops_researcher'];
-    expect(graph.lanes).toEqual(expect.arrayContaining(['root', ...researchers]));
-    const lane = (id: string) => graph.nodes.find((n) => n.id === id)!.lane;
+    const node = (id: string) => graph.nodes.find((n) => n.id === id)!;
+    // A lane per agent; the root takes over the lane of the user's message, so that message
+    // sits in the root's lane rather than one of its own.
+    const laneOfAgent = (agent: string) => graph.nodes.find((n) => n.agent === agent)!.lane;
+    expect(new Set(graph.lanes)).toEqual(new Set(['root', ...researchers].map(laneOfAgent)));
+    const userMessage = graph.nodes.find((n) => n.type === 'message' && n.agent === null)!;
+    expect(userMessage.lane).toBe(laneOfAgent('root'));
+    const agentOfLane = (id: string) => graph.nodes.find((n) => n.lane === node(id).lane && n.agent !== null)!.agent;
     const spawns = graph.edges.filter((e) => e.kind === 'spawn');
-    expect(spawns.map((e) => [lane(e.from), lane(e.to)])).toEqual(researchers.map((r) => ['root', r]));
+    expect(spawns.map((e) => [agentOfLane(e.from), agentOfLane(e.to)])).toEqual(researchers.map((r) => ['root', r]));
     const messages = graph.edges.filter((e) => e.kind === 'message');
-    expect(messages.map((e) => [lane(e.from), lane(e.to)])).toEqual(researchers.map((r) => [r, 'root']));
+    expect(messages.map((e) => [agentOfLane(e.from), agentOfLane(e.to)])).toEqual(researchers.map((r) => [r, 'root']));
     // The export carries the same graph for outside tools.
     const exported = exportDocument([run]).runs[0]!;
     expect(exported.graph.edges.filter((e) => e.kind === 'spawn')).toHaveLength(3);
