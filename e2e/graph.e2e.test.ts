@@ -13,6 +13,7 @@ import { fanOut, programFan, researchTeam, statelessTurns } from '../shared/trac
 import { artifact, chromiumMissing, launch, type Browser } from './support/browser.js';
 import { writeScenarios } from './support/recording.js';
 import { assertBuilt, serve, type Served } from './support/serve.js';
+import { eventually } from './support/eventually.js';
 
 const missing = chromiumMissing();
 
@@ -64,15 +65,6 @@ function measure(page: Page): Promise<Geometry> {
   });
 }
 
-async function eventually<T>(check: () => Promise<T | undefined | false>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const SIZES = [
   { width: 1600, height: 1000 },

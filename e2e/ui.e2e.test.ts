@@ -9,18 +9,10 @@ import { startSimUpstream, type SimUpstream } from '../electron/sim/index.js';
 import { runWeatherAgent } from '../test/support/agent-script.js';
 import { artifact, chromiumMissing, launch, type Browser } from './support/browser.js';
 import { assertBuilt, serve, type Served } from './support/serve.js';
+import { eventually } from './support/eventually.js';
 
 const missing = chromiumMissing();
 
-async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const nodeTypes = (page: Page) => page.$$eval('[data-node-type]', (els) => els.map((e) => e.getAttribute('data-node-type')!).sort());
 
