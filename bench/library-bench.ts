@@ -1,4 +1,4 @@
-// Start-up and first search on a large library against a small one (issue 24's goals):
+// Start-up and first search on a large library against a small one (the long-runs goals):
 // a library of 20,000 requests in 200 runs and one of 200 requests in 2, written with the
 // store's own writer (library.ts). For each, in a fresh service: "ready" is opening the
 // recording and answering the first runs.list (what `loupe serve` does before its ready

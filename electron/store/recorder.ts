@@ -82,7 +82,7 @@ export const DEFAULT_MAX_BODY_BYTES = 1 << 30;
  * How long taps gather before one batch goes to the writer. Each flush costs a structured
  * clone, a thread hop and a transaction whatever its size, so fewer, fuller batches cost
  * less CPU per event: at 50 concurrent streams 100 ms used ~0.5 s less CPU per 24,000
- * events than 20 ms (a CPU probe of the bench's children, session 2). Bytes reach the disk
+ * events than 20 ms (a CPU probe of the bench's children). Bytes reach the disk
  * at most this late.
  */
 export const DEFAULT_FLUSH_MS = 100;
@@ -90,7 +90,7 @@ export const DEFAULT_FLUSH_MS = 100;
 /**
  * A batch also leaves once it holds this many bytes. Under heavy traffic that keeps each
  * transaction short and the bytes not yet on disk few, while light traffic still goes out
- * on the 100 ms timer. 1 MB, not 256 KB (session 8, ADR 12): every commit rewrites the
+ * on the 100 ms timer. 1 MB, not 256 KB (ADR 12): every commit rewrites the
  * B-tree pages it touched (the chunks table's last leaf, its index, the exchange rows) as
  * whole 16 KB pages in the WAL, so four times fewer commits cut the store writer's and V8
  * helpers' CPU per saturated event by about 30% (1.05-1.55 to 0.76-1.04 µs, five paired

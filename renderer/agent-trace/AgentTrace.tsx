@@ -1,4 +1,4 @@
-// The run's Agents SDK trace (issue 6): the agent, handoff, guardrail, function and response
+// The run's Agents SDK trace: the agent, handoff, guardrail, function and response
 // spans @openai/agents exported for this run, as an indented tree on a time axis. A
 // response span jumps to that response; any row opens the span as the SDK sent it. With
 // no trace, it says how to point the SDK's exporter at Loupe.

@@ -5,12 +5,16 @@ import { chatToolLoop, parallelCalls } from './scenarios.js';
 import { websocketLanes } from './scenarios-ws.js';
 import { threadRuns } from './thread.js';
 import { buildTimeline, type Timeline } from './timeline.js';
-import { stateAt } from './timeline-state.js';
 import type { RawExchange } from './types.js';
 
 function timelineOf(exchanges: RawExchange[]): Timeline {
   const [run] = threadRuns(exchanges.flatMap((e) => normalizeExchange(e).responses));
   return buildTimeline(run!, buildRunGraph(run!));
+}
+
+/** Every node some step shows: what the replay's last step makes visible. */
+function stepNodes(t: Timeline): Set<string> {
+  return new Set(t.steps.flatMap((s) => ('nodes' in s ? s.nodes : 'node' in s ? [s.node] : [])));
 }
 
 const brief = (t: Timeline) =>
@@ -58,23 +62,13 @@ describe('timeline', () => {
     ]);
   });
 
-  it('rebuilds what was visible at any step, with partial arguments while a call streams', () => {
-    const t = timelineOf(parallelCalls());
-    expect(stateAt(t, -1)).toMatchObject({ visible: [], inProgress: [], partial: {} });
-    const streaming = stateAt(t, 4);
-    expect(streaming.visible).toEqual([expect.stringMatching(/^in:0:/), 'rs_1', 'fc_1']);
-    expect(streaming.inProgress).toEqual(['fc_1']);
-    expect(streaming.partial).toEqual({ fc_1: '{"city":"Paris"}' });
-    expect(stateAt(t, 14).activeResponses).toEqual([1]);
-  });
-
-  it('ends with exactly the full graph visible and nothing in progress', () => {
+  it('names every node of the graph in some step, and each streamed node last at its full length', () => {
     for (const exchanges of [parallelCalls(), chatToolLoop(), [websocketLanes()]]) {
       const t = timelineOf(exchanges);
-      const end = stateAt(t, t.steps.length - 1);
-      expect(end.visible).toEqual(t.nodes);
-      expect(end.inProgress).toEqual([]);
-      expect(end.activeResponses).toEqual([]);
+      expect([...stepNodes(t)].sort()).toEqual([...t.nodes].sort());
+      const lastChars = new Map<string, number>();
+      for (const s of t.steps) if (s.kind === 'delta') lastChars.set(s.node, s.chars);
+      for (const [node, chars] of lastChars) expect(chars, node).toBe(t.streamed[node]!.length);
     }
   });
 

@@ -25,7 +25,7 @@ export interface Timeline {
   /** Epoch µs of the run's first request: step times count from it. */
   startUs: number;
   steps: TimelineStep[];
-  /** Every node of the graph in graph order: stateAt() lists visible nodes in this order. */
+  /** Every node of the graph in graph order. */
   nodes: string[];
   /** The full streamed text of each node that has delta steps; partial text is a prefix of it. */
   streamed: Record<string, string>;
