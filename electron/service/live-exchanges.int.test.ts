@@ -2,6 +2,7 @@
 // disk, before derivation (which waits for a pause in traffic) replaces it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../test/support/harness.js';
+import { ManualClock } from '../../test/support/manual-clock.js';
 import { LiveExchanges, nextPollDelay } from './live-exchanges.js';
 import { RunIndex } from './run-index.js';
 
@@ -42,24 +43,20 @@ describe('the live poll', () => {
   });
 
   it('stretches its interval after a slow poll and keeps its pace after fast ones', async () => {
-    const poller = new LiveExchanges(h.core.db, new RunIndex(h.core.db), 1, () => {}, 10);
+    const clock = new ManualClock();
+    const poller = new LiveExchanges(h.core.db, new RunIndex(h.core.db), 1, () => {}, 10, clock);
     const starts: number[] = [];
-    let slow = true;
-    // The real tick with a stand-in cost: the first poll as slow as one over a huge stream.
+    // The real scheduling with a stand-in poll: the first as slow as one over a huge stream.
     poller.tick = async () => {
-      starts.push(performance.now());
-      const until = performance.now() + (slow ? 30 : 0);
-      slow = false;
-      while (performance.now() < until);
+      starts.push(clock.now());
+      if (starts.length === 1) clock.pass(30);
     };
     poller.start();
-    await new Promise((r) => setTimeout(r, 450));
+    await clock.advance(400);
+    // 30 ms of polling buys 300 ms of quiet; fast polls then come every 10 ms.
+    expect(starts).toEqual([10, 340, 350, 360, 370, 380, 390, 400]);
     poller.stop();
-    const count = starts.length;
-    await new Promise((r) => setTimeout(r, 50));
-    expect(starts.length).toBe(count); // stop() stops it
-    expect(starts.length).toBeGreaterThanOrEqual(3);
-    // 30 ms of polling buys at least 300 ms of quiet; fast polls then come every 10 ms or so.
-    expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(300);
+    await clock.advance(100);
+    expect(starts).toHaveLength(8); // stop() stops it
   });
 });

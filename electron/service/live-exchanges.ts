@@ -3,7 +3,7 @@
 // stored bytes grew, normalizes what is there with the pure normalizer, and hands the
 // records to the index as provisional. The recorder commits every few milliseconds, so a
 // short poll sees the stream at close to its real pace without touching the capture path.
-import { performance } from 'node:perf_hooks';
+import { systemClock, type Clock } from '../clock.js';
 import { normalizeExchange } from '../../shared/trace/normalize.js';
 import type { Db } from '../store/db.js';
 import { loadRawExchange, WHOLE_BODY_BYTES } from '../store/raw-read.js';
@@ -34,7 +34,7 @@ export class LiveExchanges {
   private floor: number;
   private busy = false;
   private running = false;
-  private timer: NodeJS.Timeout | null = null;
+  private cancelTimer: (() => void) | null = null;
 
   /** Exchanges below `firstId` were left open by an earlier process and are not live. */
   constructor(
@@ -43,6 +43,7 @@ export class LiveExchanges {
     firstId: number,
     private readonly onChange: (exchangeIds: number[]) => void,
     private readonly intervalMs = LIVE_POLL_MS,
+    private readonly clock: Clock = systemClock,
   ) {
     this.floor = firstId;
     this.openIds = db
@@ -66,21 +67,20 @@ export class LiveExchanges {
 
   stop(): void {
     this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.cancelTimer?.();
+    this.cancelTimer = null;
   }
 
   private schedule(delayMs: number): void {
-    this.timer = setTimeout(async () => {
-      const started = performance.now();
+    this.cancelTimer = this.clock.after(delayMs, async () => {
+      const started = this.clock.now();
       try {
         await this.tick();
       } finally {
         // A failed poll (say, the file closed under it) still leaves the next one scheduled.
-        if (this.running) this.schedule(nextPollDelay(this.intervalMs, performance.now() - started));
+        if (this.running) this.schedule(nextPollDelay(this.intervalMs, this.clock.now() - started));
       }
-    }, delayMs);
-    this.timer.unref();
+    });
   }
 
   /** One poll; exported for tests, which drive it without timers. */

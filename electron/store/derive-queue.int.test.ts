@@ -2,6 +2,7 @@
 // never longer than maxDeferMs, and at once when someone waits for it (idle()).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../test/support/harness.js';
+import { ManualClock } from '../../test/support/manual-clock.js';
 import { DeriveQueue } from './derive-queue.js';
 
 let h: Harness;
@@ -14,65 +15,67 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-/** A queue on the recording, and when (ms after push) each derivation was written. */
+/** A queue on the recording, on a manual clock, and when (ms after push) each derivation was written. */
 function queue(options: { quietMs: number; maxDeferMs: number }) {
+  const clock = new ManualClock();
   const derivedAt: number[] = [];
   let t0 = 0;
-  const q = new DeriveQueue(h.core.db, { ...options, onDerived: () => derivedAt.push(performance.now() - t0) });
-  return { q, derivedAt, push: () => ((t0 = performance.now()), q.push([exchangeId])) };
+  const q = new DeriveQueue(h.core.db, { ...options, clock, onDerived: () => derivedAt.push(clock.now() - t0) });
+  return { q, clock, derivedAt, push: () => ((t0 = clock.now()), q.push([exchangeId])) };
 }
 
-/** Notes a raw batch every 20 ms, like a recorder under steady traffic, until stopped. */
-function traffic(q: DeriveQueue): () => void {
-  q.noteBatch();
-  const timer = setInterval(() => q.noteBatch(), 20);
-  return () => clearInterval(timer);
+/** Notes a raw batch every 20 ms for `ms`, like a recorder under steady traffic. */
+async function traffic(q: DeriveQueue, clock: ManualClock, ms: number): Promise<void> {
+  for (let t = 0; t < ms; t += 20) {
+    q.noteBatch();
+    await clock.advance(20);
+  }
 }
 
 describe('live derivation under traffic', () => {
   it('derives at once when nothing is being written', async () => {
-    const { q, derivedAt, push } = queue({ quietMs: 150, maxDeferMs: 2_000 });
+    const { q, clock, derivedAt, push } = queue({ quietMs: 150, maxDeferMs: 2_000 });
     push();
-    await new Promise((r) => setTimeout(r, 120));
-    expect(derivedAt).toHaveLength(1);
-    expect(derivedAt[0]).toBeLessThan(120);
+    await clock.advance(0);
+    expect(derivedAt).toEqual([0]);
     await q.idle();
   });
 
   it('waits for a quiet moment while batches keep coming, but no longer than maxDeferMs', async () => {
-    const { q, derivedAt, push } = queue({ quietMs: 100, maxDeferMs: 400 });
-    const stop = traffic(q);
+    const { q, clock, derivedAt, push } = queue({ quietMs: 100, maxDeferMs: 400 });
+    q.noteBatch();
     push();
-    await new Promise((r) => setTimeout(r, 300));
+    await traffic(q, clock, 380);
     expect(derivedAt).toEqual([]); // still busy, not yet due
-    await new Promise((r) => setTimeout(r, 500));
-    stop();
+    await traffic(q, clock, 100);
     expect(derivedAt).toHaveLength(1);
     expect(derivedAt[0]).toBeGreaterThanOrEqual(400);
+    expect(derivedAt[0]).toBeLessThanOrEqual(420);
     await q.idle();
   });
 
   it('derives as soon as traffic pauses', async () => {
-    const { q, derivedAt, push } = queue({ quietMs: 100, maxDeferMs: 5_000 });
-    const stop = traffic(q);
+    const { q, clock, derivedAt, push } = queue({ quietMs: 100, maxDeferMs: 5_000 });
+    q.noteBatch();
     push();
-    await new Promise((r) => setTimeout(r, 200));
-    stop();
-    await new Promise((r) => setTimeout(r, 400));
-    // Long before maxDeferMs: the pause let it through, one quiet period after the last batch.
+    await traffic(q, clock, 200);
+    // The last batch was noted at 180 ms: one quiet period after it, long before maxDeferMs.
+    await clock.advance(60);
+    expect(derivedAt).toEqual([]);
+    await clock.advance(60);
     expect(derivedAt).toHaveLength(1);
-    expect(derivedAt[0]).toBeGreaterThanOrEqual(200 + 100 - 25);
+    expect(derivedAt[0]).toBeGreaterThanOrEqual(280);
+    expect(derivedAt[0]).toBeLessThanOrEqual(300);
     await q.idle();
   });
 
   it('derives at once for a caller of idle(), traffic or not', async () => {
-    const { q, derivedAt, push } = queue({ quietMs: 100, maxDeferMs: 60_000 });
-    const stop = traffic(q);
+    const { q, clock, derivedAt, push } = queue({ quietMs: 100, maxDeferMs: 60_000 });
+    q.noteBatch();
     push();
-    const t = performance.now();
+    await clock.advance(40);
+    expect(derivedAt).toEqual([]);
     await q.idle();
-    stop();
-    expect(derivedAt).toHaveLength(1);
-    expect(performance.now() - t).toBeLessThan(1_000);
+    expect(derivedAt).toEqual([40]);
   });
 });

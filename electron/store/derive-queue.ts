@@ -7,7 +7,7 @@
 // ended. Normalizing costs more CPU than relaying and recording together, and on a busy
 // machine it would take the cores the relay needs; the derived rows are a cache, and the UI
 // shows exchanges in flight from the raw rows meanwhile. idle() derives at once.
-import { performance } from 'node:perf_hooks';
+import { systemClock, type Clock } from '../clock.js';
 import type { Db } from './db.js';
 import { computeDerived, derivedRows, derivedWriter, type DerivedRows, type DerivedWriter } from './derive.js';
 
@@ -18,6 +18,7 @@ export interface DeriveQueueOptions {
   quietMs?: number;
   /** An ended exchange waits at most this long for quiet. Default 1,000 ms. */
   maxDeferMs?: number;
+  clock?: Clock;
 }
 
 const EXCHANGES_PER_WRITE = 4;
@@ -33,9 +34,12 @@ export class DeriveQueue {
   private unwritten: number[] = [];
   /** Set by idle(): someone waits for the derived rows, so nothing waits for quiet. */
   private urgent = 0;
+  /** Ends the wait for quiet early: for idle(). */
+  private wake: (() => void) | null = null;
 
   private readonly quietMs: number;
   private readonly maxDeferMs: number;
+  private readonly clock: Clock;
 
   constructor(
     private readonly db: Db,
@@ -44,15 +48,16 @@ export class DeriveQueue {
     this.write = derivedWriter(db);
     this.quietMs = options.quietMs ?? DEFAULT_QUIET_MS;
     this.maxDeferMs = options.maxDeferMs ?? DEFAULT_MAX_DEFER_MS;
+    this.clock = options.clock ?? systemClock;
   }
 
   /** A raw batch was just written: traffic is flowing. */
   noteBatch(): void {
-    this.lastBatchAt = performance.now();
+    this.lastBatchAt = this.clock.now();
   }
 
   push(ids: number[]): void {
-    const at = performance.now();
+    const at = this.clock.now();
     for (const id of ids) this.queue.push({ id, at });
     this.running ??= this.drain().finally(() => (this.running = null));
   }
@@ -65,6 +70,7 @@ export class DeriveQueue {
   /** Resolves when everything queued so far is derived and written. */
   async idle(): Promise<void> {
     this.urgent++;
+    this.wake?.();
     try {
       while (this.running) await this.running;
     } finally {
@@ -96,12 +102,20 @@ export class DeriveQueue {
   private async quietOrDue(endedAt: number): Promise<void> {
     for (;;) {
       if (this.urgent > 0) return;
-      const now = performance.now();
+      const now = this.clock.now();
       const quietIn = this.lastBatchAt + this.quietMs - now;
       const dueIn = endedAt + this.maxDeferMs - now;
       const wait = Math.min(quietIn, dueIn);
       if (wait <= 0) return;
-      await new Promise<void>((resolve) => setTimeout(resolve, Math.min(wait, 20)));
+      // Until the earlier of quiet and due; a batch noted meanwhile moves quiet on, so look again then.
+      await new Promise<void>((resolve) => {
+        const cancel = this.clock.after(wait, resolve);
+        this.wake = () => {
+          cancel();
+          resolve();
+        };
+      });
+      this.wake = null;
     }
   }
 
