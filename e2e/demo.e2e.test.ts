@@ -58,6 +58,37 @@ describe.skipIf(missing !== null)('demo button in Chromium', () => {
       expect(await fresh.stop()).toBe(0);
     }
   }, 90_000);
+
+  it("plays the WebSocket coding demo and lists the session's frames, one row each", async () => {
+    const fresh = await serve(sim.url);
+    try {
+      await page.goto(fresh.ui);
+      await page.waitForSelector('[data-testid="demo-start"]');
+      await page.selectOption('[data-testid="demo"] select', 'coding');
+      await page.click('[data-testid="demo-start"]');
+      await (await page.waitForSelector('[data-run-id*="coding"]', { timeout: 30_000 })).click();
+      // The first response, from the waterfall: its exchange is the whole session.
+      await page.waitForSelector('[data-run-id*="coding"][data-active="false"]', { timeout: 90_000 });
+      await page.click('[data-tab="waterfall"]');
+      await page.click('[data-waterfall-row="0"]');
+      await page.click('[data-testid="load-exchange"]');
+      const list = await page.waitForSelector('[data-testid="ws-frames"]');
+      const first = (await list.$('button[data-index="0"]'))!;
+      expect(await first.textContent()).toContain('response.create');
+      // Only the rows in view are in the page, however long the session.
+      const rows = await list.$$('button[data-index]');
+      expect(rows.length).toBeGreaterThan(5);
+      expect(rows.length).toBeLessThan(80);
+      const oneLine = (await first.boundingBox())!.height;
+      await first.click();
+      expect(await first.getAttribute('aria-expanded')).toBe('true');
+      expect((await first.boundingBox())!.height).toBeGreaterThan(oneLine);
+      await list.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: artifact('16-websocket-frames.png') });
+    } finally {
+      expect(await fresh.stop()).toBe(0);
+    }
+  }, 180_000);
 });
 
 /** The support run in the list, its trace tab once the SDK's export is attached, and a jump back to the graph. */

@@ -6,6 +6,7 @@ import { useController } from '../app/controller-context.js';
 import { CopyButton } from '../lib/CopyButton.js';
 import { asCurl, asFetch, KEY_VARIABLE } from '../lib/copy-request.js';
 import { formatBytes, formatUs } from '../lib/format.js';
+import { FramesList } from './FramesList.js';
 import { Code, Fields, Section } from './parts.js';
 
 function Body({ title, body }: { title: string; body: BodyView }) {
@@ -98,7 +99,7 @@ export function ExchangeBytes({ exchangeId }: { exchangeId: number }) {
       <Body title="Response" body={d.response} />
       {d.frames.length > 0 && (
         <Section title={`WebSocket frames (${d.frames.length}${d.framesOmitted ? ` of ${d.frames.length + d.framesOmitted}` : ''})`}>
-          <Code text={d.frames.map((f) => `${formatUs(f.tUs).padStart(9)} ${f.from === 'client' ? '→' : '←'} ${f.text}`).join('\n')} />
+          <FramesList frames={d.frames} />
         </Section>
       )}
     </div>
