@@ -1,8 +1,14 @@
-// Numbers as people read them. Pure and locale-stable (tests and screenshots do not depend
-// on the machine's locale).
+// Numbers as people read them. Pure and locale-stable: the formats name their locale, so
+// tests and screenshots do not depend on the machine's (times stay in its time zone).
+
+const COUNT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const CLOCK = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+const TIME = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+/** Swedish dates are ISO 8601's: 2026-12-01. */
+const DATE = new Intl.DateTimeFormat('sv-SE', { year: 'numeric', month: '2-digit', day: '2-digit' });
 
 export function formatCount(n: number): string {
-  return Math.round(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return COUNT.format(Math.round(n));
 }
 
 /** 1234 → "1.2k", 2_500_000 → "2.5M": for tight columns. */
@@ -46,18 +52,14 @@ export function formatWhen(epochMs: number, now: number): string {
   const ago = now - epochMs;
   if (ago < 45_000) return 'just now';
   if (ago < 3_600_000) return `${Math.round(ago / 60_000)} min ago`;
-  const d = new Date(epochMs);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
-  if (ago < 86_400_000 && new Date(now).getDate() === d.getDate()) return time;
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}`;
+  const time = TIME.format(epochMs);
+  if (ago < 86_400_000 && new Date(now).getDate() === new Date(epochMs).getDate()) return time;
+  return `${DATE.format(epochMs)} ${time}`;
 }
 
 /** Local wall-clock time to the second, "14:03:27": for moments within a session. */
 export function formatClock(epochMs: number): string {
-  const d = new Date(epochMs);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  return CLOCK.format(epochMs);
 }
 
 export function formatBytes(n: number): string {
