@@ -18,7 +18,7 @@ import { summaryText } from '../../shared/api/run-filter.js';
 import type { RunSummary } from '../../shared/api/types.js';
 import { attachAgentSpans } from '../../shared/trace/attach-agent-spans.js';
 import { foldRead } from '../../shared/trace/response-reads.js';
-import { mergeSpawnedRuns } from '../../shared/trace/merge-spawned-runs.js';
+import { joinTracedRuns } from '../../shared/trace/join-traced-runs.js';
 import { SettledThreading } from '../../shared/trace/settled-threading.js';
 import type { AgentSpan, ResponseRecord } from '../../shared/trace/types.js';
 import { hasTable, type Db } from '../store/db.js';
@@ -161,8 +161,8 @@ export class RunIndex {
     });
     // Attaching spans reads every response: only when there are spans to attach.
     const spans = this.spans.size ? [...this.spans.values()].flat() : [];
-    // An agent called as a tool is folded into its caller's run (merge-spawned-runs.ts).
-    const { runs, folded } = mergeSpawnedRuns(threaded, spans);
+    // Runs one Agents SDK trace or group names are joined, an agent called as a tool into its caller's (join-traced-runs.ts).
+    const { runs, folded } = joinTracedRuns(threaded, spans);
     this.runs = new Map(runs.map((run) => [run.id, run]));
     const spansBefore = this.spansByRun;
     this.spansByRun = spans.length ? attachAgentSpans(runs, spans).byRun : new Map();

@@ -17,6 +17,7 @@ import {
   setTraceProcessors,
   setTracingDisabled,
   tool,
+  withTrace,
 } from '@openai/agents';
 import { exportRecording } from './export-recording.js';
 import { exportGraph, type ExportDocument, type ExportRun } from '../../shared/export/export-json.js';
@@ -152,5 +153,28 @@ describe('@openai/agents structure from its trace spans, through the proxy', () 
     const detail = await service.invoke('runs.get', { runId: run.id });
     const graph = buildRunGraph({ id: detail.summary.id, label: detail.summary.label, responses: detail.responses, links: detail.links }, detail.agentSpans);
     expect(exportGraph(graph)).toEqual(run.graph);
+  });
+
+  /** Two independent questions to one agent: nothing in their traffic joins them. */
+  async function twoQuestions(config: { groupId?: string } = {}): Promise<string[]> {
+    const agent = new Agent({ name: 'Helper', instructions: 'Answer briefly.', model: new OpenAIResponsesModel(client({ 'x-sim': JSON.stringify({ events: 2 }) }) as never, 'gpt-5-mini') });
+    const runner = new Runner({ workflowName: 'Chat', ...config });
+    const first = await runner.run(agent, 'What is a refund window?');
+    const second = await runner.run(agent, 'And a chargeback?');
+    return [first.rawResponses[0]!.responseId!, second.rawResponses[0]!.responseId!];
+  }
+
+  it('two run() calls: two runs in two traces, one run in one withTrace() or one group', async () => {
+    traceTo();
+    const apart = await twoQuestions();
+    const inOneTrace = await withTrace('Chat turns', () => twoQuestions());
+    const inOneGroup = await twoQuestions({ groupId: `thread_${Date.now()}` });
+    const doc = await exported();
+    expect(runHolding(doc, apart[0]!).id).not.toBe(runHolding(doc, apart[1]!).id);
+    for (const ids of [inOneTrace, inOneGroup]) {
+      const run = runHolding(doc, ids[0]!);
+      expect(run.responses.map((r) => r.id)).toEqual(ids);
+      expect(doc.runs.filter((r) => r.responses.some((x) => ids.includes(x.id)))).toHaveLength(1);
+    }
   });
 });

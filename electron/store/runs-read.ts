@@ -3,7 +3,7 @@
 // recording threads the same way after an upgrade without a reindex. A row that cannot be
 // read back becomes an unreadable placeholder in its place (read-damage.ts). An agent the
 // Agents SDK called as a tool is folded into its caller's run, as the run index does.
-import { mergeSpawnedRuns } from '../../shared/trace/merge-spawned-runs.js';
+import { joinTracedRuns } from '../../shared/trace/join-traced-runs.js';
 import { threadRuns, type Run } from '../../shared/trace/thread.js';
 import type { AgentSpan, ResponseRecord } from '../../shared/trace/types.js';
 import type { Transport } from '../../shared/capture/exchange.js';
@@ -28,7 +28,7 @@ const RESPONSES_SQL = `SELECT r.exchange_id, r.response_id, r.model, r.record, e
 /** The recording's runs as derived; from exchange `since` on, only those exchanges' (one session's, say). */
 export function loadRuns(db: Db, damage = new ReadDamage(), since = 0): Run[] {
   // Spans that cannot be read are noted by the caller's own loadAgentSpans (export, OTLP), not twice.
-  return mergeSpawnedRuns(threadRuns(loadRecords(db, damage, since)), loadAgentSpans(db, new ReadDamage(), since)).runs;
+  return joinTracedRuns(threadRuns(loadRecords(db, damage, since)), loadAgentSpans(db, new ReadDamage(), since)).runs;
 }
 
 /** Derived responses in recording order; from exchange `since` on, only those exchanges'. */

@@ -4,7 +4,7 @@
 // them out without a word; this normalizes them from raw in memory with computeDerived, the
 // very work derivation will do, so what an export shows of them is what derivation writes.
 // It reads only: an export opens the file read-only.
-import { mergeSpawnedRuns } from '../../shared/trace/merge-spawned-runs.js';
+import { joinTracedRuns } from '../../shared/trace/join-traced-runs.js';
 import { threadRuns, type Run } from '../../shared/trace/thread.js';
 import type { AgentSpan, ResponseRecord } from '../../shared/trace/types.js';
 import { hasTable, type Db } from './db.js';
@@ -28,7 +28,7 @@ export async function loadRecorded(db: Db, damage: ReadDamage): Promise<Recorded
   const fresh = await normalizeUnderived(db, pending, { records, spanExchanges: spans.exchanges }, damage);
   const allSpans = [...spans.spans, ...fresh.spans];
   // As loadRuns does: an agent the Agents SDK ran as a tool joins its caller's run (ADR 22).
-  const runs = mergeSpawnedRuns(threadRuns(inRecordingOrder(records, fresh.records)), allSpans).runs;
+  const runs = joinTracedRuns(threadRuns(inRecordingOrder(records, fresh.records)), allSpans).runs;
   return { runs, spans: allSpans, inFlight: fresh.inFlight };
 }
 

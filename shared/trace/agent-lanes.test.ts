@@ -10,7 +10,7 @@ import { buildRunGraph } from './graph.js';
 import { normalizeExchange } from './normalize.js';
 import { rawExchange } from './raw-exchange-builder.js';
 import { finalResponse } from './stream-builder.js';
-import { mergeSpawnedRuns } from './merge-spawned-runs.js';
+import { joinTracedRuns } from './join-traced-runs.js';
 import { threadRuns, type Run } from './thread.js';
 import { isObject } from './json.js';
 import type { AgentSpan, Json, JsonObject, RawExchange } from './types.js';
@@ -162,7 +162,7 @@ describe('an agent called as a tool, without a label', () => {
     // Nothing in the traffic joins the expert's call (its input is the tool's arguments) to the run.
     expect(threaded.map((r) => r.responses.map((x) => x.responseId))).toEqual([['resp_t1', 'resp_b1', 'resp_b2'], ['resp_e1']]);
     const spans = ingest(supportSpans(respSpan, ids));
-    const { runs, folded } = mergeSpawnedRuns(threaded, spans);
+    const { runs, folded } = joinTracedRuns(threaded, spans);
     expect(runs.map((r) => r.id)).toEqual(['run:resp_t1']);
     expect(folded).toEqual(new Map([['run:resp_t1', ['run:resp_e1']]]));
     const run = runs[0]!;
@@ -173,15 +173,34 @@ describe('an agent called as a tool, without a label', () => {
     expectAgentStructure(run, attachedSpans, 'call_handoff', 'call_ask');
   });
 
-  it('stays its own run when it is labelled, or when no span puts it under a tool call', () => {
+  it('stays its own run when it is labelled, or when its spans are in another trace', () => {
     const { exchanges, ids } = responsesRun();
     const records = exchanges.flatMap((e) => normalizeExchange(e).responses);
     const labelled = records.map((r) => (r.responseId === 'resp_e1' ? { ...r, exchange: { ...r.exchange, label: 'expert' } } : { ...r, exchange: { ...r.exchange, label: null } }));
     const runs = threadRuns(labelled);
     expect(runs).toHaveLength(2);
-    expect(mergeSpawnedRuns(runs, ingest(supportSpans(respSpan, ids))).runs).toHaveLength(2);
+    expect(joinTracedRuns(runs, ingest(supportSpans(respSpan, ids))).runs).toHaveLength(2);
     const unlabelled = threadRuns(labelled.map((r) => ({ ...r, exchange: { ...r.exchange, label: null } })));
+    // The expert's spans in a trace of their own (a second `run()`): nothing joins the two.
+    const apart = supportSpans(respSpan, ids).map((s) => (isObject(s) && (s.id === 'sp_expert' || s.parent_id === 'sp_expert') ? { ...s, trace_id: 'trace_other' } : s));
+    expect(joinTracedRuns(unlabelled, ingest(apart)).runs).toHaveLength(2);
+    // In the same trace, even outside any tool call (two `run()` calls in one `withTrace()`), they are one run.
     const flat = supportSpans(respSpan, ids).map((s) => (isObject(s) && s.id === 'sp_expert' ? { ...s, parent_id: null } : s));
-    expect(mergeSpawnedRuns(unlabelled, ingest(flat)).runs).toHaveLength(2);
+    expect(joinTracedRuns(unlabelled, ingest(flat)).runs.map((r) => r.responses.length)).toEqual([4]);
+  });
+
+  it('joins the runs of traces that share a group id, one conversation', () => {
+    const { exchanges, ids } = responsesRun(null);
+    const unlabelled = threadRuns(exchanges.flatMap((e) => normalizeExchange(e).responses));
+    const moved = (group: string | null) =>
+      supportSpans(respSpan, ids).flatMap((s) => {
+        if (!isObject(s)) return [s];
+        if (s.object === 'trace') return [{ ...s, group_id: group }, { ...s, id: 'trace_turn2', group_id: group }];
+        return s.id === 'sp_expert' || s.parent_id === 'sp_expert' ? [{ ...s, trace_id: 'trace_turn2' }] : [s];
+      });
+    expect(joinTracedRuns(unlabelled, ingest(moved(null))).runs).toHaveLength(2);
+    const { runs, folded } = joinTracedRuns(unlabelled, ingest(moved('thread_42')));
+    expect(runs.map((r) => r.responses.map((x) => x.responseId))).toEqual([ids]);
+    expect(folded).toEqual(new Map([['run:resp_t1', ['run:resp_e1']]]));
   });
 });
