@@ -162,12 +162,12 @@ describe('layout packs to content', () => {
     expect(new Set(ids.map((id) => JSON.stringify(lanes.nodes[id]))).size).toBe(1);
   });
 
-  it('lays out 1,500 parallel calls expanded in well under a frame budget', () => {
+  // How fast is the benchmark's to measure, not a unit test's.
+  it('lays out 1,500 parallel calls expanded, each call in a cell of its own', () => {
     const graph = graphOf(fanOut(1_500));
-    const expanded = { expanded: new Set(['fan:fc_f0:lookup_row']) };
-    layoutRun(graph, expanded);
-    const t = performance.now();
-    layoutRun(graph, expanded);
-    expect(performance.now() - t).toBeLessThan(250);
+    const layout = layoutRun(graph, { expanded: new Set(['fan:fc_f0:lookup_row']) });
+    const calls = graph.nodes.filter((n) => n.type === 'function_call');
+    expect(calls).toHaveLength(1_500);
+    expect(new Set(calls.map((n) => JSON.stringify(layout.cells[n.id]))).size).toBe(1_500);
   });
 });

@@ -75,14 +75,12 @@ describe('layout', () => {
     expect(layout.width).toBeGreaterThan(narrow.width);
   });
 
-  it('lays out 5,000 items in well under a second (the benchmark holds the 50 ms target)', () => {
+  // Its time is the benchmark's to hold (npm run bench, the trace pipeline rows), not a test's.
+  it('lays out 5,000 items, every one placed, none overlapping', () => {
     const { graph } = laidOut(syntheticRun({ items: 5_000, events: 20_000 }));
     expect(graph.nodes.length).toBeGreaterThanOrEqual(4_990);
-    layoutRun(graph); // warm up the JIT, as a live view would be
-    const t = performance.now();
     const layout = layoutRun(graph);
-    const ms = performance.now() - t;
     expect(Object.keys(layout.nodes)).toHaveLength(graph.nodes.length);
-    expect(ms).toBeLessThan(250);
+    expect(overlaps(layout)).toEqual([]);
   });
 });

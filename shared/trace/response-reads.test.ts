@@ -5,11 +5,12 @@ import { buildRunGraph } from './graph.js';
 import { runMetrics } from './metrics-run.js';
 import { normalizeExchange } from './normalize.js';
 import type { PriceTable } from './prices.js';
-import { rawExchange } from './raw-exchange-builder.js';
+import { rawExchange, sseChunks } from './raw-exchange-builder.js';
 import { T0 } from './scenarios.js';
 import { backgroundPolls } from './scenarios-reads.js';
-import { finalResponse } from './stream-builder.js';
+import { finalResponse, responseStream } from './stream-builder.js';
 import { threadRuns } from './thread.js';
+import { buildTimeline } from './timeline.js';
 import type { RawExchange, ResponseRecord } from './types.js';
 
 const noPrices: PriceTable = { models: {} };
@@ -93,5 +94,45 @@ describe('reads of a response', () => {
     });
     const runs = threadRuns(records([chat(1, 0, 'a'), chat(2, 1, 'b')]));
     expect(runs.flatMap((run) => run.responses.map((r) => r.request.input.length))).toEqual([1, 1]);
+  });
+});
+
+describe('a resumed stream', () => {
+  it('continues the response it resumes: its later events join the stream, on the create’s clock', () => {
+    const final = finalResponse('r1', [msg('m1', 'The report is ready, with three sections and a summary.')], { background: true });
+    const events = responseStream(final);
+    const cut = 5;
+    const create = rawExchange({ id: 1, startedAt: T0, request: { model: 'gpt-5', input: 'write the report', background: true, stream: true }, response: sseChunks(events.slice(0, cut), 1_000, 1_000) });
+    // The client lost the stream and picked it up again 2 s later, after the last event it saw.
+    const resume = rawExchange({
+      id: 2,
+      startedAt: T0 + 2_000,
+      method: 'GET',
+      path: `/v1/responses/r1?stream=true&starting_after=${cut - 1}`,
+      response: sseChunks(events.slice(cut), 500, 1_000),
+    });
+    const [run] = threadRuns(records([create, resume]));
+    expect(run!.responses).toHaveLength(1);
+    const r = run!.responses[0]!;
+    expect(r.status).toBe('completed');
+    expect(r.events.map((e) => e.sequenceNumber)).toEqual(events.map((_, i) => i));
+    // The resumed events keep their place in time: 2 s after the create, 0.5 s into the resume.
+    expect(r.events[cut]!.tUs).toBe(2_000_000 + 500);
+    for (let i = 1; i < r.events.length; i++) expect(r.events[i]!.tUs).toBeGreaterThan(r.events[i - 1]!.tUs);
+    // So replay streams the text that came after the resume, not only what came before it.
+    const timeline = buildTimeline(run!, buildRunGraph(run!));
+    const deltas = timeline.steps.filter((s) => s.kind === 'delta');
+    expect(deltas[deltas.length - 1]).toMatchObject({ node: 'm1', chars: 'The report is ready, with three sections and a summary.'.length });
+    expect(deltas.some((s) => s.kind === 'delta' && s.endUs >= 2_000_000)).toBe(true);
+  });
+
+  it('repeats no event that the first stream delivered', () => {
+    const final = finalResponse('r1', [msg('m1', 'hello again')], { background: true });
+    const events = responseStream(final);
+    const create = rawExchange({ id: 1, startedAt: T0, request: { model: 'gpt-5', input: 'hi', background: true, stream: true }, response: sseChunks(events.slice(0, 4), 1_000, 1_000) });
+    // A resume from an earlier point than the client needed: the overlap is dropped.
+    const resume = rawExchange({ id: 2, startedAt: T0 + 1_000, method: 'GET', path: '/v1/responses/r1?stream=true&starting_after=1', response: sseChunks(events.slice(2), 500, 1_000) });
+    const [run] = threadRuns(records([create, resume]));
+    expect(run!.responses[0]!.events.map((e) => e.sequenceNumber)).toEqual(events.map((_, i) => i));
   });
 });

@@ -25,10 +25,26 @@ export function foldRead(base: ResponseRecord, read: ResponseRecord): ResponseRe
     usage: read.usage ?? base.usage,
     error: read.error,
     ...(read.promptCacheDiagnostics ?? base.promptCacheDiagnostics ? { promptCacheDiagnostics: read.promptCacheDiagnostics ?? base.promptCacheDiagnostics } : {}),
+    events: resumedEvents(base, read),
     readBy: readBy(base, read),
     // A background response ends when a read first finds it finished, not when its create returned.
     timings: { ...base.timings, durationUs: Math.max(0, recordEndUs(read) - recordStartUs(base)) },
   };
+}
+
+/**
+ * A resumed stream (`GET …?stream=true&starting_after=N`) carries the events after the
+ * ones the first stream delivered: they continue the response's stream, so replay shows the
+ * text that came in after the resume. Event times are offsets from their own exchange's
+ * start; moved onto the create's. Events the response already holds (by sequence number)
+ * are not repeated.
+ */
+function resumedEvents(base: ResponseRecord, read: ResponseRecord): ResponseRecord['events'] {
+  if (!read.streamed || read.events.length === 0) return base.events;
+  const seen = base.events.reduce((max, e) => Math.max(max, e.sequenceNumber ?? -1), -1);
+  const shiftUs = (read.exchange.startedAt - base.exchange.startedAt) * 1000;
+  const more = read.events.filter((e) => e.sequenceNumber === null || e.sequenceNumber > seen).map((e) => ({ ...e, tUs: e.tUs + shiftUs }));
+  return more.length === 0 ? base.events : [...base.events, ...more];
 }
 
 function readBy(base: ResponseRecord, read: ResponseRecord): number[] {
