@@ -62,7 +62,7 @@ export async function captureBench(scale: number, log: (line: string) => void): 
     await loupe.settled();
     await serve.settled();
   };
-  let viaLoupe = { streams: 0, events: 0 };
+  const viaLoupe = { streams: 0, events: 0 };
   let peakRss = 0;
   const track = async (target: RealisticTarget, results: StreamResult[]) => {
     if (target !== 'loupe') return;

@@ -9,6 +9,7 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CHANNELS } from '../shared/api/contract.js';
+import type { AppInfo } from '../shared/api/types.js';
 import { app, fake, type FakeBrowserWindow } from '../test/support/fake-electron.js';
 import { eventually } from '../test/support/harness.js';
 import { APP_URL } from './app/app-protocol.js';
@@ -37,7 +38,7 @@ function click(id: string): void {
 }
 
 const invokeAs = (url: string | null, channel: string, request: unknown = {}) =>
-  fake.handlers.get(channel)!({ senderFrame: url === null ? null : { url } }, request) as Promise<{ ok: boolean; value?: any; error?: any }>;
+  fake.handlers.get(channel)!({ senderFrame: url === null ? null : { url } }, request) as Promise<{ ok: boolean; value: AppInfo; error?: { code: string; message: string } }>;
 
 describe('the desktop shell (electron/main.ts with a fake electron module)', () => {
   let sim: SimUpstream;

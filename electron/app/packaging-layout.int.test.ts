@@ -103,8 +103,19 @@ describe.skipIf(linuxOnly !== null)(`packaging with electron-builder: LAYOUT CHE
   });
 });
 
+/** The parts of electron-builder.yml these tests read. */
+interface BuilderConfig {
+  linux: { target: string[]; icon: string };
+  mac: { target: string[]; icon: string; entitlements: string; hardenedRuntime: boolean };
+  win: { target: string[]; icon: string };
+  fileAssociations: unknown[];
+  extraMetadata: { main: string };
+  npmRebuild: boolean;
+  asarUnpack: string[];
+}
+
 describe('electron-builder.yml', () => {
-  const config = (require('yaml') as { parse(text: string): any }).parse(fs.readFileSync(path.join(root, 'electron-builder.yml'), 'utf8'));
+  const config = (require('yaml') as { parse(text: string): BuilderConfig }).parse(fs.readFileSync(path.join(root, 'electron-builder.yml'), 'utf8'));
 
   it('builds AppImage and deb, a hardened dmg with entitlements, and nsis, with icons from resources/', () => {
     expect(config.linux.target).toEqual(['AppImage', 'deb']);

@@ -109,6 +109,7 @@ class FastConnection implements ExchangeHost {
   private halfOpen = true;
   readonly keepAliveSeconds: number;
   // Listeners of different events, kept so the hand-off can remove them.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- socket.on/off take any listener's arguments
   private readonly listeners: Array<[string, (...args: any[]) => void]>;
 
   constructor(

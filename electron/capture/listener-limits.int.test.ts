@@ -5,7 +5,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually, startHarness, type Harness } from '../../test/support/harness.js';
+import { eventually, startHarness } from '../../test/support/harness.js';
 import type { CoreOptions } from '../core.js';
 
 /** An upstream that notes every request and upgrade it sees, and answers requests 200 with a length. */

@@ -2,7 +2,7 @@
 // simulator, recorded into a real SQLite file.
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startHarness, TEST_KEY, type Harness } from '../../test/support/harness.js';
+import { startHarness, TEST_KEY, type Harness } from '../../test/support/harness.js';
 
 const sim = (options: Record<string, unknown>) => ({ headers: { 'x-sim': JSON.stringify(options) } });
 

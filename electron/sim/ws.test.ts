@@ -11,6 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- frames are read field by field, as the wire sends them
 type Frame = Record<string, any>;
 
 async function open(opts: Partial<SimOptions> = {}, headers: Record<string, string> = {}) {
@@ -51,7 +52,7 @@ describe('WebSocket mode of the simulator', () => {
   });
 
   it('queues a lane FIFO while another lane streams alongside', async () => {
-    const { ws, frames, send, find } = await open({ events: 10, gapMs: 5 });
+    const { ws, frames, send } = await open({ events: 10, gapMs: 5 });
     send({ type: 'response.create', model: 'gpt-5', input: 'a1', stream_id: 'a' });
     send({ type: 'response.create', model: 'gpt-5', input: 'a2', stream_id: 'a' });
     send({ type: 'response.create', model: 'gpt-5', input: 'b1', stream_id: 'b' });

@@ -1,6 +1,6 @@
 // The exact exchange behind a response: method, path, status, headers (secrets already
 // redacted by the recorder), the bodies as received and when each chunk arrived.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { BodyView, ExchangeDetail } from '../../shared/api/types.js';
 import { useController } from '../app/controller-context.js';
 import { CopyButton } from '../lib/CopyButton.js';
@@ -34,14 +34,11 @@ function Headers({ title, headers }: { title: string; headers: Array<[string, st
   );
 }
 
+/** Keyed by its exchange where used, so another exchange starts closed, with nothing loaded. */
 export function ExchangeBytes({ exchangeId }: { exchangeId: number }) {
   const controller = useController();
   const [state, setState] = useState<{ detail: ExchangeDetail | null; error: string | null; loading: boolean }>({ detail: null, error: null, loading: false });
   const [open, setOpen] = useState(false);
-  useEffect(() => {
-    setState({ detail: null, error: null, loading: false });
-    setOpen(false);
-  }, [exchangeId]);
   const load = () => {
     setOpen(true);
     setState((s) => ({ ...s, loading: true }));

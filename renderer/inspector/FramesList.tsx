@@ -16,6 +16,7 @@ export function framesText(frames: readonly FrameView[]): string {
 export function FramesList({ frames }: { frames: FrameView[] }) {
   const scroller = useRef<HTMLDivElement>(null);
   const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read each render, never memoized
   const virtual = useVirtualizer({ count: frames.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
   const toggle = (i: number) =>
     setOpen((was) => {

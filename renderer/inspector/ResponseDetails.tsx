@@ -62,7 +62,7 @@ export function ResponseDetails({ record, index, notes }: { record: ResponseReco
           <ul className="list-disc pl-5 text-[12px] text-amber-700 dark:text-amber-400">{notes.map((n) => <li key={n}>{n}</li>)}</ul>
         </Section>
       )}
-      <ExchangeBytes exchangeId={record.exchangeId} />
+      <ExchangeBytes key={record.exchangeId} exchangeId={record.exchangeId} />
       <RawJson value={record} title="Record (normalized)" />
     </div>
   );

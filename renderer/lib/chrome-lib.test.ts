@@ -37,7 +37,7 @@ describe('failure reasons', () => {
 describe('labels cut in the middle', () => {
   it('keeps the end that tells two runs apart', () => {
     const [h1, t1] = splitTail('demo-travel-213045-travel-responses');
-    const [h2, t2] = splitTail('demo-travel-213045-travel-chat');
+    const [, t2] = splitTail('demo-travel-213045-travel-chat');
     expect(h1 + t1).toBe('demo-travel-213045-travel-responses');
     expect(t1).not.toBe(t2);
     expect(t1.endsWith('responses') && t2.endsWith('chat')).toBe(true);

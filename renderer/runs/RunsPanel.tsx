@@ -85,6 +85,7 @@ export function RunsPanel() {
   const scroller = useRef<HTMLDivElement>(null);
   // Often enough that a run's idle window ends on time (run-activity.ts).
   const now = useNow(2_000);
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read each render, never memoized
   const virtual = useVirtualizer({ count: ids.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
   return (
     <SidePanel id="runs" side="left" title="Runs">

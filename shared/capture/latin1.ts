@@ -12,6 +12,7 @@ const asciiDecoder = (() => {
 })();
 
 /** Anything outside ASCII, where windows-1252 and ISO-8859-1 part ways. */
+// eslint-disable-next-line no-control-regex -- NUL is ASCII, as every byte below 0x80 is
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /** Bytes as ISO-8859-1 text: each byte one code unit. */

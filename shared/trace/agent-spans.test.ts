@@ -62,7 +62,7 @@ describe('Agents SDK trace exports', () => {
       ['trace.span', 'custom', 'Billing turn 3', 'span_agent', null],
     ]);
     const agent = result.spans?.[1];
-    expect(agent?.endedAt! - agent?.startedAt!).toBe(2500);
+    expect(agent!.endedAt! - agent!.startedAt!).toBe(2500);
     expect(result.spans?.[5]?.endedAt).toBeNull();
     expect(result.spans?.[4]?.raw).toMatchObject({ span_data: { input: '{"id":1}', output: 'shipped' } });
   });

@@ -16,7 +16,7 @@ describe('Responses over WebSocket', () => {
       ['resp_wb', 'completed'],
       ['resp_wa2', 'completed'],
     ]);
-    const [a, b, a2] = responses;
+    const [a, b] = responses;
     expect(a?.request.params).toMatchObject({ model: 'gpt-5', stream_id: 'a' });
     expect(a?.request.params).not.toHaveProperty('type');
     expect(a?.request.input.map((i) => i.raw.content)).toEqual(['Plan a trip to Lisbon']);

@@ -4,6 +4,7 @@
 // It records what the shell asks of Electron (window options, IPC handlers, menu
 // templates, protocol handlers, session handlers, dialogs) in `fake`, and lets a test
 // script dialog answers and emit the events Electron would.
+/* eslint-disable @typescript-eslint/no-explicit-any -- a stand-in for Electron's API takes and returns what the shell passes it */
 import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
