@@ -73,7 +73,8 @@ export async function forkCommand(args: ParsedArgs): Promise<number> {
       if (err instanceof ForkPlanError) throw new UsageError(err.message);
       throw err;
     }
-    if (upstream === 'sim') sim = await startSimUpstream();
+    // Its ids start far from 0: the recording may have been made against a simulator too.
+    if (upstream === 'sim') sim = await startSimUpstream({ idOffset: 1_000_000 + Math.floor(Math.random() * 1_000_000_000) });
     core = await startCore({ dbPath: out, port: port ?? 0, upstream: sim ? sim.url : upstream });
     const fork = core.forks.serve(source, core.db, prepared, (line) => process.stderr.write(`${line}\n`));
     const baseUrl = forkBaseUrl(core.proxy.baseUrl, fork.id);
