@@ -12,6 +12,8 @@ import { startSimUpstream, type SimUpstream } from '../sim/index.js';
 import { openDb, type Db } from '../store/db.js';
 import { exportRecording } from '../store/export-recording.js';
 import { loadRawExchange } from '../store/raw-read.js';
+import { createService } from '../service/service.js';
+import { forkMaker } from './fork-maker.js';
 import { forkBaseUrl } from './fork-registry.js';
 import { ForkPlanError } from './prepare-fork.js';
 import { parseSetArg } from '../../shared/fork/fork-edits.js';
@@ -166,6 +168,25 @@ describe('loupe fork', () => {
       source.close();
     }
     expect(fs.existsSync(h.dbPath)).toBe(true);
+  });
+
+  it('is made through the API (forks.create) on the running proxy, and the runs list shows the fork with its origin', async () => {
+    const service = createService({ core: h.core, makeFork: forkMaker(h.core, () => {}) });
+    try {
+      await expect(service.invoke('forks.create', { runId, step: 2, edits: [{ pointer: '/request/input/9/output', value: 'x' }] })).rejects.toMatchObject({ code: 'bad_request', message: expect.stringMatching(/\/request\/input\/9/) });
+      await expect(service.invoke('forks.create', { runId, step: 2, edits: [] })).rejects.toMatchObject({ code: 'bad_request' });
+      const info = await service.invoke('forks.create', { runId, step: 3, edits: [{ pointer: '/response/output/0/content/0/text', value: 'Made in the UI.' }] });
+      expect(info.baseUrl).toBe(`${h.core.proxy.baseUrl.replace(/\/v1$/, '')}/fork/${info.id}/v1`);
+      const loop = await toolLoop(info.baseUrl);
+      expect(loop.finalText[2]).toBe('Made in the UI.');
+      await h.core.settled();
+      await service.sync();
+      const { runs } = await service.invoke('runs.list', {});
+      expect(runs.find((r) => r.id === info.runId)).toMatchObject({ forkedFrom: { run: runId, step: 3 }, responses: 3 });
+      expect(runs.find((r) => r.id === runId)?.forkedFrom).toBeUndefined();
+    } finally {
+      await service.close();
+    }
   });
 
   it('answers a base URL naming no plan with a clear 404', async () => {
