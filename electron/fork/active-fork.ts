@@ -9,6 +9,7 @@
 // The proxy forwards and records (electron/capture/forward-fork.ts); this only decides.
 import { carryItemEdits, inlineServedChain, inputItems, type ServedResponse } from '../../shared/fork/fork-context.js';
 import { readRecordedResponse } from '../../shared/fork/edited-response.js';
+import { requestForEdits } from '../../shared/fork/fork-edits.js';
 import { setAt } from '../../shared/fork/json-pointer.js';
 import { canonicalJson, requestKey } from '../../shared/replay/normalize.js';
 import { ReplayMatcher } from '../../shared/replay/matcher.js';
@@ -118,6 +119,7 @@ export class ActiveFork implements ForkRoute {
     if (!parsed.ok || !isObject(parsed.value)) return { kind: 'live', body: null };
     let body: JsonObject = parsed.value;
     if (atStep) {
+      body = requestForEdits(body, this.prepared.plan.edits);
       for (const e of this.prepared.plan.edits) body = setAt(body, e.path, e.value) as JsonObject;
     } else {
       for (const [field, swap] of this.fieldSwaps) if (field in body && canonicalJson(body[field]!) === swap.recorded) body = { ...body, [field]: swap.edited };

@@ -2,7 +2,7 @@
 // recording (so a bad pointer is an error before any client connects), and works out what
 // the step will answer. Everything is read from the source recording, which is only read.
 import { randomBytes } from 'node:crypto';
-import { checkEdits, ForkEditError, type ForkEdit } from '../../shared/fork/fork-edits.js';
+import { checkEdits, ForkEditError, requestForEdits, type ForkEdit } from '../../shared/fork/fork-edits.js';
 import { applyResponseEdits, editedBody, EditedResponseError, readRecordedResponse } from '../../shared/fork/edited-response.js';
 import { setAt, PointerError } from '../../shared/fork/json-pointer.js';
 import type { ForkPlan } from '../../shared/fork/fork-plan.js';
@@ -79,9 +79,10 @@ export async function prepareFork(db: Db, request: ForkRequest, now = Date.now()
     } else {
       const parsed = parseJson(bodyText(raw.request));
       if (!parsed.ok || !isObject(parsed.value)) throw new ForkPlanError(`the request of step ${request.step} is not a JSON object, so it has nothing to point into`);
-      let edited: Json = parsed.value;
+      const recorded = requestForEdits(parsed.value, request.edits);
+      let edited: Json = recorded;
       for (const e of request.edits) edited = setAt(edited, e.path, e.value, '/request');
-      requestEdit = { recorded: parsed.value, edited: edited as JsonObject };
+      requestEdit = { recorded, edited: edited as JsonObject };
     }
   } catch (err) {
     if (err instanceof PointerError) throw new ForkPlanError(`--set ${err.message}`);

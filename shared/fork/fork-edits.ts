@@ -52,3 +52,13 @@ export function checkEdits(edits: readonly ForkEdit[]): void {
   const sides = new Set(edits.map((e) => e.side));
   if (sides.size > 1) throw new ForkEditError('edits of one step change either its /request (which then goes live) or its /response (served edited), not both');
 }
+
+/**
+ * The request as edits under `/request/input/N/…` see it: a bare string input is the one
+ * user message it stands for (as the API reads it, and as Loupe shows it), so an edit can
+ * point into that message.
+ */
+export function requestForEdits<T extends { [key: string]: Json }>(body: T, edits: readonly ForkEdit[]): T {
+  if (typeof body.input !== 'string' || !edits.some((e) => e.side === 'request' && e.path[0] === 'input' && e.path.length > 1)) return body;
+  return { ...body, input: [{ type: 'message', role: 'user', content: body.input }] };
+}
