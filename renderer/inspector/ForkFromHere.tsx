@@ -21,7 +21,7 @@ export function ForkFromHereButton() {
       onClick={() => openDialog('fork')}
       data-testid="fork-from-here"
       title="Re-run the app from this step with this item edited (Shift+F)"
-      className="inline-flex items-center gap-1 rounded border border-zinc-300 px-2 py-0.5 text-[11.5px] text-zinc-700 hover:bg-zinc-100 dark:border-zinc-600 dark:text-zinc-200 dark:hover:bg-zinc-800"
+      className="inline-flex shrink-0 items-center gap-1 whitespace-nowrap rounded border border-zinc-300 px-2 py-0.5 text-[11.5px] text-zinc-700 hover:bg-zinc-100 dark:border-zinc-600 dark:text-zinc-200 dark:hover:bg-zinc-800"
     >
       <Icon name="fork" className="h-3.5 w-3.5" />
       Fork from here…
@@ -39,6 +39,14 @@ export function ForkDialog() {
   const target = useMemo(() => (node && record ? forkTarget(node, record) : null), [node, record]);
   if (!open || !target || !runId || !node) return null;
   return <ForkEditor key={node.id} runId={runId} target={target} />;
+}
+
+/** What the plan does, in a sentence: which steps come from the recording and which go live. */
+function plainPlan(step: number, responseEdit: boolean): string {
+  const before = step === 1 ? '' : step === 2 ? 'Step #1 is answered from the recording; ' : `Steps #1–#${step - 1} are answered from the recording; `;
+  const at = responseEdit ? `step #${step} answers with your edit` : `step #${step} goes live with your edit`;
+  const sentence = `${before}${at}; everything after goes live to the proxy’s upstream. The original run is kept.`;
+  return sentence.charAt(0).toUpperCase() + sentence.slice(1);
 }
 
 function FieldEditor({ field, value, onChange }: { field: ForkField; value: string; onChange: (v: string) => void }) {
@@ -89,14 +97,19 @@ function ForkEditor({ runId, target }: { runId: string; target: ForkTarget }) {
             submit();
           }}
         >
-          <p className="text-[12.5px] text-zinc-600 dark:text-zinc-300">
-            Steps #1–#{target.step - 1 || 1} {target.step > 1 ? 'are answered from the recording' : ''}
-            {target.step > 1 ? '; ' : ''}step #{target.step} {target.item.some((f) => f.pointer.startsWith('/response')) ? 'answers with your edit' : 'goes live with your edit'}; everything after goes live to the proxy&rsquo;s upstream. The original run is kept.
-          </p>
+          <p className="text-[12.5px] text-zinc-600 dark:text-zinc-300">{plainPlan(target.step, fields.some((f) => f.pointer.startsWith('/response')))}</p>
           {target.item.length === 0 && <p className="mt-2 text-[12px] text-zinc-500">This item has no field to edit here; edit the step&rsquo;s request instead.</p>}
           <div className="max-h-[46vh] overflow-y-auto pr-1">
             {fields.map((f) => (
-              <FieldEditor key={f.pointer} field={f} value={values[f.pointer] ?? f.value} onChange={(v) => setValues((s) => ({ ...s, [f.pointer]: v }))} />
+              <FieldEditor
+                key={f.pointer}
+                field={f}
+                value={values[f.pointer] ?? f.value}
+                onChange={(v) => {
+                  setValues((s) => ({ ...s, [f.pointer]: v }));
+                  setState((s) => (s.error ? { ...s, error: null } : s));
+                }}
+              />
             ))}
           </div>
           {!more && target.request.length > 0 && (
