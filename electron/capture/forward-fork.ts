@@ -5,7 +5,6 @@
 // proxy records everything, under the fork's label: an answer through the same tap,
 // bytes to the client first; the live tail through forwardHttp itself, the one relay,
 // with the body the plan rewrote in place of the client's.
-import { EventEmitter } from 'node:events';
 import { STATUS_CODES } from 'node:http';
 import type { ExchangeState } from '../../shared/capture/exchange.js';
 import { firstHeaderValue } from '../../shared/capture/hop-headers.js';
@@ -15,6 +14,7 @@ import type { RecordedHttpAnswer } from '../replay/recorded-answer.js';
 import { decodedRequestBody, readRequestBody } from '../replay/request-body.js';
 import { sendAnswer, type AnswerResponse } from '../replay/send-answer.js';
 import { beginExchange } from './begin-exchange.js';
+import { bufferedRequest } from './buffered-request.js';
 import type { ProxyRequest, ProxyResponse } from './client-exchange.js';
 import { forwardHttp, type ForwardContext } from './forward-http.js';
 
@@ -80,32 +80,6 @@ async function answer(ctx: ForwardContext, req: ProxyRequest, body: Buffer, res:
   });
   const state: ExchangeState = recorded.status === null ? 'upstream_unreachable' : recorded.state === 'complete' ? 'complete' : 'upstream_reset';
   exchange.finish(state, state === 'complete' ? null : 'as recorded: the recorded answer did not complete', body.length, sent);
-}
-
-/**
- * The client's request with its body already read: forwardHttp reads it as it would the
- * socket. A rewritten body is sent with its own length and no content-encoding.
- */
-function bufferedRequest(req: ProxyRequest, body: Buffer, asSent: boolean): ProxyRequest {
-  const rawHeaders: string[] = [];
-  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
-    const name = req.rawHeaders[i]!;
-    if (!asSent && /^(content-length|transfer-encoding|content-encoding)$/i.test(name)) continue;
-    rawHeaders.push(name, req.rawHeaders[i + 1]!);
-  }
-  const headers = { ...req.headers };
-  if (!asSent) {
-    delete headers['transfer-encoding'];
-    delete headers['content-encoding'];
-    rawHeaders.push('content-length', String(body.length));
-    headers['content-length'] = String(body.length);
-  }
-  const out = Object.assign(new EventEmitter(), { method: req.method, url: req.url, rawHeaders, headers, socket: req.socket, pause: () => out, resume: () => out });
-  setImmediate(() => {
-    if (body.length) out.emit('data', body);
-    out.emit('end');
-  });
-  return out as unknown as ProxyRequest;
 }
 
 function sendError(res: ProxyResponse, status: number, code: ProxyErrorCode, message: string): void {

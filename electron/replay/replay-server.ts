@@ -13,7 +13,7 @@ import type { ReplayMatcher, ReplayMiss } from '../../shared/replay/matcher.js';
 import { missBody, missMessage, MISS_STATUS } from '../../shared/replay/miss.js';
 import { requestKey } from '../../shared/replay/normalize.js';
 import type { Db } from '../store/db.js';
-import { forwardLive } from './forward-live.js';
+import { liveRelay } from './live-relay.js';
 import { prepareAnswers, recordedHttpAnswer } from './recorded-answer.js';
 import { replaySocket } from './replay-socket.js';
 import { decodedRequestBody, readRequestBody } from './request-body.js';
@@ -80,6 +80,8 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
       return forward;
     },
   };
+  // The relay for misses, only where they may go live.
+  const live = ctx.options.onMiss === 'forward' ? liveRelay(target, ctx.options.log) : null;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? 'GET';
@@ -95,7 +97,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     }
     if (ctx.missed(method, path, match.miss)) {
       stats.forwarded++;
-      forwardLive(target, req, path, body, res);
+      live!.forward(req, body, res);
       return;
     }
     const out = missBody(method, path, match.miss);
@@ -122,7 +124,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     stats,
     close: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        server.close(() => void (live?.close() ?? Promise.resolve()).then(resolve));
         server.closeAllConnections();
         for (const socket of ctx.sockets) socket.terminate();
       }),
