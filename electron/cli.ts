@@ -22,7 +22,7 @@ const COMMANDS: Record<string, { flags: readonly string[]; switches?: readonly s
   export: { flags: ['format'], switches: ['otlp-content'], files: 1 },
   reindex: { flags: [], files: 1 },
   replay: { flags: ['run', 'port', 'db', 'timing', 'on-miss', 'upstream', 'ignore'], files: 1 },
-  fork: { flags: ['run', 'at', 'set', 'db', 'upstream', 'port'], files: 1 },
+  fork: { flags: ['run', 'at', 'set', 'db', 'upstream', 'port', 'ignore'], files: 1 },
   demo: { flags: ['scenario', 'speed', 'db', 'port', 'ui-port', 'redact', ...OTLP_PUSH.flags], switches: OTLP_PUSH.switches, files: 0 },
 };
 
@@ -54,7 +54,7 @@ const HELP = `loupe: record and inspect OpenAI Responses API traffic
                 serve a recording as the upstream (no key, no network); with CMD, run it against
                 it and exit with its status, else print {"proxy": URL}; --db OUT records the re-run
   loupe fork    FILE --run R --at STEP --set POINTER=VALUE... [--db OUT] [--upstream URL|sim] [--port P]
-                [-- CMD ARGS]
+                [--ignore POINTER]... [-- CMD ARGS]
                 re-run run R with step STEP edited (POINTER under /response/... or /request/...;
                 VALUE is JSON where it parses, else a string): earlier steps from the recording,
                 the rest live (sim: the built-in simulator); recorded as a new run into OUT (FILE)

@@ -1,7 +1,7 @@
 // The Codex CLI (the real binary) records a two-turn task (`codex exec`, then `codex exec
 // resume --last`) through `loupe record` against the simulator, then re-runs it offline
 // against `loupe replay` of that recording with nothing else listening: the same output,
-// 0 misses. Codex gives its input items fresh ids and fills `client_metadata` with fresh
+// 0 misses; then forks it at its second turn. Codex gives its input items fresh ids and fills `client_metadata` with fresh
 // session and turn ids on every run, so the replay ignores those two (README, replay).
 // The binary is not a dependency (hundreds of MB): set LOUPE_CODEX to its path, or install
 // @openai/codex in node_modules; without it this file reports itself skipped.
@@ -33,7 +33,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-codex-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe.skipIf(codex === undefined)('the Codex CLI', () => {
-  it('re-runs a recorded two-turn task offline', { timeout: 240_000 }, async () => {
+  it('re-runs a recorded two-turn task offline, and forks it at the second turn', { timeout: 240_000 }, async () => {
     const home = path.join(dir, 'codex-home');
     const work = path.join(dir, 'work');
     fs.mkdirSync(work);
@@ -66,5 +66,22 @@ describe.skipIf(codex === undefined)('the Codex CLI', () => {
     expect(replayed.stderr).toMatch(/replayed 2 exchanges, 0 misses/);
     expect(replayed.stdout).toBe(recorded.stdout);
     expect(replayed.stdout).not.toBe('');
+
+    // And forked at its second turn with the prompt edited: turn 1 from the recording, turn 2
+    // live to the simulator with the edit, recorded as a run of its own.
+    const doc = JSON.parse((await loupe(['export', file], env, work)).stdout) as { runs: Array<{ id: string; forked_from?: unknown; responses: Array<{ id: string }> }> };
+    const original = doc.runs[0]!;
+    const forked = await loupe(
+      ['fork', file, '--run', original.id, '--at', '2', '--set', '/request/input/5/content/0/text=Now say farewell', '--ignore', '/client_metadata', '--ignore', '/input/*/id', '--upstream', 'sim', '--', task],
+      env,
+      work,
+    );
+    expect(forked.status, forked.stderr).toBe(0);
+    expect(forked.stderr).toMatch(/1 answered from the recording, 1 live, 0 misses/);
+    const after = JSON.parse((await loupe(['export', file], env, work)).stdout) as typeof doc;
+    const fork = after.runs.find((r) => r.forked_from !== undefined)!;
+    expect(fork.forked_from).toEqual({ run: original.id, step: 2 });
+    expect(fork.responses[0]!.id).toBe(original.responses[0]!.id);
+    expect(fork.responses[1]!.id).not.toBe(original.responses[1]!.id);
   });
 });

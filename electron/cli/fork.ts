@@ -13,11 +13,12 @@ import { forkBaseUrl } from '../fork/fork-registry.js';
 import { ForkPlanError, prepareFork, type PreparedFork } from '../fork/prepare-fork.js';
 import { ForkEditError, parseSetArg, type ForkEdit } from '../../shared/fork/fork-edits.js';
 import { forkLabel } from '../../shared/capture/route.js';
+import { ignoreList } from '../../shared/replay/normalize.js';
 import { listFlag, portFlag, stringFlag, upstreamFlag, UsageError, type ParsedArgs } from './args.js';
 import { runChild } from './run-child.js';
 import { untilShutdownSignal } from './shutdown-signal.js';
 
-const USAGE = 'loupe fork FILE --run R --at STEP --set POINTER=VALUE … [--db OUT] [--upstream URL|sim] [-- CMD ARGS]';
+const USAGE = 'loupe fork FILE --run R --at STEP --set POINTER=VALUE … [--db OUT] [--upstream URL|sim] [--ignore POINTER]… [-- CMD ARGS]';
 
 function writable(file: string): boolean {
   try {
@@ -58,6 +59,12 @@ export async function forkCommand(args: ParsedArgs): Promise<number> {
   const upstreamArg = stringFlag(args, 'upstream');
   const upstream = upstreamArg === 'sim' ? 'sim' : upstreamFlag(args);
   const port = portFlag(args, 'port');
+  const ignore = listFlag(args, 'ignore');
+  try {
+    ignoreList(ignore);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
   if (!fs.existsSync(file)) throw new UsageError(`no recording at ${file}`);
   const out = stringFlag(args, 'db') ?? file;
   if (out === file && !writable(file)) throw new UsageError(`${file} is read-only; record the fork elsewhere with --db OUT`);
@@ -68,7 +75,7 @@ export async function forkCommand(args: ParsedArgs): Promise<number> {
   let core: Core | null = null;
   try {
     try {
-      prepared = await prepareFork(source, { run, step, edits });
+      prepared = await prepareFork(source, { run, step, edits, ignore });
     } catch (err) {
       if (err instanceof ForkPlanError) throw new UsageError(err.message);
       throw err;

@@ -25,6 +25,8 @@ export interface ForkRequest {
   run: string;
   step: number;
   edits: ForkEdit[];
+  /** JSON pointers left out of matching beyond the volatile ones, as `replay --ignore` (already checked). */
+  ignore?: readonly string[];
 }
 
 export interface PreparedFork {
@@ -89,7 +91,7 @@ export async function prepareFork(db: Db, request: ForkRequest, now = Date.now()
     if (err instanceof EditedResponseError) throw new ForkPlanError(`step ${request.step}: ${err.message}`);
     throw err;
   }
-  const ignore = ignoreList();
+  const ignore = ignoreList(request.ignore);
   const index = await indexRecording(db, ignore);
   const entries = index.entries.filter((e) => e.runId === null || (e.runId === run.id && e.id <= response.exchangeId));
   return {
