@@ -148,6 +148,11 @@ describe('loupe fork', () => {
       expect(f.loop.deltaText.slice(0, 2)).toEqual(original.deltaText.slice(0, 2));
       const doc = await exported(f.core.db);
       expect(doc.runs.find((r) => r.label === `fork-${f.forkId}`)?.forked_from).toEqual({ run: runId, step: 3 });
+      let lines = '';
+      await exportRecording(f.core.db, 'jsonl', (piece) => void (lines += piece));
+      const rows = lines.trim().split('\n').map((l) => JSON.parse(l) as { label: string | null; forked_from?: unknown });
+      expect(rows.find((r) => r.label === `fork-${f.forkId}`)?.forked_from).toEqual({ run: runId, step: 3 });
+      expect(rows.find((r) => r.label === null)?.forked_from).toBeUndefined();
     } finally {
       await f.close();
     }
