@@ -6,6 +6,7 @@ import { demoHelp } from './cli/demo-help.js';
 import { exportCommand } from './cli/export.js';
 import { record } from './cli/record.js';
 import { reindexCommand } from './cli/reindex.js';
+import { forkCommand } from './cli/fork.js';
 import { replayCommand } from './cli/replay.js';
 import { serve } from './cli/serve.js';
 
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, { flags: readonly string[]; switches?: readonly s
   export: { flags: ['format'], switches: ['otlp-content'], files: 1 },
   reindex: { flags: [], files: 1 },
   replay: { flags: ['run', 'port', 'db', 'timing', 'on-miss', 'upstream', 'ignore'], files: 1 },
+  fork: { flags: ['run', 'at', 'set', 'db', 'upstream', 'port', 'ignore'], files: 1 },
   demo: { flags: ['scenario', 'speed', 'db', 'port', 'ui-port', 'redact', ...OTLP_PUSH.flags], switches: OTLP_PUSH.switches, files: 0 },
 };
 
@@ -35,7 +37,7 @@ function checkCommandArgs(args: ParsedArgs, command: string): void {
     if (!spec.flags.includes(name) && !spec.switches?.includes(name)) throw new UsageError(`--${name} does not apply to loupe ${command}; try loupe --help`);
   }
   if (args.positionals.length > spec.files) throw new UsageError(`unexpected argument "${args.positionals[spec.files]}" for loupe ${command}; try loupe --help`);
-  if (args.rest.length && command !== 'record' && command !== 'replay') throw new UsageError(`loupe ${command} takes no command after \`--\`; did you mean loupe record?`);
+  if (args.rest.length && !['record', 'replay', 'fork'].includes(command)) throw new UsageError(`loupe ${command} takes no command after \`--\`; did you mean loupe record?`);
 }
 
 const HELP = `loupe: record and inspect OpenAI Responses API traffic
@@ -51,6 +53,11 @@ const HELP = `loupe: record and inspect OpenAI Responses API traffic
                 [--upstream URL] [--ignore POINTER]... [-- CMD ARGS]
                 serve a recording as the upstream (no key, no network); with CMD, run it against
                 it and exit with its status, else print {"proxy": URL}; --db OUT records the re-run
+  loupe fork    FILE --run R --at STEP --set POINTER=VALUE... [--db OUT] [--upstream URL|sim] [--port P]
+                [--ignore POINTER]... [-- CMD ARGS]
+                re-run run R with step STEP edited (POINTER under /response/... or /request/...;
+                VALUE is JSON where it parses, else a string): earlier steps from the recording,
+                the rest live (sim: the built-in simulator); recorded as a new run into OUT (FILE)
   loupe demo    [--scenario NAME|all] [--speed X] [--db FILE] [--port P] [--ui-port Q] [--redact NAME]...
                 no API key needed: a built-in simulator plays scripted agent runs through
                 the proxy; prints {"proxy": URL, "ui": URL}; --speed 10 plays 10x faster
@@ -92,6 +99,8 @@ export async function main(argv: string[]): Promise<number> {
       return reindexCommand(args);
     case 'replay':
       return replayCommand(args);
+    case 'fork':
+      return forkCommand(args);
     case 'demo':
       // Loaded on demand: the demo's clients (@openai/agents among them) are heavy.
       return (await import('./cli/demo.js')).demoCommand(args);

@@ -16,6 +16,7 @@ import { createStoreWriter, DEFAULT_WORKER_SCRIPT, type StoreWriter } from './st
 import { closeSession, openSession } from './store/interrupted-session.js';
 import { upgradeNotice } from './store/upgrade-notice.js';
 import { ensureRecordingId } from './store/recording-id.js';
+import { ForkRegistry } from './fork/fork-registry.js';
 
 export interface CoreOptions {
   dbPath: string;
@@ -64,6 +65,8 @@ export interface Core {
   recorder: Recorder;
   writer: StoreWriter;
   events: EventEmitter<CoreEvents>;
+  /** The fork plans its proxy serves under `/fork/<id>/v1`. */
+  forks: ForkRegistry;
   /** Resolves when every exchange ended so far is on disk and derived. */
   settled(): Promise<void>;
   /** Resolves when every byte relayed so far is on disk, raw; derivation may still be running. */
@@ -133,6 +136,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       if (recorder) events.emit('recording.failed', recorder.health);
     },
   });
+  const forks = new ForkRegistry();
   let proxy: RunningProxy;
   try {
     proxy = await startProxy({
@@ -144,6 +148,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       maxHalfOpenConnections: options.maxHalfOpenConnections,
       log,
       sink: recorder,
+      forks,
       redact: options.redact,
       env: options.env,
       onRecordError: (err) => log(`loupe: recording failed for one exchange (traffic still flows): ${(err as Error).message}`),
@@ -177,6 +182,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     recorder,
     writer,
     events,
+    forks,
     settled,
     recorded,
     async close() {

@@ -9,6 +9,7 @@ import type { RecordingInfo } from '../../shared/api/types.js';
 import { startCore, type Core } from '../core.js';
 import { startService, type ServiceHandle } from '../service/service-thread.js';
 import { demoStarter } from '../demo/demo-starter.js';
+import { forkMaker } from '../fork/fork-maker.js';
 import { PortInUseError, portIsFree } from './port-check.js';
 import type { AppHost } from './app-host.js';
 import type { ProxySettings } from './settings.js';
@@ -189,6 +190,7 @@ async function launch(options: CoreHostOptions, settings: ProxySettings): Promis
     service = await startService(core, {
       livePollMs: options.livePollMs,
       startDemo: demoStarter(core, options.log),
+      makeFork: forkMaker(core, options.log),
       nativeBinding: options.nativeBinding,
       log: options.log,
       ...(options.serviceWorker !== undefined ? { script: options.serviceWorker } : {}),

@@ -17,6 +17,9 @@ const DEAD_TAP: RelayTap = {
   end() {},
 };
 
+/** A sink that records nothing: the relay forwarding traffic that something else records. */
+export const NULL_SINK: CaptureSink = { begin: () => DEAD_TAP };
+
 export function guardTap(
   sink: CaptureSink,
   start: () => ExchangeStartFields,

@@ -8,9 +8,11 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { CaptureSink } from '../../shared/capture/exchange.js';
+import { proxyErrorResponse } from '../../shared/capture/proxy-error.js';
 import { createRedactor } from '../../shared/capture/redact.js';
 import { parseUpstream } from '../../shared/capture/upstream-url.js';
 import { forwardHttp } from './forward-http.js';
+import { forwardFork, isForkPath, type ForkRoutes } from './forward-fork.js';
 import { forwardWebSocket } from './forward-ws.js';
 import { createFastServer } from './fast-server.js';
 import { createUpstreamPool } from './upstream-agent.js';
@@ -80,6 +82,8 @@ export interface ProxyOptions {
   maxHalfOpenConnections?: number;
   /** Where the proxy reports trouble with clients (refused connections); stderr by default. */
   log?: (line: string) => void;
+  /** The fork plans served under `/fork/<id>/v1` (forward-fork.ts); none without. */
+  forks?: ForkRoutes;
 }
 
 export interface RunningProxy {
@@ -119,7 +123,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     onTapError: options.onRecordError ?? ((err: unknown) => console.error('loupe: recording failed:', err)),
     exchanges,
     log,
+    forks: options.forks,
   };
+  const onRequest = (req: http.IncomingMessage | Parameters<typeof forwardHttp>[1], res: Parameters<typeof forwardHttp>[2]) =>
+    isForkPath(req.url) ? forwardFork(ctx, req, res) : forwardHttp(ctx, req, res);
 
   const headersTimeoutMs = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
   const maxHalfOpen = options.maxHalfOpenConnections ?? DEFAULT_MAX_HALF_OPEN;
@@ -133,15 +140,19 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       // one interval later than headersTimeout before it is cut.
       connectionsCheckingInterval: headersTimeoutMs > 0 ? Math.min(1_000, Math.max(10, Math.floor(headersTimeoutMs / 10))) : 30_000,
     },
-    (req, res) => forwardHttp(ctx, req, res),
+    (req, res) => onRequest(req, res),
   );
   // Node starts the connection tracking that enforces headersTimeout when its server emits
   // 'listening'. This one never listens (the fast server hands it sockets), so without this
   // the connections it reads have no head deadline at all.
   fallback.emit('listening');
-  fallback.on('upgrade', (req: http.IncomingMessage, socket: Socket, head: Buffer) => forwardWebSocket(ctx, req, socket, head));
+  fallback.on('upgrade', (req: http.IncomingMessage, socket: Socket, head: Buffer) => {
+    if (!isForkPath(req.url)) return forwardWebSocket(ctx, req, socket, head);
+    // A fork plan serves HTTP steps; its WebSocket mode is not built, and must not slip through live.
+    socket.end(proxyErrorResponse({ status: 400, code: 'loupe_fork_websocket', message: 'Loupe proxy: a fork base URL serves HTTP requests only, not WebSocket mode' }, 'Bad Request'));
+  });
   const fast = createFastServer({
-    onRequest: (req, res) => forwardHttp(ctx, req, res),
+    onRequest: (req, res) => onRequest(req, res),
     fallback,
     keepAliveMs: KEEP_ALIVE_MS,
     headersTimeoutMs,

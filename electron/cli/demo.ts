@@ -7,6 +7,7 @@ import { DEMO_SCENARIOS, isDemoScenario, runDemo, type DemoScenario } from '../d
 import { startHeadlessServer } from '../headless/server.js';
 import { startService } from '../service/service-thread.js';
 import { demoStarter } from '../demo/demo-starter.js';
+import { forkMaker } from '../fork/fork-maker.js';
 import { startSimUpstream } from '../sim/index.js';
 import { startOtlpPush } from '../otlp/otlp-push.js';
 import { otlpFlags, portFlag, redactFlag, stringFlag, UsageError, type ParsedArgs } from './args.js';
@@ -48,7 +49,7 @@ export async function demoCommand(args: ParsedArgs): Promise<number> {
       await core.close();
       await push?.close();
     });
-    const service = await startService(core, { startDemo: demoStarter(core) });
+    const service = await startService(core, { startDemo: demoStarter(core), makeFork: forkMaker(core) });
     stops.push(() => service.close());
     const ui = await startHeadlessServer({ api: service, port: portFlag(args, 'ui-port') ?? 0 });
     stops.push(() => ui.close());

@@ -5,6 +5,7 @@ import { startCore } from '../core.js';
 import { startHeadlessServer } from '../headless/server.js';
 import { startService } from '../service/service-thread.js';
 import { demoStarter } from '../demo/demo-starter.js';
+import { forkMaker } from '../fork/fork-maker.js';
 import { otlpFlags, portFlag, redactFlag, secondsFlag, stringFlag, upstreamFlag, type ParsedArgs } from './args.js';
 import { defaultLibraryPath } from './default-db.js';
 import { DEFAULT_PROXY_PORT } from '../capture/proxy-server.js';
@@ -29,7 +30,7 @@ export async function serve(args: ParsedArgs): Promise<number> {
   let service;
   let ui;
   try {
-    service = await startService(core, { startDemo: demoStarter(core) });
+    service = await startService(core, { startDemo: demoStarter(core), makeFork: forkMaker(core) });
     ui = await startHeadlessServer({ api: service, port: uiPort });
   } catch (err) {
     await service?.close();

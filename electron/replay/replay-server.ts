@@ -5,7 +5,6 @@
 // talk to this server directly or through a recording Loupe core.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import zlib from 'node:zlib';
 import type WebSocket from 'ws';
 import { firstHeaderValue } from '../../shared/capture/hop-headers.js';
 import { parseRoute } from '../../shared/capture/route.js';
@@ -14,9 +13,10 @@ import type { ReplayMatcher, ReplayMiss } from '../../shared/replay/matcher.js';
 import { missBody, missMessage, MISS_STATUS } from '../../shared/replay/miss.js';
 import { requestKey } from '../../shared/replay/normalize.js';
 import type { Db } from '../store/db.js';
-import { forwardLive } from './forward-live.js';
+import { liveRelay } from './live-relay.js';
 import { prepareAnswers, recordedHttpAnswer } from './recorded-answer.js';
 import { replaySocket } from './replay-socket.js';
+import { decodedRequestBody, readRequestBody } from './request-body.js';
 import { sendAnswer, type Timing } from './send-answer.js';
 
 export type OnMiss = 'fail' | 'forward';
@@ -56,29 +56,6 @@ export interface ReplayContext {
   missed(method: string, path: string, miss: ReplayMiss): boolean;
 }
 
-function decoded(body: Buffer, encoding: string | undefined): Buffer {
-  switch ((encoding ?? '').trim().toLowerCase()) {
-    case 'gzip':
-    case 'x-gzip':
-      return zlib.gunzipSync(body);
-    case 'deflate':
-      return zlib.inflateSync(body);
-    case 'br':
-      return zlib.brotliDecompressSync(body);
-    default:
-      return body;
-  }
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    req.on('data', (c: Buffer) => parts.push(c));
-    req.on('end', () => resolve(Buffer.concat(parts)));
-    req.on('error', reject);
-  });
-}
-
 export async function startReplayServer(options: ReplayServerOptions): Promise<ReplayServer> {
   const stats: ReplayStats = { served: 0, misses: 0, forwarded: 0 };
   prepareAnswers(options.db);
@@ -103,13 +80,15 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
       return forward;
     },
   };
+  // The relay for misses, only where they may go live.
+  const live = ctx.options.onMiss === 'forward' ? liveRelay(target, ctx.options.log) : null;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? 'GET';
     const { path } = parseRoute(req.url ?? '/', (name) => firstHeaderValue(req.headers, name));
-    const body = await readBody(req);
+    const body = await readRequestBody(req);
     const requestEndMs = performance.now();
-    const text = decoded(body, firstHeaderValue(req.headers, 'content-encoding')).toString('utf8');
+    const text = decodedRequestBody(body, firstHeaderValue(req.headers, 'content-encoding')).toString('utf8');
     const match = ctx.options.matcher.matchHttp(requestKey(method, path, text, ctx.options.ignore));
     if ('entry' in match) {
       stats.served++;
@@ -118,7 +97,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     }
     if (ctx.missed(method, path, match.miss)) {
       stats.forwarded++;
-      forwardLive(target, req, path, body, res);
+      live!.forward(req, body, res);
       return;
     }
     const out = missBody(method, path, match.miss);
@@ -145,7 +124,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     stats,
     close: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        server.close(() => void (live?.close() ?? Promise.resolve()).then(resolve));
         server.closeAllConnections();
         for (const socket of ctx.sockets) socket.terminate();
       }),

@@ -13,7 +13,7 @@ import type { UpstreamTarget } from '../../shared/capture/upstream-url.js';
 import type { SocketCursor } from '../../shared/replay/matcher.js';
 import { missError, MISS_STATUS } from '../../shared/replay/miss.js';
 import { requestKey } from '../../shared/replay/normalize.js';
-import { liveSocket } from './forward-live.js';
+import { liveSocket } from './live-relay.js';
 import { recordedSocketReply } from './recorded-answer.js';
 import type { ReplayContext } from './replay-server.js';
 import { pacer } from './send-answer.js';

@@ -3,11 +3,21 @@
 // recorded timing each piece leaves at its recorded offset from the request's end (the
 // clock is the start, not the previous write, so lateness does not add up along a
 // stream); fast timing writes them back to back. A slow client is waited for (drain),
-// never buffered without bound.
-import { validateHeaderName, validateHeaderValue, type ServerResponse } from 'node:http';
+// never buffered without bound. A fork's proxy serves the same way and records what it
+// sent: `tap` hears the head and each piece after it was written.
+import { STATUS_CODES, validateHeaderName, validateHeaderValue } from 'node:http';
 import type { HeaderList } from '../../shared/capture/exchange.js';
 import { clientResponseHeaders, flattenHeaders, headerValue } from '../../shared/capture/hop-headers.js';
+import type { ProxyResponse } from '../capture/client-exchange.js';
 import type { RecordedHttpAnswer } from './recorded-answer.js';
+
+/** Node's ServerResponse, or the capture proxy's own. */
+export type AnswerResponse = ProxyResponse & { off(event: 'drain' | 'close', listener: () => void): unknown };
+
+export interface AnswerTap {
+  head(status: number, statusText: string, headers: HeaderList): void;
+  piece(data: Buffer): void;
+}
 
 export type Timing = 'recorded' | 'fast';
 
@@ -39,7 +49,7 @@ export function replayHeaders(recorded: HeaderList, bodyLength: number): HeaderL
   return length !== undefined && Number(length) !== bodyLength ? kept.filter(([n]) => n.toLowerCase() !== 'content-length') : kept;
 }
 
-function written(res: ServerResponse, data: Buffer): Promise<void> {
+function written(res: AnswerResponse, data: Buffer): Promise<void> {
   if (res.write(data)) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
@@ -52,7 +62,7 @@ function written(res: ServerResponse, data: Buffer): Promise<void> {
   });
 }
 
-export async function sendAnswer(res: ServerResponse, answer: RecordedHttpAnswer, timing: Timing, requestEndMs: number): Promise<void> {
+export async function sendAnswer(res: AnswerResponse, answer: RecordedHttpAnswer, timing: Timing, requestEndMs: number, tap?: AnswerTap): Promise<void> {
   const at = pacer(timing, requestEndMs);
   if (answer.status === null) {
     // The recording holds no answer (the upstream was unreachable): the client sees a
@@ -64,12 +74,16 @@ export async function sendAnswer(res: ServerResponse, answer: RecordedHttpAnswer
   const bodyLength = answer.body.reduce((n, p) => n + p.data.length, 0);
   await at(answer.headAtUs);
   if (res.destroyed) return;
-  res.writeHead(answer.status, answer.statusText ?? undefined, flattenHeaders(replayHeaders(answer.headers, bodyLength)));
+  const headers = replayHeaders(answer.headers, bodyLength);
+  const statusText = answer.statusText ?? STATUS_CODES[answer.status] ?? '';
+  res.writeHead(answer.status, statusText, flattenHeaders(headers));
   res.flushHeaders();
+  tap?.head(answer.status, statusText, headers);
   for (const piece of answer.body) {
     await at(piece.atUs);
     if (res.destroyed) return;
     await written(res, piece.data);
+    tap?.piece(piece.data);
   }
   // As recorded: a complete answer ends; one the upstream cut short is cut short again; one
   // the client walked away from stays open until the client walks away again.

@@ -25,6 +25,9 @@ import { hasTable, type Db } from '../store/db.js';
 import { parseStored, ReadDamage } from '../store/read-damage.js';
 import { isSettled, settledStub, type IndexedResponse, type IndexedRun, type SettledResponse } from './indexed-run.js';
 import { RunTally, runSearchText, summarizeRun } from './run-summary.js';
+import { loadForkOrigins, originOfLabel } from '../fork/fork-store.js';
+import { forkIdOfLabel } from '../../shared/capture/route.js';
+import type { ForkOrigin } from '../../shared/fork/fork-plan.js';
 import { StoredRecords } from './stored-records.js';
 
 export interface IndexChange {
@@ -72,7 +75,11 @@ export class RunIndex {
     },
   });
 
-  constructor(db: Db) {
+  /** Stored fork plans' origins (fork-store.ts), read again when a forked run shows up that it lacks. */
+  private forkOrigins: Map<string, ForkOrigin>;
+
+  constructor(private readonly db: Db) {
+    this.forkOrigins = loadForkOrigins(db);
     this.stored = new StoredRecords(db, this.damage);
     this.loadDerived(() => true);
     for (const id of this.derived.keys()) this.dirty.add(id);
@@ -211,6 +218,14 @@ export class RunIndex {
    * tally of all of them expects.
    */
   private summarize(run: IndexedRun, foldedIds: string[] | undefined, revision: number, spanCount: number): RunSummary {
+    const summary = this.summarizeTallied(run, foldedIds, revision, spanCount);
+    const forkId = forkIdOfLabel(run.label);
+    if (forkId !== null && !this.forkOrigins.has(forkId)) this.forkOrigins = loadForkOrigins(this.db);
+    const origin = originOfLabel(this.forkOrigins, run.label);
+    return origin ? { ...summary, forkedFrom: origin } : summary;
+  }
+
+  private summarizeTallied(run: IndexedRun, foldedIds: string[] | undefined, revision: number, spanCount: number): RunSummary {
     const isOpen = (id: number) => this.open.has(id);
     if (foldedIds === undefined) return summarizeRun(run, isOpen, revision, spanCount, this.tallies.get(run.id));
     const tally = this.tallies.get(run.id)?.copy() ?? new RunTally();

@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ChannelName, EventName, EventPayload, LoupeApi, RequestOf, ResponseOf } from '../../shared/api/contract.js';
+import type { ForkCreateRequest, ForkInfo } from '../../shared/api/types.js';
 import { ApiError, toErrorBody } from '../../shared/api/errors.js';
 import type { Core } from '../core.js';
 import { PendingCalls } from '../threads/pending-calls.js';
@@ -28,6 +29,7 @@ export interface ServiceHandle extends LoupeApi {
 export interface ServiceThreadOptions {
   livePollMs?: number;
   startDemo?: (scenario: string, speed: number) => Promise<{ scenario: string; label: string }>;
+  makeFork?: (request: ForkCreateRequest) => Promise<ForkInfo>;
   nativeBinding?: string;
   /** Where problems are reported; stderr by default. */
   log?: (line: string) => void;
@@ -40,7 +42,7 @@ export const DEFAULT_SERVICE_WORKER = fileURLToPath(new URL('./service-worker.js
 /** Starts the service for a running core, in a worker when built (see above). */
 export async function startService(core: Core, options: ServiceThreadOptions = {}): Promise<ServiceHandle> {
   const script = options.script ?? DEFAULT_SERVICE_WORKER;
-  if (!script || !fs.existsSync(script)) return createService({ core, livePollMs: options.livePollMs, startDemo: options.startDemo });
+  if (!script || !fs.existsSync(script)) return createService({ core, livePollMs: options.livePollMs, startDemo: options.startDemo, makeFork: options.makeFork });
   const service = new ServiceThread(core, script, options);
   await service.ready;
   return service;
@@ -70,6 +72,7 @@ class ServiceThread implements ServiceHandle {
       livePollMs: options.livePollMs,
       nativeBinding: options.nativeBinding,
       demo: options.startDemo !== undefined,
+      fork: options.makeFork !== undefined,
     };
     this.worker = new Worker(script, { workerData: data });
     let started!: { resolve(): void; reject(err: Error): void };
@@ -171,12 +174,15 @@ class ServiceThread implements ServiceHandle {
       case 'event':
         this.events.emit(msg.event, msg.payload);
         return;
-      case 'demo':
-        this.options.startDemo!(msg.scenario, msg.speed).then(
-          (value) => this.post({ type: 'demo-reply', id: msg.id, value }),
-          (err: unknown) => this.post({ type: 'demo-reply', id: msg.id, error: toErrorBody(err) }),
+      case 'core-call': {
+        const { call } = msg;
+        const answer = call.name === 'demo' ? this.options.startDemo!(call.scenario, call.speed) : this.options.makeFork!(call.request);
+        answer.then(
+          (value) => this.post({ type: 'core-reply', id: msg.id, value }),
+          (err: unknown) => this.post({ type: 'core-reply', id: msg.id, error: toErrorBody(err) }),
         );
         return;
+      }
     }
   }
 }

@@ -11,7 +11,7 @@ import { openDb } from '../store/db.js';
 import { PendingCalls } from '../threads/pending-calls.js';
 import { createService } from './service.js';
 import type { ServiceCore } from './service-core.js';
-import type { FromService, ServiceWorkerData, ToService } from './service-messages.js';
+import type { CoreCall, FromService, ServiceWorkerData, ToService } from './service-messages.js';
 
 const port = parentPort!;
 const post = (msg: FromService) => port.postMessage(msg);
@@ -19,7 +19,8 @@ const data = workerData as ServiceWorkerData;
 // Module caches are per thread: recordings opened read-only need the Electron build too (ADR 4).
 if (data.nativeBinding) useAsDefaultBinding(data.nativeBinding);
 
-const demos = new PendingCalls<{ scenario: string; label: string }>();
+const coreCalls = new PendingCalls<unknown>();
+const callCore = <T>(call: CoreCall) => coreCalls.start((id) => post({ type: 'core-call', id, call })) as Promise<T>;
 const events = new EventEmitter<CoreEvents>();
 let core: ServiceCore;
 let service: ReturnType<typeof createService>;
@@ -29,8 +30,9 @@ try {
     core,
     livePollMs: data.livePollMs,
     startDemo: data.demo
-      ? (scenario, speed) => demos.start((id) => post({ type: 'demo', id, scenario, speed }))
+      ? (scenario, speed) => callCore({ name: 'demo', scenario, speed })
       : undefined,
+    makeFork: data.fork ? (request) => callCore({ name: 'fork', request }) : undefined,
   });
   post({ type: 'ready' });
 } catch (err) {
@@ -61,8 +63,8 @@ port.on('message', (msg: ToService) => {
       forwarded.add(msg.event);
       service.on(msg.event, (payload) => post({ type: 'event', event: msg.event, payload }));
       return;
-    case 'demo-reply':
-      demos.settle(msg.id, msg.error ? new ApiError(msg.error.code, msg.error.message) : null, msg.value);
+    case 'core-reply':
+      coreCalls.settle(msg.id, msg.error ? new ApiError(msg.error.code, msg.error.message) : null, msg.value);
       return;
     case 'close':
       void service.close().finally(() => {

@@ -18,7 +18,7 @@ import {
 } from '../../shared/api/contract.js';
 import { ApiError } from '../../shared/api/errors.js';
 import { compareRuns, matchesFilters, normalizeQuery } from '../../shared/api/run-filter.js';
-import type { RecordingHealth, RunDetail, RunsListResponse, RunStatus } from '../../shared/api/types.js';
+import type { ForkCreateRequest, ForkInfo, RecordingHealth, RunDetail, RunsListResponse, RunStatus } from '../../shared/api/types.js';
 import { readExchange } from './exchange-read.js';
 import { outputItemsOf } from './indexed-run.js';
 import { priceTable } from './trace-adapter.js';
@@ -40,6 +40,8 @@ export interface ServiceOptions {
    * the service does not load the demo's SDKs; absent when only a file is shown.
    */
   startDemo?: (scenario: string, speed: number) => Promise<{ scenario: string; label: string }>;
+  /** Makes a fork plan on the running proxy (electron/fork/fork-maker.ts); absent when only a file is shown. */
+  makeFork?: (request: ForkCreateRequest) => Promise<ForkInfo>;
 }
 
 export interface LoupeService extends LoupeApi {
@@ -162,6 +164,17 @@ export function createService(options: ServiceOptions): LoupeService {
       if (typeof speed !== 'number' || !(speed > 0) || speed > 10_000) throw new ApiError('bad_request', '"speed" must be a number above 0');
       if (!options.startDemo || !source.live) throw new ApiError('unavailable', 'demo runs play into the live recording; open it first');
       return options.startDemo(scenario, speed);
+    },
+    async 'forks.create'(request) {
+      const req = requestObject(request);
+      const runId = requiredString(req, 'runId');
+      const step = requiredCount(req, 'step');
+      const edits = req.edits;
+      if (!Array.isArray(edits) || edits.length === 0 || !edits.every((e) => typeof e === 'object' && e !== null && typeof (e as { pointer?: unknown }).pointer === 'string' && 'value' in e)) {
+        throw new ApiError('bad_request', '"edits" must be a non-empty list of {pointer, value}');
+      }
+      if (!options.makeFork || !source.live) throw new ApiError('unavailable', 'forks are made from the live recording, on the running proxy; open it first');
+      return options.makeFork({ runId, step, edits: edits as ForkCreateRequest['edits'] });
     },
   };
 

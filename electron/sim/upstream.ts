@@ -59,6 +59,8 @@ export interface SimUpstreamOptions {
   defaults?: Partial<SimOptions>;
   /** Bounds of the remembered responses (previous_response_id, background jobs). */
   storeLimits?: StoreLimits;
+  /** Ids count from here instead of 0 (SimIds). */
+  idOffset?: number;
 }
 
 
@@ -73,7 +75,7 @@ export function simHeaders(headers: IncomingHttpHeaders): Record<string, string 
 
 export async function startSimUpstream(options: SimUpstreamOptions = {}): Promise<SimUpstream> {
   const defaults = checkSimOptions(options.defaults ?? {});
-  const ids = new SimIds();
+  const ids = new SimIds(options.idOffset);
   const store = new SimResponseStore(options.storeLimits);
   const clock = () => performance.now();
   const sockets = new Set<Socket>();

@@ -6,7 +6,8 @@
 // derivation has not written yet is normalized from raw (underived.ts), and responses still
 // in flight come out as they stand, `in_progress`, and are counted in the report.
 import pkg from '../../package.json' with { type: 'json' };
-import { exportDocument, exportRun } from '../../shared/export/export-json.js';
+import { exportDocument, exportRun, type ExportRun } from '../../shared/export/export-json.js';
+import { loadForkOrigins, originOfLabel } from '../fork/fork-store.js';
 import { harDocument, type HarInput, type HarUnreadable } from '../../shared/export/har.js';
 import { otlpDocument } from '../../shared/export/otlp.js';
 import { attachAgentSpans } from '../../shared/trace/attach-agent-spans.js';
@@ -55,12 +56,20 @@ export async function exportRecording(
   }
   const { runs, spans, inFlight } = await loadRecorded(db, damage);
   const spansByRun = attachAgentSpans(runs, spans).byRun;
+  const origins = loadForkOrigins(db);
+  const withOrigin = (out: ExportRun, label: string | null): ExportRun => {
+    const origin = originOfLabel(origins, label);
+    return origin ? { ...out, forked_from: origin } : out;
+  };
   switch (format) {
-    case 'json':
-      await write(`${JSON.stringify(exportDocument(runs, undefined, spansByRun))}\n`);
+    case 'json': {
+      const doc = exportDocument(runs, undefined, spansByRun);
+      doc.runs = doc.runs.map((out) => withOrigin(out, out.label));
+      await write(`${JSON.stringify(doc)}\n`);
       break;
+    }
     case 'jsonl':
-      for (const run of runs) await write(`${JSON.stringify(exportRun(run, undefined, spansByRun.get(run.id)))}\n`);
+      for (const run of runs) await write(`${JSON.stringify(withOrigin(exportRun(run, undefined, spansByRun.get(run.id)), run.label))}\n`);
       break;
     case 'otlp': {
       const doc = otlpDocument(runs, { version: pkg.version, recordingId: readRecordingId(db), agentSpans: spansByRun, content: options.otlpContent });

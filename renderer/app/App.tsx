@@ -10,6 +10,7 @@ import { useRunsStore } from '../state/runs-store.js';
 import { Banners } from './Banners.js';
 import { Controller } from './controller.js';
 import { OpenRecording } from './OpenRecording.js';
+import { ForkDialog } from '../inspector/ForkFromHere.js';
 import { ShortcutSheet } from './ShortcutSheet.js';
 import { ControllerContext } from './controller-context.js';
 import { RunPane } from './RunPane.js';
@@ -50,6 +51,7 @@ export function App({ api }: { api: ApiClient }) {
         </div>
         <ShortcutSheet />
         <OpenRecording />
+        <ForkDialog />
       </div>
     </ControllerContext.Provider>
   );

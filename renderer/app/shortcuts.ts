@@ -9,6 +9,7 @@ export const SHORTCUTS: Array<[keys: string, what: string]> = [
   ['w', 'Waterfall & numbers'],
   ['t', 'Agents trace'],
   ['o', 'Open a recording file'],
+  ['Shift+F', 'Fork from the selected item: edit it and re-run the app from its step'],
   ['Esc', 'Close the dialog, or the inspector'],
   ['?', 'This list of shortcuts'],
 ];

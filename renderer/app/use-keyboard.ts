@@ -45,6 +45,10 @@ export function useKeyboard(): void {
         case 'o':
           ui.openDialog('open-recording');
           break;
+        case 'F':
+          if (run.selection?.kind !== 'node') return;
+          ui.openDialog('fork');
+          break;
         case '?':
           ui.openDialog(ui.dialog === 'shortcuts' ? null : 'shortcuts');
           break;

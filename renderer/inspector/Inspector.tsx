@@ -11,6 +11,7 @@ import { PanelToggle, SidePanel } from '../lib/SidePanel.js';
 import { kindStyle } from '../graph/kind-style.js';
 import { useRunStore } from '../state/run-store.js';
 import { useUiStore } from '../state/ui-store.js';
+import { ForkFromHereButton } from './ForkFromHere.js';
 import { ItemDetails } from './ItemDetails.js';
 import { RawJson } from './parts.js';
 import { ResponseDetails } from './ResponseDetails.js';
@@ -59,6 +60,7 @@ function NodeInspector({ id }: { id: string }) {
         <div className="mt-2 flex items-center gap-2 text-[11.5px] text-zinc-500">
           <code className="truncate" title={node.id}>{node.id}</code>
           <CopyButton text={node.id} label="Copy id" />
+          {happened && <ForkFromHereButton />}
         </div>
       </header>
       {happened ? (

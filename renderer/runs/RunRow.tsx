@@ -25,11 +25,13 @@ export const RunRow = memo(function RunRow({ id, onSelect, now }: { id: string; 
       data-live={run.live ? 'true' : 'false'}
       data-active={activity.active ? 'true' : 'false'}
       data-status={activity.status}
+      data-forked-from={run.forkedFrom?.run}
       aria-current={selected ? 'true' : undefined}
       onClick={() => onSelect(run.id)}
       style={{ height: ROW_HEIGHT }}
       className={[
         'flex w-full flex-col justify-center gap-1 border-b border-zinc-100 px-3 text-left dark:border-zinc-800/70',
+        run.forkedFrom ? 'border-l-2 border-l-amber-400 pl-6' : '',
         selected ? 'bg-blue-50 dark:bg-blue-950/40' : 'hover:bg-zinc-50 dark:hover:bg-zinc-900',
       ].join(' ')}
     >
@@ -45,6 +47,15 @@ export const RunRow = memo(function RunRow({ id, onSelect, now }: { id: string; 
           {/* The head gives way first; the tail keeps up to 80% of the room. */}
           {tail && <span className="max-w-[80%] shrink-0 truncate whitespace-pre" data-testid="run-title-tail">{tail}</span>}
         </span>
+        {run.forkedFrom && (
+          <span
+            className="shrink-0 rounded bg-amber-100 px-1 text-[10.5px] font-medium text-amber-800 dark:bg-amber-950 dark:text-amber-200"
+            title={`forked from ${run.forkedFrom.run} at step #${run.forkedFrom.step}`}
+            data-testid="run-forked"
+          >
+            fork @#{run.forkedFrom.step}
+          </span>
+        )}
         {run.agentSpans > 0 && (
           <span
             className="shrink-0 rounded bg-violet-100 px-1 text-[10.5px] font-medium text-violet-800 dark:bg-violet-950 dark:text-violet-200"

@@ -2,6 +2,7 @@
 // smooth with 10,000 runs. Rows carry `data-run-id` for tests outside the project.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { RUN_STATUSES, type RunStatus } from '../../shared/api/types.js';
 import { useController } from '../app/controller-context.js';
 import { Icon } from '../lib/Icon.js';
@@ -9,6 +10,7 @@ import { useNow } from '../lib/use-now.js';
 import { PanelToggle, SidePanel } from '../lib/SidePanel.js';
 import { useRunsStore } from '../state/runs-store.js';
 import { useUiStore } from '../state/ui-store.js';
+import { forksUnderOriginals } from './fork-order.js';
 import { RunRow, ROW_HEIGHT } from './RunRow.js';
 import { STATUS_NAME } from './status.js';
 
@@ -77,7 +79,8 @@ function Filters() {
 }
 
 export function RunsPanel() {
-  const ids = useRunsStore((s) => s.ids);
+  // Shallow-compared: a push that changes no order (most of them) re-renders no list.
+  const ids = useRunsStore(useShallow((s) => forksUnderOriginals(s.ids, s.byId)));
   const total = useRunsStore((s) => s.total);
   const loaded = useRunsStore((s) => s.loaded);
   const error = useRunsStore((s) => s.error);

@@ -3,7 +3,7 @@
 import { create } from 'zustand';
 
 export type CenterTab = 'graph' | 'waterfall' | 'trace';
-export type Dialog = 'shortcuts' | 'open-recording';
+export type Dialog = 'shortcuts' | 'open-recording' | 'fork';
 
 export interface UiStore {
   fitRequest: number;

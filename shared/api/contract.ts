@@ -5,6 +5,8 @@
 import type {
   AppInfo,
   ExchangeDetail,
+  ForkCreateRequest,
+  ForkInfo,
   RecordingHealth,
   RecordingInfo,
   RunDetail,
@@ -27,6 +29,8 @@ export interface ApiChannels {
   'recordings.open': { request: { path: string }; response: RecordingInfo };
   /** Play a scripted demo run (built-in simulator, real SDK, real proxy) into the live recording. */
   'demo.start': { request: { scenario?: string; speed?: number }; response: { scenario: string; label: string } };
+  /** Make a fork plan of a run of the live recording and serve it on the running proxy. */
+  'forks.create': { request: ForkCreateRequest; response: ForkInfo };
 }
 
 export interface ApiEvents {
@@ -53,7 +57,7 @@ export type ResponseOf<C extends ChannelName> = ApiChannels[C]['response'];
 export type EventPayload<E extends EventName> = ApiEvents[E];
 
 /** Both lists are checked against the interfaces above at compile time (see exhaustive below). */
-export const CHANNELS = ['app.info', 'runs.list', 'runs.get', 'exchanges.get', 'recordings.open', 'demo.start'] as const;
+export const CHANNELS = ['app.info', 'runs.list', 'runs.get', 'exchanges.get', 'recordings.open', 'demo.start', 'forks.create'] as const;
 export const EVENTS = [
   'exchange.recorded',
   'exchange.updated',

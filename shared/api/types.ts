@@ -71,6 +71,27 @@ export interface RunSummary {
   agentSpans: number;
   /** Increases whenever the summary changes; lets clients drop stale pushes. */
   revision: number;
+  /** A forked run's origin: the run it was forked from and the step it was forked at. */
+  forkedFrom?: { run: string; step: number };
+}
+
+/** A fork plan to make (`forks.create`): run `runId` re-run with its step `step` edited. */
+export interface ForkCreateRequest {
+  runId: string;
+  /** 1-based, as the UI numbers a run's responses. */
+  step: number;
+  /** JSON pointers rooted at `/response/…` or `/request/…` of that step, and their new values. */
+  edits: Array<{ pointer: string; value: unknown }>;
+}
+
+/** A fork plan being served on the running proxy. */
+export interface ForkInfo {
+  id: string;
+  /** The base URL to point the app at: `…/fork/<id>/v1` on the running proxy. */
+  baseUrl: string;
+  /** The id the forked run will have once its first request is recorded. */
+  runId: string;
+  forkedFrom: { run: string; step: number };
 }
 
 export interface RunsListRequest {

@@ -1,7 +1,16 @@
 // Errors the proxy itself produces are shaped like the API's own, so every OpenAI client
 // surfaces them as a normal APIError with a message that says it was Loupe, not OpenAI.
 
-export type ProxyErrorCode = 'upstream_unreachable' | 'bad_request' | 'proxy_internal' | 'too_many_connections' | 'proxy_shutting_down';
+export type ProxyErrorCode =
+  | 'upstream_unreachable'
+  | 'bad_request'
+  | 'proxy_internal'
+  | 'too_many_connections'
+  | 'proxy_shutting_down'
+  /** A `/fork/<id>` base URL naming no plan on this proxy. */
+  | 'loupe_fork_unknown'
+  /** A WebSocket upgrade under a fork base URL (forks serve HTTP only). */
+  | 'loupe_fork_websocket';
 
 export interface ProxyError {
   status: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRoute } from './route.js';
+import { forkIdOfLabel, parseRoute } from './route.js';
 
 const none = () => undefined;
 
@@ -18,6 +18,13 @@ describe('parseRoute', () => {
       label: 'from-header',
       agent: 'planner',
     });
+  });
+  it('routes /fork/<id> to its plan, labelled fork-<id> over any other label', () => {
+    const headers: Record<string, string> = { 'x-loupe-session': 'original' };
+    expect(parseRoute('/fork/k3x9q2/v1/responses', (n) => headers[n])).toEqual({ path: '/v1/responses', label: 'fork-k3x9q2', agent: null, fork: 'k3x9q2' });
+    expect(forkIdOfLabel('fork-k3x9q2')).toBe('k3x9q2');
+    expect(forkIdOfLabel('fork-')).toBeNull();
+    expect(parseRoute('/forks/v1', none)).toEqual({ path: '/forks/v1', label: null, agent: null });
   });
   it('forwards a bare prefix as the root path', () => {
     expect(parseRoute('/s/x', none).path).toBe('/');

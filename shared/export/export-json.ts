@@ -36,6 +36,8 @@ export interface ExportRun {
   graph: { nodes: ExportNode[]; edges: ExportEdge[] };
   /** Agents SDK trace objects attached to the run; present only when there are some. */
   agent_spans?: ExportSpan[];
+  /** A forked run's origin (`loupe fork`, "Fork from here…"): the run and the step it was forked at. */
+  forked_from?: { run: string; step: number };
 }
 
 export interface ExportSpan {

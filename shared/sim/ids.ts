@@ -76,12 +76,18 @@ export function simId(kind: SimIdKind, n: number): string {
   return prefix + filler + digits(n, alphabet, width);
 }
 
-/** Per-server id counters, one per kind, starting at 1. */
+/**
+ * Per-server id counters, one per kind, starting at 1, or after `offset`: a simulator
+ * continuing a recording made against another one (a fork's live tail) must not hand out
+ * the ids that recording holds.
+ */
 export class SimIds {
   private readonly counters = new Map<SimIdKind, number>();
 
+  constructor(private readonly offset = 0) {}
+
   next(kind: SimIdKind): string {
-    const n = (this.counters.get(kind) ?? 0) + 1;
+    const n = (this.counters.get(kind) ?? this.offset) + 1;
     this.counters.set(kind, n);
     return simId(kind, n);
   }
