@@ -71,7 +71,7 @@ describe('compareRuns', () => {
 
   it('a changed prompt diverges at step 1 in the input, naming both texts', () => {
     const c = compare({ tag: 'a' }, { tag: 'b', prompt: 'Weather in Lyon?' });
-    expect(c.firstDivergence).toMatchObject({ step: 1, what: 'input item 1 (message user) differs in content', a: 'message user: Weather in Paris?', b: 'message user: Weather in Lyon?' });
+    expect(c.firstDivergence).toMatchObject({ step: 1, what: 'input item 1 (message user) differs in content', a: 'Weather in Paris?', b: 'Weather in Lyon?' });
     expect(c.steps.filter((s) => !s.match).map((s) => s.step)).toEqual([1]);
   });
 

@@ -5,10 +5,10 @@
 // is a volatile parameter such as prompt_cache_key (replay/normalize.ts). Tokens, time and
 // cost are measures, reported beside the differences, never among them.
 import { VOLATILE_POINTERS } from '../replay/normalize.js';
-import type { ResponseRecord, TraceItem } from '../trace/types.js';
+import type { Json, ResponseRecord, TraceItem } from '../trace/types.js';
 import { itemChanges, type ItemChange } from './item-changes.js';
 import { itemSignature, itemText } from './item-content.js';
-import { configChanges, NOT_PARAMS } from './request-config.js';
+import { configChanges, NOT_PARAMS, toolName, toolsOf } from './request-config.js';
 
 export type DifferenceKind = 'step' | 'status' | 'request' | 'input' | 'output';
 
@@ -47,9 +47,10 @@ export function stepDifferences(a: StepInput | null, b: StepInput | null): StepD
   if (ra.status !== rb.status) out.push({ kind: 'status', path: 'status', what: 'status differs', a: ra.status, b: rb.status });
   const config = configChanges(ra.request.params, rb.request.params, IGNORED_PARAMS);
   if (config.instructions) out.push({ kind: 'request', path: 'instructions', what: 'instructions differ', a: cut(config.instructions.before), b: cut(config.instructions.after) });
+  const toolJson = (tools: Json | undefined, name: string) => json(toolsOf({ tools: tools ?? null }).find((t) => toolName(t) === name));
   for (const t of config.tools) {
     const what = t.op === 'changed' ? `tool ${t.name} differs (${t.fields!.map((f) => f.path || 'whole').join(', ')})` : `tool ${t.name} only in ${t.op === 'added' ? 'B' : 'A'}`;
-    out.push({ kind: 'request', path: `tools.${t.name}`, what, a: t.op === 'added' ? null : t.name, b: t.op === 'removed' ? null : t.name });
+    out.push({ kind: 'request', path: `tools.${t.name}`, what, a: toolJson(ra.request.params.tools, t.name), b: toolJson(rb.request.params.tools, t.name) });
   }
   if (config.toolOrder) out.push({ kind: 'request', path: 'tools', what: 'tools in another order', a: config.toolOrder.before.join(', '), b: config.toolOrder.after.join(', ') });
   for (const p of config.params) {
@@ -75,7 +76,7 @@ function itemDifference(kind: 'input' | 'output', c: ItemChange, a: readonly Tra
     c.op === 'changed'
       ? `${kind} item ${at + 1} (${c.signature}) differs${c.fields?.length ? ` in ${c.fields.map((f) => f.path || 'whole').slice(0, 3).join(', ')}` : ''}`
       : `${kind} item ${at + 1} (${c.signature}) only in ${c.op === 'added' ? 'B' : 'A'}`;
-  return { kind, path: `${kind}[${at}]`, what, a: ia === null ? null : cut(`${itemSignature(ia)}: ${itemText(ia)}`), b: ib === null ? null : cut(`${itemSignature(ib)}: ${itemText(ib)}`) };
+  return { kind, path: `${kind}[${at}]`, what, a: ia === null ? null : cut(itemText(ia)), b: ib === null ? null : cut(itemText(ib)) };
 }
 
 function cut(text: string): string {
