@@ -9,7 +9,9 @@ export const SHORTCUTS: Array<[keys: string, what: string]> = [
   ['w', 'Waterfall & numbers'],
   ['t', 'Agents trace'],
   ['o', 'Open a recording file'],
-  ['Esc', 'Close the dialog, or the inspector'],
+  ['x', 'Pick the open run for comparison (or Ctrl/⌘-click a run)'],
+  ['c', 'Compare the two picked runs side by side'],
+  ['Esc', 'Close the dialog, the comparison, or the inspector'],
   ['?', 'This list of shortcuts'],
 ];
 

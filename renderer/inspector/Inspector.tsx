@@ -14,6 +14,7 @@ import { useUiStore } from '../state/ui-store.js';
 import { ItemDetails } from './ItemDetails.js';
 import { RawJson } from './parts.js';
 import { ResponseDetails } from './ResponseDetails.js';
+import { ResponseViews } from './ResponseViews.js';
 
 function NodeInspector({ id }: { id: string }) {
   const view = useRunStore((s) => s.view);
@@ -106,7 +107,7 @@ function ResponseInspector({ index }: { index: number }) {
       </div>
     );
   }
-  return <ResponseDetails record={record} index={index} notes={detail.notes.filter((n) => n.exchangeId === record.exchangeId).map((n) => n.note)} />;
+  return <ResponseViews index={index} details={<ResponseDetails record={record} index={index} notes={detail.notes.filter((n) => n.exchangeId === record.exchangeId).map((n) => n.note)} />} />;
 }
 
 export function Inspector() {
