@@ -135,7 +135,7 @@ function MeasureText({ m, fmt }: { m: Measure; fmt: (n: number) => string }) {
   return (
     <span>
       {v(m.a)} → {v(m.b)}
-      {m.delta !== null && m.delta !== 0 && <span className={m.delta > 0 ? 'text-red-600 dark:text-red-400' : 'text-emerald-600 dark:text-emerald-400'}> ({m.delta > 0 ? '+' : '−'}{fmt(Math.abs(m.delta))})</span>}
+      {m.delta !== null && fmt(Math.abs(m.delta)) !== fmt(0) && <span className={m.delta > 0 ? 'text-red-600 dark:text-red-400' : 'text-emerald-600 dark:text-emerald-400'}> ({m.delta > 0 ? '+' : '−'}{fmt(Math.abs(m.delta))})</span>}
     </span>
   );
 }
@@ -147,8 +147,8 @@ function StepTable({ steps, pair }: { steps: ComparedStep[]; pair: [string, stri
         <col className="w-12" />
         <col />
         <col />
-        <col className="w-40" />
-        <col className="w-36" />
+        <col className="w-44" />
+        <col className="w-48" />
       </colgroup>
       <thead className="sticky top-0 z-10 bg-white text-left text-[10.5px] uppercase tracking-wide text-zinc-500 dark:bg-zinc-950">
         <tr className="border-b border-zinc-200 dark:border-zinc-800">
@@ -180,10 +180,10 @@ function StepRow({ step, pair }: { step: ComparedStep; pair: [string, string] })
         <td className="px-2 py-1.5">
           <Side side={step.b} runId={pair[1]} />
         </td>
-        <td className="px-2 py-1.5 tabular-nums">
+        <td className="whitespace-nowrap px-2 py-1.5 tabular-nums">
           <MeasureText m={step.measures.totalTokens} fmt={formatCount} />
         </td>
-        <td className="px-2 py-1.5 tabular-nums">
+        <td className="whitespace-nowrap px-2 py-1.5 tabular-nums">
           <MeasureText m={step.measures.durationMs} fmt={formatDuration} />
         </td>
       </tr>
@@ -238,7 +238,9 @@ function Difference({ d }: { d: StepDifference }) {
       {d.kind !== 'step' && d.a !== null && d.b !== null ? (
         <TextDiffView diff={textDiff(d.a, d.b)} />
       ) : d.kind !== 'step' ? (
-        <p className="font-mono text-[11.5px] text-zinc-500">{d.a === null ? `B: ${d.b}` : `A: ${d.a}`}</p>
+        <p className="line-clamp-2 font-mono text-[11.5px] text-zinc-500" title={(d.a ?? d.b) ?? undefined}>
+          {d.a === null ? `B: ${d.b}` : `A: ${d.a}`}
+        </p>
       ) : null}
     </li>
   );

@@ -4,6 +4,8 @@ import { comparisonJson } from './comparison-json.js';
 import { comparisonText } from './comparison-text.js';
 import { alignSteps } from './run-alignment.js';
 import { compareRuns } from './run-comparison.js';
+import { outputSummary } from './step-differences.js';
+import { parallelCalls } from '../trace/scenarios.js';
 import { runOf, SEARCH_TOOL, WEATHER_TOOL, weatherLoop, type LoopOptions } from './scripted-runs.js';
 
 const PRICES: PriceTable = { models: { 'gpt-5': { input: 1.25, cachedInput: 0.125, output: 10 } } };
@@ -32,6 +34,13 @@ describe('alignSteps', () => {
     expect(pairs).toHaveLength(2_001);
     expect(pairs[1_000]).toEqual([null, 1_000]);
     expect(pairs.filter(([x, y]) => x !== null && y !== null && x !== y - (y > 1_000 ? 1 : 0))).toEqual([]);
+  });
+});
+
+describe('outputSummary', () => {
+  it('counts repeats in a row', () => {
+    const run = runOf(parallelCalls());
+    expect(outputSummary(run.responses[0]!)).toBe('reasoning, function_call get_weather ×3');
   });
 });
 

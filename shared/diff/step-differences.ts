@@ -33,8 +33,16 @@ export const VALUE_CHARS = 2_000;
 
 const IGNORED_PARAMS: ReadonlySet<string> = new Set([...NOT_PARAMS, ...VOLATILE_POINTERS.filter((p) => p.lastIndexOf('/') === 0).map((p) => p.slice(1))]);
 
+/** What a response output, with repeats in a row counted: `reasoning, function_call get_weather ×3`. */
 export function outputSummary(record: ResponseRecord): string {
-  return record.output.length === 0 ? `(no output, ${record.status})` : record.output.map(itemSignature).join(', ');
+  if (record.output.length === 0) return `(no output, ${record.status})`;
+  const runs: Array<[string, number]> = [];
+  for (const name of record.output.map(itemSignature)) {
+    const last = runs[runs.length - 1];
+    if (last?.[0] === name) last[1]++;
+    else runs.push([name, 1]);
+  }
+  return runs.map(([name, n]) => (n === 1 ? name : `${name} ×${n}`)).join(', ');
 }
 
 export function stepDifferences(a: StepInput | null, b: StepInput | null): StepDifference[] {

@@ -1,7 +1,7 @@
 // A text diff for people: what was added to and removed from instructions, a tool's schema
 // or an item's text, as runs of kept, added and removed text (the `diff` package, Myers).
-// Lines for text that has them, words for a single line; a diff past MAX_EDIT gives up
-// and says "rewritten" rather than spend seconds on two unrelated texts.
+// Lines for text that has them, words for a single line; two texts with little in common
+// (or a diff past MAX_EDIT, rather than spend seconds on them) come out "rewritten".
 import { diffLines, diffWordsWithSpace } from 'diff';
 
 export interface TextPart {
@@ -15,30 +15,37 @@ export interface TextDiff {
   /** Characters added and removed. */
   added: number;
   removed: number;
-  /** The texts were too different to diff in reasonable time: one removal and one addition. */
+  /** The texts have too little in common to diff usefully (or in reasonable time): one removal and one addition. */
   rewritten: boolean;
 }
 
 /** Edit distance (in lines or words) beyond which the diff gives up. */
 const MAX_EDIT = 2_000;
+/**
+ * Below this share of text in common, two texts read better as one replaced by the other
+ * than as a confetti of word changes (two different prompts share only their "the"s).
+ */
+const MIN_COMMON = 0.3;
 
 export function textDiff(before: string, after: string): TextDiff {
   const lines = before.includes('\n') || after.includes('\n');
   const changes = lines ? diffLines(before, after, { maxEditLength: MAX_EDIT }) : diffWordsWithSpace(before, after, { maxEditLength: MAX_EDIT });
+  const common = changes?.reduce((n, c) => (c.added || c.removed ? n : n + c.value.length), 0) ?? 0;
+  const rewritten = changes === undefined || (before !== after && common < MIN_COMMON * Math.max(before.length, after.length));
   const parts: TextPart[] =
-    changes === undefined
+    rewritten
       ? [
           { op: 'removed', text: before },
           { op: 'added', text: after },
         ].filter((p) => p.text !== '') as TextPart[]
-      : changes.map((c) => ({ op: c.added ? 'added' : c.removed ? 'removed' : 'same', text: c.value }));
+      : changes!.map((c) => ({ op: c.added ? 'added' : c.removed ? 'removed' : 'same', text: c.value }));
   let added = 0;
   let removed = 0;
   for (const p of parts) {
     if (p.op === 'added') added += p.text.length;
     else if (p.op === 'removed') removed += p.text.length;
   }
-  return { parts, added, removed, rewritten: changes === undefined };
+  return { parts, added, removed, rewritten };
 }
 
 /** Where two texts first differ (a character offset), or null when equal: the cache's view of an edit. */
