@@ -36,7 +36,7 @@ describe.skipIf(missing !== null)('Changes and Compare in Chromium', () => {
       return ((await res.json()) as { result: T }).result;
     };
     const labels: Record<string, string> = {};
-    for (const [key, scenario] of [['coding1', 'coding'], ['coding2', 'coding'], ['program', 'program']]) {
+    for (const [key, scenario] of [['coding1', 'coding'], ['coding2', 'coding'], ['program', 'program']] as const) {
       labels[key] = (await call<{ label: string }>('demo.start', { scenario, speed: 1000 })).label;
       // One at a time, so each demo's runs are its own.
       await eventually(async () => {
