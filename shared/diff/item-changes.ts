@@ -51,7 +51,8 @@ export function itemChanges(before: readonly ListedItem[], after: readonly Liste
 function compared(before: readonly ListedItem[], after: readonly ListedItem[], i: number, j: number): ItemChange {
   const a = before[i]!.item;
   const b = after[j]!.item;
-  if (contentKey(a) === contentKey(b)) return { op: 'kept', before: i, after: j, signature: itemSignature(b) };
+  // A context carried by previous_response_id holds the very items of the record before.
+  if (a.raw === b.raw || contentKey(a) === contentKey(b)) return { op: 'kept', before: i, after: j, signature: itemSignature(b) };
   return changed(a, b, i, j);
 }
 
