@@ -3,7 +3,7 @@
 // the item means the same. Two items are the same content when their stripped canonical
 // JSON is equal.
 import { canonicalJson } from '../replay/normalize.js';
-import { contentText, outputText } from '../trace/item-text.js';
+import { contentText, outputText, streamedText } from '../trace/item-text.js';
 import { str } from '../trace/json.js';
 import type { Json, JsonObject, TraceItem } from '../trace/types.js';
 
@@ -24,7 +24,7 @@ export function contentKey(item: TraceItem): string {
   return canonicalJson(stripIds(item.raw));
 }
 
-/** What a person compares: a message's text, a call's name and arguments, a tool output's text; else the JSON. */
+/** What a person compares: a message's text, a call's name and arguments, a tool output's or reasoning summary's text; else the JSON. */
 export function itemText(item: TraceItem): string {
   const raw = item.raw;
   switch (item.type) {
@@ -37,6 +37,11 @@ export function itemText(item: TraceItem): string {
     case 'function_call_output':
     case 'custom_tool_call_output':
       return outputText(raw);
+    case 'reasoning': {
+      // Encrypted reasoning has no text to compare: its JSON (without the payload) stands in.
+      const summary = streamedText(raw);
+      return summary !== '' ? summary : JSON.stringify(stripIds(raw), null, 2);
+    }
     default:
       return JSON.stringify(stripIds(raw), null, 2);
   }
