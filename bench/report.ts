@@ -65,6 +65,7 @@ export function printTrace(r: TraceBenchReport): void {
     `  normalize ${ms(t.normalize)}  thread ${ms(t.thread)}  graph ${ms(t.graph)}  layout ${ms(t.layout)}  (timeline, not in the pipeline: ${ms(t.timeline)})`,
     `  pipeline ${ms(t.total)}  target < 1000 ms: ${verdict(t.total < 1000)}`,
     `  layout of ${r.nodes} items ${ms(t.layout)}  target < 50 ms: ${verdict(t.layout < 50)}`,
+    `  diff, not in the pipeline: the run aligned with itself ${ms(t.compare)} (${(t.compare / t.graph).toFixed(2)}x its graph), the last request's changes ${ms(t.changes)}`,
   ];
   process.stdout.write(`${out.join('\n')}\n`);
 }

@@ -1,8 +1,10 @@
 // `loupe`: the headless entry point. Commands and flags are a contract (DESIGN.md).
 // Errors are one line on stderr and a non-zero exit: 2 for usage, 1 for anything else
-// (and 3 for an export of a damaged recording that left out what it could not read).
+// (and 3 for an export of a damaged recording that left out what it could not read);
+// `loupe diff` keeps 1 for "the runs differ", as diff(1) does.
 import { parseArgs, UsageError, type ParsedArgs } from './cli/args.js';
 import { demoHelp } from './cli/demo-help.js';
+import { diffCommand } from './cli/diff.js';
 import { exportCommand } from './cli/export.js';
 import { record } from './cli/record.js';
 import { reindexCommand } from './cli/reindex.js';
@@ -23,6 +25,7 @@ const COMMANDS: Record<string, { flags: readonly string[]; switches?: readonly s
   reindex: { flags: [], files: 1 },
   replay: { flags: ['run', 'port', 'db', 'timing', 'on-miss', 'upstream', 'ignore'], files: 1 },
   fork: { flags: ['run', 'at', 'set', 'db', 'upstream', 'port', 'ignore'], files: 1 },
+  diff: { flags: ['format'], files: 3 },
   demo: { flags: ['scenario', 'speed', 'db', 'port', 'ui-port', 'redact', ...OTLP_PUSH.flags], switches: OTLP_PUSH.switches, files: 0 },
 };
 
@@ -49,6 +52,10 @@ const HELP = `loupe: record and inspect OpenAI Responses API traffic
                 run CMD with OPENAI_BASE_URL pointed at a fresh proxy; exits with CMD's status
   loupe export  FILE [--format json|jsonl|har|otlp] [--otlp-content]
   loupe reindex FILE   rebuild derived tables from the raw exchanges
+  loupe diff    FILE RUN_A RUN_B [--format text|json]
+                two runs aligned step by step: the first divergence, what differs at each
+                step, tokens, time and cost; RUN_B may be OTHER_FILE:RUN; exits 0 when the
+                runs match, 1 when they differ, 2 when they cannot be compared
   loupe replay  FILE [--run R] [--port P] [--db OUT] [--timing recorded|fast] [--on-miss fail|forward]
                 [--upstream URL] [--ignore POINTER]... [-- CMD ARGS]
                 serve a recording as the upstream (no key, no network); with CMD, run it against
@@ -101,6 +108,8 @@ export async function main(argv: string[]): Promise<number> {
       return replayCommand(args);
     case 'fork':
       return forkCommand(args);
+    case 'diff':
+      return diffCommand(args);
     case 'demo':
       // Loaded on demand: the demo's clients (@openai/agents among them) are heavy.
       return (await import('./cli/demo.js')).demoCommand(args);

@@ -17,11 +17,12 @@ import {
   type ResponseOf,
 } from '../../shared/api/contract.js';
 import { ApiError } from '../../shared/api/errors.js';
-import { compareRuns, matchesFilters, normalizeQuery } from '../../shared/api/run-filter.js';
-import type { ForkCreateRequest, ForkInfo, RecordingHealth, RunDetail, RunsListResponse, RunStatus } from '../../shared/api/types.js';
+import { compareRuns as compareRunOrder, matchesFilters, normalizeQuery } from '../../shared/api/run-filter.js';
+import { compareRuns } from '../../shared/diff/run-comparison.js';
+import type { ForkCreateRequest, ForkInfo, RecordingHealth, RunDetail, RunsListResponse, RunStatus, RunSummary } from '../../shared/api/types.js';
 import { readExchange } from './exchange-read.js';
 import { outputItemsOf } from './indexed-run.js';
-import { priceTable } from './trace-adapter.js';
+import { priceTable, type Run } from './trace-adapter.js';
 import { RecordingSource, type SourceListener } from './recording-source.js';
 import { searchRuns } from './run-search.js';
 import type { ServiceCore } from './service-core.js';
@@ -101,7 +102,7 @@ export function createService(options: ServiceOptions): LoupeService {
       const filtered = all.filter((run) => matchesFilters(run, filter));
       const found = query ? searchRuns(filtered, query, source.index, source.search) : null;
       const runs = found?.runs ?? filtered;
-      runs.sort(compareRuns);
+      runs.sort(compareRunOrder);
       const models = [...new Set(all.flatMap((r) => r.models))].sort();
       return found ? { runs, total: all.length, models, hits: found.hits } : { runs, total: all.length, models };
     },
@@ -132,6 +133,19 @@ export function createService(options: ServiceOptions): LoupeService {
         prices: priceTable(),
         agentSpans: source.index.agentSpans(runId),
       };
+    },
+
+    async 'runs.compare'(request) {
+      const req = requestObject(request);
+      const ids = [requiredString(req, 'runA'), requiredString(req, 'runB')] as const;
+      await source.catchUp();
+      const [a, b] = ids.map((runId) => {
+        const run = source.index.run(runId);
+        const summary = source.index.summary(runId);
+        if (!run || !summary) throw new ApiError('not_found', `no run "${runId}" in this recording`);
+        return { run: { ...run, responses: run.responses.map((r) => source.index.fullRecordOf(r)) }, summary };
+      }) as [{ run: Run; summary: RunSummary }, { run: Run; summary: RunSummary }];
+      return { comparison: compareRuns({ run: a.run }, { run: b.run }, priceTable()), summaries: { a: a.summary, b: b.summary } };
     },
 
     async 'exchanges.get'(request) {

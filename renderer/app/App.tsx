@@ -2,6 +2,8 @@
 // With no runs at all, the centre shows how to point a client at the proxy.
 import { useEffect, useMemo } from 'react';
 import type { ApiClient } from '../api/api-client.js';
+import { CompareView } from '../compare/CompareView.js';
+import { useCompareStore } from '../compare/compare-store.js';
 import { EmptyState } from '../empty/EmptyState.js';
 import { Inspector } from '../inspector/Inspector.js';
 import { RunsPanel } from '../runs/RunsPanel.js';
@@ -19,8 +21,10 @@ import { useKeyboard } from './use-keyboard.js';
 
 function Center() {
   const runId = useRunStore((s) => s.runId);
+  const comparing = useCompareStore((s) => s.open);
   const total = useRunsStore((s) => s.total);
   const loaded = useRunsStore((s) => s.loaded);
+  if (comparing) return <CompareView />;
   if (runId) return <RunPane />;
   if (loaded && total === 0) return <EmptyState />;
   return (

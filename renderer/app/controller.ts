@@ -4,6 +4,8 @@
 import { ApiError } from '../../shared/api/errors.js';
 import type { ApiClient, ConnectionStatus } from '../api/api-client.js';
 import type { RunSummary } from '../../shared/api/types.js';
+import { initialCompareState } from '../compare/compare-logic.js';
+import { useCompareStore } from '../compare/compare-store.js';
 import { failureReason } from '../lib/failure.js';
 import { buildRunView } from '../model/run-view.js';
 import { useAppStore } from '../state/app-store.js';
@@ -68,6 +70,7 @@ export class Controller {
       api.on('recording.resumed', (health) => useAppStore.getState().recordingHealthChanged(health)),
       api.on('recording.opened', () => {
         useRunsStore.getState().reset();
+        useCompareStore.setState(initialCompareState);
         useRunStore.getState().selectRun(null);
         this.reloadAll();
       }),
@@ -158,6 +161,16 @@ export class Controller {
       useUiStore.getState().focusNode(sel.id);
     } else if (sel?.kind === 'response' && state.detail && sel.index < state.detail.responses.length) state.select(sel);
     this.writeLink();
+  }
+
+  /** Opens a run with a response selected once it has loaded (as a deep link does). */
+  openAt(runId: string, selection: NonNullable<DeepLink['selection']>): void {
+    if (useRunStore.getState().runId === runId && useRunStore.getState().view) {
+      useRunStore.getState().select(selection);
+      return;
+    }
+    this.pendingLink = { runId, selection };
+    this.selectRun(runId);
   }
 
   selectRun(runId: string | null): void {

@@ -10,7 +10,9 @@ export const SHORTCUTS: Array<[keys: string, what: string]> = [
   ['t', 'Agents trace'],
   ['o', 'Open a recording file'],
   ['Shift+F', 'Fork from the selected item: edit it and re-run the app from its step'],
-  ['Esc', 'Close the dialog, or the inspector'],
+  ['x', 'Pick the open run for comparison (or Ctrl/⌘-click a run)'],
+  ['c', 'Compare the two picked runs side by side'],
+  ['Esc', 'Close the dialog, the comparison, or the inspector'],
   ['?', 'This list of shortcuts'],
 ];
 

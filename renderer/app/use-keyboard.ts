@@ -1,6 +1,7 @@
 // Global shortcuts (listed in shortcuts.ts). They work whatever has focus (after a click on
 // the scrubber, a button or a select too), except while text is typed into a field.
 import { useEffect } from 'react';
+import { useCompareStore } from '../compare/compare-store.js';
 import { useRunStore } from '../state/run-store.js';
 import { useUiStore } from '../state/ui-store.js';
 import { isSpaceActivated, isTyping } from './shortcuts.js';
@@ -13,6 +14,8 @@ export function useKeyboard(): void {
       const ui = useUiStore.getState();
       // While a dialog is open only Escape (and ? to close the sheet) reach the app.
       if (ui.dialog && e.key !== 'Escape' && !(e.key === '?' && ui.dialog === 'shortcuts')) return;
+      // A view of the run asked for by its key leaves the comparison.
+      if ('fgwt'.includes(e.key) && e.key.length === 1) useCompareStore.getState().closeCompare();
       switch (e.key) {
         case 'ArrowLeft':
           if (!run.view) return;
@@ -49,11 +52,19 @@ export function useKeyboard(): void {
           if (run.selection?.kind !== 'node') return;
           ui.openDialog('fork');
           break;
+        case 'x':
+          if (!run.runId) return;
+          useCompareStore.getState().togglePick(run.runId);
+          break;
+        case 'c':
+          useCompareStore.getState().openCompare(run.runId);
+          break;
         case '?':
           ui.openDialog(ui.dialog === 'shortcuts' ? null : 'shortcuts');
           break;
         case 'Escape':
           if (ui.dialog) ui.openDialog(null);
+          else if (useCompareStore.getState().open) useCompareStore.getState().closeCompare();
           else if (run.selection) run.select(null);
           else return;
           break;

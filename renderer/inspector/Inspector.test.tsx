@@ -50,6 +50,19 @@ describe('Inspector', () => {
     expect(screen.getByTestId('load-exchange')).toBeTruthy();
   });
 
+  it("shows a response's changes against the request it continues, and says the first has none", () => {
+    renderInspector();
+    act(() => useRunStore.getState().select({ kind: 'response', index: 1 }));
+    act(() => screen.getByRole('tab', { name: 'Changes' }).click());
+    expect(screen.getByTestId('request-changes').dataset.previous).toBe('0');
+    // parallelCalls(): the second request continues the first, which asked and called three times.
+    expect(screen.getByTestId('changes-counts').textContent).toBe("1 kept · 7 added (4 from #1's output) · 0 removed · 0 edited");
+    expect(screen.getByTestId('prefix-kept')).toBeTruthy();
+    // The tab stays chosen while the selection moves to another response.
+    act(() => useRunStore.getState().select({ kind: 'response', index: 0 }));
+    expect(screen.getByTestId('changes-empty').textContent).toContain('first request of the run');
+  });
+
   it('streams message text with the replay cursor', () => {
     const view = renderInspector();
     const message = view.graph.nodes.find((n) => n.type === 'message' && n.item.raw.role === 'assistant')!;

@@ -15,6 +15,7 @@ import { ForkFromHereButton } from './ForkFromHere.js';
 import { ItemDetails } from './ItemDetails.js';
 import { RawJson } from './parts.js';
 import { ResponseDetails } from './ResponseDetails.js';
+import { ResponseViews } from './ResponseViews.js';
 
 function NodeInspector({ id }: { id: string }) {
   const view = useRunStore((s) => s.view);
@@ -108,7 +109,7 @@ function ResponseInspector({ index }: { index: number }) {
       </div>
     );
   }
-  return <ResponseDetails record={record} index={index} notes={detail.notes.filter((n) => n.exchangeId === record.exchangeId).map((n) => n.note)} />;
+  return <ResponseViews index={index} details={<ResponseDetails record={record} index={index} notes={detail.notes.filter((n) => n.exchangeId === record.exchangeId).map((n) => n.note)} />} />;
 }
 
 export function Inspector() {

@@ -1,10 +1,12 @@
 // One row of the runs list. Selects its own summary by id so a push re-renders one row.
+// Ctrl/⌘-click picks it for comparison instead of opening it.
 import { memo } from 'react';
 import { formatCompact, formatCost, formatDuration, formatWhen, splitTail } from '../lib/format.js';
 import { useAppStore } from '../state/app-store.js';
 import { runActivity } from '../state/run-activity.js';
 import { useRunStore } from '../state/run-store.js';
 import { useRunsStore } from '../state/runs-store.js';
+import { useCompareStore } from '../compare/compare-store.js';
 import { StatusBadge } from './status.js';
 
 export const ROW_HEIGHT = 72;
@@ -12,6 +14,8 @@ export const ROW_HEIGHT = 72;
 export const RunRow = memo(function RunRow({ id, onSelect, now }: { id: string; onSelect: (id: string) => void; now: number }) {
   const run = useRunsStore((s) => s.byId[id]);
   const selected = useRunStore((s) => s.runId === id);
+  const pick = useCompareStore((s) => s.picked.indexOf(id));
+  const togglePick = useCompareStore((s) => s.togglePick);
   const recordingLive = useAppStore((s) => s.info?.recording.live ?? true);
   if (!run) return null;
   const title = run.label ?? (run.preview || run.id);
@@ -27,12 +31,14 @@ export const RunRow = memo(function RunRow({ id, onSelect, now }: { id: string; 
       data-status={activity.status}
       data-forked-from={run.forkedFrom?.run}
       aria-current={selected ? 'true' : undefined}
-      onClick={() => onSelect(run.id)}
+      data-picked={pick >= 0 ? 'true' : undefined}
+      onClick={(e) => (e.ctrlKey || e.metaKey ? togglePick(run.id) : onSelect(run.id))}
       style={{ height: ROW_HEIGHT }}
       className={[
         'flex w-full flex-col justify-center gap-1 border-b border-zinc-100 px-3 text-left dark:border-zinc-800/70',
         run.forkedFrom ? 'border-l-2 border-l-amber-400 pl-6' : '',
         selected ? 'bg-blue-50 dark:bg-blue-950/40' : 'hover:bg-zinc-50 dark:hover:bg-zinc-900',
+        pick >= 0 ? 'shadow-[inset_3px_0_0_0_rgb(124_58_237)]' : '',
       ].join(' ')}
     >
       <div className="flex items-center gap-2">
@@ -63,6 +69,11 @@ export const RunRow = memo(function RunRow({ id, onSelect, now }: { id: string; 
             data-testid="run-has-trace"
           >
             trace
+          </span>
+        )}
+        {pick >= 0 && (
+          <span className="shrink-0 rounded bg-violet-600 px-1 text-[10.5px] font-bold text-white" title="Picked for comparison (Ctrl/⌘-click to unpick)" data-testid="run-pick">
+            {pick === 0 ? 'A' : 'B'}
           </span>
         )}
         <StatusBadge status={activity.status} />

@@ -11,6 +11,8 @@ import { PanelToggle, SidePanel } from '../lib/SidePanel.js';
 import { useRunsStore } from '../state/runs-store.js';
 import { useUiStore } from '../state/ui-store.js';
 import { forksUnderOriginals } from './fork-order.js';
+import { useCompareStore } from '../compare/compare-store.js';
+import { ComparePicks } from '../compare/ComparePicks.js';
 import { RunRow, ROW_HEIGHT } from './RunRow.js';
 import { STATUS_NAME } from './status.js';
 
@@ -100,6 +102,7 @@ export function RunsPanel() {
         {error && <span className="min-w-0 truncate text-red-600 dark:text-red-400" title={error}>list failed: {error}</span>}
         <PanelToggle id="runs" side="left" title="Runs" />
       </div>
+      <ComparePicks />
       <div ref={scroller} className="min-h-0 flex-1 overflow-y-auto" data-testid="runs-list">
         {loaded && ids.length === 0 && (
           <p className="px-4 py-6 text-center text-[12.5px] text-zinc-500">{total === 0 ? 'No runs recorded yet.' : 'No run matches the filters.'}</p>
@@ -107,7 +110,7 @@ export function RunsPanel() {
         <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
           {virtual.getVirtualItems().map((row) => (
             <div key={ids[row.index]} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${row.start}px)` }}>
-              <RunRow id={ids[row.index]!} now={now} onSelect={(id) => controller.selectRun(id)} />
+              <RunRow id={ids[row.index]!} now={now} onSelect={(id) => (useCompareStore.getState().closeCompare(), controller.selectRun(id))} />
             </div>
           ))}
         </div>

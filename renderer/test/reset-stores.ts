@@ -1,5 +1,7 @@
 // Zustand stores are module singletons (and the URL is the page's): each test starts from
 // their initial state.
+import { initialCompareState } from '../compare/compare-logic.js';
+import { useCompareStore } from '../compare/compare-store.js';
 import { useAppStore } from '../state/app-store.js';
 import { initialRunState } from '../state/run-logic.js';
 import { useRunStore } from '../state/run-store.js';
@@ -11,5 +13,6 @@ export function resetStores(): void {
   if (globalThis.location?.hash) globalThis.history.replaceState(null, '', globalThis.location.pathname);
   useRunStore.setState(initialRunState);
   useRunsStore.setState(initialRunsState);
+  useCompareStore.setState(initialCompareState);
   useAppStore.setState({ info: null, livePath: null, upstream: { state: 'unknown', reason: null, at: 0 }, connection: 'connecting', recordingFailure: null, error: null });
 }

@@ -9,6 +9,8 @@ import type {
   ForkInfo,
   RecordingHealth,
   RecordingInfo,
+  RunComparisonResponse,
+  RunCompareRequest,
   RunDetail,
   RunGetRequest,
   RunsListRequest,
@@ -23,6 +25,8 @@ export interface ApiChannels {
   'runs.list': { request: RunsListRequest; response: RunsListResponse };
   /** One run's responses (full records) for the graph, inspector and replay. */
   'runs.get': { request: RunGetRequest; response: RunDetail };
+  /** Two runs of the open recording aligned step by step: differences, measures, first divergence (`loupe diff`). */
+  'runs.compare': { request: RunCompareRequest; response: RunComparisonResponse };
   /** One raw exchange: headers, decoded bodies, chunk times, frames and notes. */
   'exchanges.get': { request: { exchangeId: number }; response: ExchangeDetail };
   /** Switch the view to another `.loupe` file (read-only unless it is the live recording). */
@@ -57,7 +61,7 @@ export type ResponseOf<C extends ChannelName> = ApiChannels[C]['response'];
 export type EventPayload<E extends EventName> = ApiEvents[E];
 
 /** Both lists are checked against the interfaces above at compile time (see exhaustive below). */
-export const CHANNELS = ['app.info', 'runs.list', 'runs.get', 'exchanges.get', 'recordings.open', 'demo.start', 'forks.create'] as const;
+export const CHANNELS = ['app.info', 'runs.list', 'runs.get', 'runs.compare', 'exchanges.get', 'recordings.open', 'demo.start', 'forks.create'] as const;
 export const EVENTS = [
   'exchange.recorded',
   'exchange.updated',

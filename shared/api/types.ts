@@ -1,6 +1,7 @@
 // Payloads of the API contract. Plain JSON-serialisable data only: these cross a process
 // boundary (IPC) or a socket (headless), so no classes, Maps or functions.
 import type { ExchangeStart, ExchangeState, HeaderList } from '../capture/exchange.js';
+import type { RunComparison } from '../diff/run-comparison.js';
 import type { PriceTable } from '../trace/prices.js';
 import type { RunLink } from '../trace/thread.js';
 import type { AgentSpan, ResponseRecord } from '../trace/types.js';
@@ -151,6 +152,16 @@ export interface RunDetail {
   prices: PriceTable;
   /** Agents SDK traces whose `response` spans name this run's responses: traces first, then spans by start. */
   agentSpans: AgentSpan[];
+}
+
+export interface RunCompareRequest {
+  runA: string;
+  runB: string;
+}
+
+export interface RunComparisonResponse {
+  comparison: RunComparison;
+  summaries: { a: RunSummary; b: RunSummary };
 }
 
 export interface BodyView {

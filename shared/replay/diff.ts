@@ -1,46 +1,15 @@
 // A structural diff between a request and the recorded one it came closest to, written as
 // the paths a developer would look at: "tools[2].parameters.required changed",
-// "input[7].content[0].text changed". It explains a replay miss; it is not a patch.
-import type { Json } from '../trace/types.js';
+// "input[7].content[0].text changed" (diff/json-diff.ts). It explains a replay miss.
+import { changeLine, jsonDiff } from '../diff/json-diff.js';
 import type { NormalBody, RequestKey } from './normalize.js';
 
 /** The diff lines kept; the rest are counted in a last line. */
 const MAX_LINES = 20;
 
-function join(path: string, key: string | number): string {
-  if (typeof key === 'number') return `${path}[${key}]`;
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? (path ? `${path}.${key}` : key) : `${path}[${JSON.stringify(key)}]`;
-}
-
-function walk(got: Json, want: Json, path: string, out: string[]): void {
-  if (got === want) return;
-  const gotObj = got !== null && typeof got === 'object';
-  const wantObj = want !== null && typeof want === 'object';
-  if (!gotObj || !wantObj || Array.isArray(got) !== Array.isArray(want)) {
-    out.push(`${path || 'body'} changed`);
-    return;
-  }
-  if (Array.isArray(got) && Array.isArray(want)) {
-    const common = Math.min(got.length, want.length);
-    for (let i = 0; i < common; i++) walk(got[i]!, want[i]!, join(path, i), out);
-    for (let i = common; i < got.length; i++) out.push(`${join(path, i)} added`);
-    for (let i = common; i < want.length; i++) out.push(`${join(path, i)} removed`);
-    return;
-  }
-  const g = got as { [key: string]: Json };
-  const w = want as { [key: string]: Json };
-  for (const key of Object.keys(g)) {
-    if (!(key in w)) out.push(`${join(path, key)} added`);
-    else walk(g[key]!, w[key]!, join(path, key), out);
-  }
-  for (const key of Object.keys(w)) if (!(key in g)) out.push(`${join(path, key)} removed`);
-}
-
 function bodyDiff(got: NormalBody, want: NormalBody): string[] {
   if (got.kind === 'json' && want.kind === 'json') {
-    const out: string[] = [];
-    walk(got.value, want.value, '', out);
-    return out;
+    return jsonDiff(want.value, got.value).map((c) => changeLine(c));
   }
   if (got.kind === want.kind && (got.kind === 'none' || (got.kind === 'text' && want.kind === 'text' && got.text === want.text))) return [];
   return [`body changed (${got.kind} body, recorded ${want.kind})`];

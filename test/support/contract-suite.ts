@@ -91,6 +91,23 @@ export function describeContract(adapter: string, connect: Connect): void {
       expect(JSON.stringify(exchange)).not.toContain(TEST_KEY);
     });
 
+    it('compares two runs step by step: the same program matches, another prompt diverges at step 1', async () => {
+      const ask = (label: string, input: string) => h.client.responses.create({ model: 'gpt-5', input }, { headers: { 'x-loupe-session': label, 'x-sim': JSON.stringify({ events: 3 }) } });
+      await ask('first', 'Weather in Paris?');
+      await ask('second', 'Weather in Paris?');
+      await ask('third', 'Weather in Oslo?');
+      await h.settle();
+      await eventually(async () => ((await api.invoke('runs.list', {})).total === 3 ? true : undefined), 10_000);
+      const same = await api.invoke('runs.compare', { runA: 'label:first', runB: 'label:second' });
+      expect(same.comparison.match).toBe(true);
+      expect(same.summaries.a.label).toBe('first');
+      const other = await api.invoke('runs.compare', { runA: 'label:first', runB: 'label:third' });
+      expect(other.comparison.match).toBe(false);
+      expect(other.comparison.firstDivergence).toMatchObject({ step: 1, path: 'input[0]', a: 'Weather in Paris?', b: 'Weather in Oslo?' });
+      const fail = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e);
+      expect(await fail(api.invoke('runs.compare', { runA: 'label:first', runB: 'label:nope' }))).toMatchObject({ code: 'not_found' });
+    });
+
     it('shows an in-flight stream as live before it ends', async () => {
       const stream = h.client.responses.create(
         { model: 'gpt-5', input: 'slow one', stream: true },
