@@ -4,7 +4,7 @@
 import { ApiError } from '../../shared/api/errors.js';
 import type { ApiClient, ConnectionStatus } from '../api/api-client.js';
 import type { RunSummary } from '../../shared/api/types.js';
-import { failureReason } from '../lib/failure.js';
+import { failureReason } from '../../shared/trace/failure-reason.js';
 import { buildRunView } from '../model/run-view.js';
 import { useAppStore } from '../state/app-store.js';
 import { formatLink, parseLink, type DeepLink } from '../state/deep-link.js';

@@ -24,7 +24,7 @@ const types = (el: HTMLElement) => [...el.querySelectorAll('[data-node-type]')].
 describe('RunGraph', () => {
   beforeEach(() => {
     resetStores();
-    useGraphStore.setState({ runId: null, tier: 'mid', expanded: new Set(), foldedResponses: new Set(), foldedLanes: new Set(), hiddenKinds: new Set(), focusLane: null, query: '', matches: [], matchSet: new Set(), current: -1 });
+    useGraphStore.setState({ runId: null, tier: 'mid', toggledFans: new Set(), foldedResponses: new Set(), foldedLanes: new Set(), foldedCompactions: new Set(), hiddenKinds: new Set(), focusLane: null, query: '', matches: [], matchSet: new Set(), current: -1 });
   });
 
   it('draws one node per item with the export ids, typed by item type, inside response frames', () => {

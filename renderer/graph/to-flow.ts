@@ -47,27 +47,38 @@ export function toFlow(view: RunView | null, layout: ViewLayout | null = view?.l
     const { x, y, width, height } = box;
     nodes.push({ id, type, position: { x, y }, data, width, height, measured: { width, height }, handles: [], zIndex, draggable: false, focusable: false });
   };
-  /** Members of collapsed fan groups → the group node drawn for them. */
+  /** Members of folded groups → the group node drawn for them. */
   const rep = new Map<string, string>();
+  // A folded compaction window first: one card in place of its items, its fans and the
+  // frames wholly inside it (layout.ts leaves those out).
+  for (const group of graph.groups) {
+    if (group.kind !== 'compaction' || !folds.foldedCompactions?.has(group.id)) continue;
+    const box = layout.groups[group.id];
+    const appear = Math.min(...group.members.map(appearOf));
+    if (!box || !Number.isFinite(appear)) continue;
+    for (const id of group.members) rep.set(id, group.id);
+    nodes.push(itemNode(group.id, 'compactionGroup', box, { appear, folded: true }));
+  }
   for (const group of graph.groups) {
     if (group.kind === 'response') {
       const appear = replay.responseStartAt[group.response] ?? 0;
       // One frame per lane the response reached (in the order its items reached them, as
       // layout.ts frames them); the first keeps the group's id. A folded one is a card the
       // edges of its items attach to.
-      const lanes: string[] = [];
-      for (const id of group.members) {
-        const lane = view.nodeById[id]?.lane;
-        if (lane !== undefined && !lanes.includes(lane)) lanes.push(lane);
-      }
       (layout.frames[group.id] ?? []).forEach((box, i) => {
         const id = i === 0 ? group.id : `${group.id}@${i}`;
-        const lane = lanes[i]!;
+        const { lane } = box;
+        const data = { appear, group: group.id, segment: i, lane };
         const folded = folds.foldedResponses?.has(group.response) || folds.foldedLanes?.has(lane) || false;
-        if (!folded) return frame(id, 'responseGroup', box, { appear, group: group.id, segment: i }, -1);
-        for (const m of group.members) if (view.nodeById[m]?.lane === lane) rep.set(m, id);
-        nodes.push(itemNode(id, 'responseGroup', box, { appear, group: group.id, segment: i, folded: true }));
+        if (!folded) return frame(id, 'responseGroup', box, data, -1);
+        for (const m of group.members) if (view.nodeById[m]?.lane === lane && !rep.has(m)) rep.set(m, id);
+        nodes.push(itemNode(id, 'responseGroup', box, { ...data, folded: true }));
       });
+      // Why it failed, in its own row of the frame; a folded card says it itself. Shown once the response has ended.
+      const reason = layout.failures[group.id];
+      const folded = folds.foldedResponses?.has(group.response) || (reason !== undefined && folds.foldedLanes?.has(reason.lane));
+      const done = replay.responseDoneAt[group.response];
+      if (reason && !folded) frame(`${group.id}:failure`, 'responseFailure', reason, { appear: done !== undefined && Number.isFinite(done) ? done : appear, group: group.id }, 0);
     } else if (group.kind === 'fan') {
       const fan = layout.fans[group.id];
       if (!fan || rep.has(group.members[0]!)) continue;
@@ -80,6 +91,8 @@ export function toFlow(view: RunView | null, layout: ViewLayout | null = view?.l
         for (const id of group.outputs) if (!rep.has(id)) rep.set(id, fanOutputsId(group.id));
         if (Number.isFinite(outAppear)) nodes.push(itemNode(fanOutputsId(group.id), 'fanOutputs', fan.outputs, { appear: outAppear, group: group.id }));
       }
+    } else if (group.kind === 'compaction' && folds.foldedCompactions?.has(group.id)) {
+      continue;
     } else {
       const box = layout.groups[group.id];
       if (!box) continue;
