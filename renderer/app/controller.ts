@@ -129,6 +129,12 @@ export class Controller {
     return started;
   }
 
+  /** A recording file from the browser's machine, sent to Loupe's and opened there read-only. */
+  async uploadRecording(file: File): Promise<void> {
+    if (!this.api.upload) throw new Error('this window opens recordings from its File menu');
+    await this.openRecording(await this.api.upload(file, file.name));
+  }
+
   /** Switches to another recording file; the `recording.opened` push reloads everything. */
   async openRecording(path: string): Promise<void> {
     await this.api.invoke('recordings.open', { path });

@@ -124,7 +124,7 @@ function Canvas() {
 
   const onNodeClick = useCallback(
     (_: unknown, node: Node) => {
-      if (node.type === 'responseGroup') {
+      if (node.type === 'responseGroup' || node.type === 'responseFailure') {
         const g = view?.groupById[typeof node.data.group === 'string' ? node.data.group : node.id];
         if (g?.kind === 'response') select({ kind: 'response', index: g.response });
       } else if (node.type === 'agentGroup') {

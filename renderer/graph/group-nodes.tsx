@@ -107,9 +107,9 @@ const ResponseFrame = memo(function ResponseFrame({ id, width, height, data }: N
       <div {...attrs} data-folded={data.folded === true || undefined} style={{ width, height, fontSize: font }} className={`${frameClass} flex cursor-pointer flex-col justify-center overflow-hidden bg-white/95 px-2 leading-tight text-zinc-600 shadow-sm dark:bg-zinc-900/95 dark:text-zinc-300`} data-testid="frame-card">
         {data.folded === true && <Handle type="target" position={Position.Top} isConnectable={false} className="loupe-handle" />}
         {data.folded === true && <Handle type="source" position={Position.Bottom} isConnectable={false} className="loupe-handle" />}
-        <div className="flex items-center truncate font-semibold text-zinc-900 dark:text-zinc-100">
+        <div className="flex min-w-0 items-center font-semibold text-zinc-900 dark:text-zinc-100">
           {data.folded === true && tier !== 'far' && fold}
-          <span className="break-words">{lines[0]}</span>
+          <span className="min-w-0 break-words">{lines[0]}</span>
         </div>
         {lines[1] !== undefined && <div className={`break-words ${failure && lines.length === 2 ? 'text-red-700 dark:text-red-300' : ''}`}>{lines[1]}</div>}
         {lines[2] !== undefined && (
@@ -152,9 +152,11 @@ const ResponseFailure = memo(function ResponseFailure({ width, height, data }: N
       style={{ width, height }}
       className="flex items-center gap-2 overflow-hidden rounded-md border border-red-300 bg-red-50 px-2 text-red-800 dark:border-red-900 dark:bg-red-950/70 dark:text-red-200"
     >
+      <Handle type="target" position={Position.Top} isConnectable={false} className="loupe-handle" />
       <span className="shrink-0 text-[15px] leading-none" aria-hidden="true">
         ⚠
       </span>
+      <Handle type="source" position={Position.Bottom} isConnectable={false} className="loupe-handle" />
       <span className="line-clamp-3 break-words text-[11px] leading-tight">
         <strong className="font-semibold">{group.status}:</strong> {group.failure}
       </span>

@@ -49,6 +49,8 @@ export function toFlow(view: RunView | null, layout: ViewLayout | null = view?.l
   };
   /** Members of folded groups → the group node drawn for them. */
   const rep = new Map<string, string>();
+  /** The rows with a failed response's reason, and the item above each. */
+  const reasons: Array<{ id: string; box: Box; from: string | null; appear: number }> = [];
   // A folded compaction window first: one card in place of its items, its fans and the
   // frames wholly inside it (layout.ts leaves those out).
   for (const group of graph.groups) {
@@ -78,7 +80,14 @@ export function toFlow(view: RunView | null, layout: ViewLayout | null = view?.l
       const reason = layout.failures[group.id];
       const folded = folds.foldedResponses?.has(group.response) || (reason !== undefined && folds.foldedLanes?.has(reason.lane));
       const done = replay.responseDoneAt[group.response];
-      if (reason && !folded) frame(`${group.id}:failure`, 'responseFailure', reason, { appear: done !== undefined && Number.isFinite(done) ? done : appear, group: group.id }, 0);
+      if (reason && !folded) {
+        const id = failureId(group.id);
+        const at = done !== undefined && Number.isFinite(done) ? done : appear;
+        nodes.push(itemNode(id, 'responseFailure', reason, { appear: at, group: group.id }));
+        // Joined to the response's last item above it, the reason reads as the step that failed.
+        const last = group.members.findLast((m) => layout.nodes[m]?.x === reason.x && !rep.has(m));
+        reasons.push({ id, box: reason, from: last ?? null, appear: at });
+      }
     } else if (group.kind === 'fan') {
       const fan = layout.fans[group.id];
       if (!fan || rep.has(group.members[0]!)) continue;
@@ -111,29 +120,50 @@ export function toFlow(view: RunView | null, layout: ViewLayout | null = view?.l
   const edges: Flow['edges'] = [];
   const seen = new Set<string>();
   const hidden = bandEdges(view, layout);
-  for (const e of graph.edges) {
-    const appear = Math.max(appearOf(e.from), appearOf(e.to));
-    if (!Number.isFinite(appear) || ((e.kind === 'next' || e.kind === 'call') && hidden(e.from, e.to))) continue;
-    const source = rep.get(e.from) ?? e.from;
-    const target = rep.get(e.to) ?? e.to;
-    const id = `${e.kind}:${source}->${target}`;
-    if (source === target || seen.has(id)) continue;
+  const push = (kind: string, source: string, target: string, appear: number) => {
+    const id = `${kind}:${source}->${target}`;
+    if (source === target || seen.has(id)) return;
     seen.add(id);
-    const style = EDGE_STYLES[e.kind] ?? EDGE_STYLES.next!;
+    const style = EDGE_STYLES[kind] ?? EDGE_STYLES.next!;
     edges.push({
       id,
       source,
       target,
       type: 'replay',
-      data: { appear, kind: e.kind },
-      className: `loupe-edge-${e.kind}`,
+      data: { appear, kind },
+      className: `loupe-edge-${kind}`,
       style: { stroke: style.stroke, strokeWidth: style.width, strokeDasharray: style.dash },
       markerEnd: { type: MarkerType.ArrowClosed, color: style.stroke, width: 16, height: 16 },
       focusable: false,
     });
+  };
+  for (const e of graph.edges) {
+    const appear = Math.max(appearOf(e.from), appearOf(e.to));
+    if (!Number.isFinite(appear) || ((e.kind === 'next' || e.kind === 'call') && hidden(e.from, e.to))) continue;
+    const source = rep.get(e.from) ?? e.from;
+    const target = rep.get(e.to) ?? e.to;
+    // An edge that would run down behind a failure's reason runs through it instead: the
+    // failure reads as a step of the run, and hides no edge.
+    const crossed = reasons.length === 0 ? undefined : crossing(reasons, layout.nodes[e.from], layout.nodes[e.to]);
+    if (crossed) {
+      push(e.kind, source, crossed.id, appear);
+      push(e.kind, crossed.id, target, appear);
+    } else push(e.kind, source, target, appear);
   }
+  for (const r of reasons) if (r.from !== null) push('next', rep.get(r.from) ?? r.from, r.id, r.appear);
   return { nodes, edges };
 }
+
+/** The first reason row a straight edge from `from` down to `to` would pass behind. */
+function crossing<T extends { box: Box }>(reasons: T[], from: Box | undefined, to: Box | undefined): T | undefined {
+  if (!from || !to || from.x !== to.x) return undefined;
+  let best: T | undefined;
+  for (const r of reasons) if (r.box.x === from.x && r.box.y > from.y && r.box.y < to.y && (!best || r.box.y < best.box.y)) best = r;
+  return best;
+}
+
+/** The node drawn for a failed response's reason. */
+export const failureId = (groupId: string) => `${groupId}:failure`;
 
 function itemNode(id: string, type: string, box: Box, data: Appear): Flow['nodes'][number] {
   const { x, y, width, height } = box;
