@@ -322,8 +322,10 @@ describe.skipIf(missing !== null)('window chrome in Chromium', () => {
       const err = await c.responses.create({ model: 'gpt-5', input: 'hi' }, { headers: { 'x-loupe-session': 'down' } }).catch((e: unknown) => e);
       expect((err as { status?: number }).status).toBe(502);
       await p.click('[data-run-id="label:down"]');
-      const failures = await p.waitForSelector('[data-testid="run-failures"]');
-      expect(await failures.textContent()).toMatch(/Response #1 failed: .*cannot reach the upstream .*ECONNREFUSED/);
+      // On the graph, in the failed response's own frame: not only after a click.
+      const reason = await p.waitForSelector('[data-testid="frame-failure"]');
+      expect(await reason.textContent()).toMatch(/error: cannot reach the upstream .*ECONNREFUSED/);
+      expect(await p.$('[data-testid="run-failures"]')).toBeNull();
       await p.waitForSelector('[data-testid="upstream-health"][data-state="failing"]');
       expect(await p.textContent('[data-testid="upstream-health"]')).toContain('ECONNREFUSED');
       expect(await p.textContent('[data-testid="connection"]')).toBe('server connected');
