@@ -16,6 +16,7 @@ import { fanOut, programFan, researchTeam, statelessTurns, unreachableTurn } fro
 import { artifact, chromiumMissing, launch, type Browser } from './support/browser.js';
 import { writeScenarios } from './support/recording.js';
 import { assertBuilt, serve, type Served } from './support/serve.js';
+import { cutWithoutTitle } from './support/cut-text.js';
 import { eventually } from './support/eventually.js';
 
 const missing = chromiumMissing();
@@ -166,6 +167,7 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
           expect(g.texts, run.name).toBeGreaterThan(0);
           expect(g.minFont, `${run.name}: smallest text "${g.minFontAt}"`).toBeGreaterThanOrEqual(9);
           expect(g.minimap, run.name).toBe(true);
+          expect(await cutWithoutTitle(page), run.name).toEqual([]);
         }
         fs.writeFileSync(artifact(`graph-geometry-${size.width}x${size.height}.json`), JSON.stringify(report, null, 2));
       });
@@ -240,6 +242,7 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
         expect(cards[0]).toMatch(/^#1\b/);
         expect(await onScreen(page, '[data-testid="frame-card"]')).toBeGreaterThanOrEqual(8);
         expect(g.minimap).toBe(true);
+        expect(await cutWithoutTitle(page)).toEqual([]);
       });
 
       it("folds a program's calls into one node and unfolds them from it", async () => {
@@ -270,6 +273,7 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
         const g = await measure(page);
         expect(g.overlapping).toEqual([]);
         expect(g.minFont, `smallest text "${g.minFontAt}"`).toBeGreaterThanOrEqual(9);
+        expect(await cutWithoutTitle(page)).toEqual([]);
         await page.screenshot({ path: artifact(`graph-compaction-folded-${size.width}x${size.height}.png`) });
         await card.locator('[data-testid="compaction-fold"]').dispatchEvent('click');
         await eventually(async () => (await page.$$('[data-testid="compaction-card"]')).length === 0);

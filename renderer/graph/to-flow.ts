@@ -163,7 +163,7 @@ function crossing<T extends { box: Box }>(reasons: T[], from: Box | undefined, t
 }
 
 /** The node drawn for a failed response's reason. */
-export const failureId = (groupId: string) => `${groupId}:failure`;
+const failureId = (groupId: string) => `${groupId}:failure`;
 
 function itemNode(id: string, type: string, box: Box, data: Appear): Flow['nodes'][number] {
   const { x, y, width, height } = box;
