@@ -4,8 +4,8 @@ import { buildRunView } from '../model/run-view.js';
 import { useRunStore } from '../state/run-store.js';
 import { detailFrom } from '../test/run-fixture.js';
 import { resetStores } from '../test/reset-stores.js';
-import { multiAgent } from '../../shared/trace/scenarios.js';
-import { fanOut } from '../../shared/trace/scenarios-wide.js';
+import { compaction, multiAgent } from '../../shared/trace/scenarios.js';
+import { fanOut, programFan, unreachableTurn } from '../../shared/trace/scenarios-wide.js';
 import type { RawExchange } from '../../shared/trace/types.js';
 import { useGraphStore } from './graph-store.js';
 import { RunGraph } from './RunGraph.js';
@@ -150,5 +150,44 @@ describe('RunGraph', () => {
     expect(types(container)).toEqual(['function_call_output', 'function_call_output', 'function_call_output', 'message']);
     act(() => fireEvent.click(card.querySelector('[data-testid="frame-fold"]')!));
     expect(types(container)).toHaveLength(9);
+  });
+
+  it("folds a program's calls into one node from the program, and back from that node", () => {
+    load(programFan(5));
+    const { container, getByTestId } = render(<RunGraph />);
+    expect(types(container).filter((t) => t === 'function_call')).toHaveLength(5);
+    act(() => fireEvent.click(getByTestId('program-fold')));
+    expect(types(container).filter((t) => t === 'function_call' || t === 'function_call_output')).toEqual([]);
+    const groups = [...container.querySelectorAll('[data-testid="fan-group"]')].map((n) => n.textContent);
+    expect(groups).toEqual([expect.stringMatching(/^×5 get_latency_statsprogram calls · 5 completed/), expect.stringMatching(/^×5 outputsget_latency_stats · 5 returned/)]);
+    expect(getByTestId('program-fold').textContent).toBe('show ×5');
+    act(() => (container.querySelector('[data-testid="fan-group"]')!.closest('.react-flow__node') as HTMLElement).click());
+    expect(types(container).filter((t) => t === 'function_call')).toHaveLength(5);
+  });
+
+  it('folds a compaction window into one card in place of its items and the frames inside it', () => {
+    load(compaction());
+    const { container, getByTestId } = render(<RunGraph />);
+    const frames = () => container.querySelectorAll('[data-group-kind="response"]').length;
+    expect(frames()).toBe(4);
+    act(() => fireEvent.click(getByTestId('compaction-fold')));
+    expect(getByTestId('compaction-card').textContent).toMatch(/Compacted: 4 items of responses #1–#2/);
+    expect(frames()).toBe(2);
+    expect(types(container)).toEqual(['compaction', 'message', 'message']);
+    act(() => fireEvent.click(getByTestId('compaction-fold')));
+    expect(frames()).toBe(4);
+  });
+
+  it("says why a response failed in a row of its frame, the run's chain running through it", () => {
+    load(unreachableTurn());
+    const { container, getByTestId } = render(<RunGraph />);
+    expect(getByTestId('frame-failure').textContent).toContain('error: connect ECONNREFUSED 127.0.0.1:9');
+    const edges = [...container.querySelectorAll('.react-flow__edge')].map((e) => e.getAttribute('data-id'));
+    expect(edges).toContain('next:function_call_output:call_u1->response:exchange:2:failure');
+    expect(edges).toContain('next:response:exchange:2:failure->msg_u3');
+    expect(edges).not.toContain('next:fc_u1->msg_u3');
+    // Before the failed response ends, no reason yet.
+    act(() => useRunStore.getState().seek(0));
+    expect(container.querySelector('[data-testid="frame-failure"]')).toBeNull();
   });
 });
