@@ -1,5 +1,5 @@
-// The run graph at a glance, measured in Chromium against the real `loupe serve`: the
-// program and research demos played through the real proxy, plus recorded runs of 5 and
+// The run graph at a glance, measured in Chromium against the real `loupe serve`: every
+// demo played through the real proxy, plus recorded runs of 5 and
 // 1,500 parallel calls, three subagents, 40 and 300 stateless turns, a compaction and a turn
 // the upstream never answered, at 1600×1000 and 1280×800. Each view checks the geometry
 // that makes it readable (every call inside its response's frame, frames apart, first
@@ -92,7 +92,7 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
       expect(res.status, await res.clone().text()).toBe(200);
       return ((await res.json()) as { result: T }).result;
     };
-    for (const scenario of ['program', 'research']) demoLabels[scenario] = (await call<{ label: string }>('demo.start', { scenario, speed: 1000 })).label;
+    for (const scenario of ['program', 'research', 'support', 'travel', 'coding']) demoLabels[scenario] = (await call<{ label: string }>('demo.start', { scenario, speed: 1000 })).label;
     await eventually(async () => {
       const { runs } = await call<{ runs: Array<{ id: string; live: boolean }> }>('runs.list', {});
       // A demo's runs are labelled after it, `<label>-<scenario>`.
@@ -124,6 +124,9 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
   const runs = () => [
     { name: 'program-demo', label: demoLabels.program!, calls: 6 },
     { name: 'research-demo', label: demoLabels.research!, calls: 3 },
+    { name: 'support-demo', label: demoLabels.support!, calls: 1 },
+    { name: 'travel-demo', label: demoLabels.travel!, calls: 2 },
+    { name: 'coding-demo', label: demoLabels.coding!, calls: 1 },
     { name: 'fan-5', label: 'fan-5', calls: 6 },
     { name: 'fan-1500', label: 'fan-1500', calls: 0 },
     { name: 'team-3', label: 'team-3', calls: 3 },
@@ -277,6 +280,16 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
         await page.screenshot({ path: artifact(`graph-compaction-folded-${size.width}x${size.height}.png`) });
         await card.locator('[data-testid="compaction-fold"]').dispatchEvent('click');
         await eventually(async () => (await page.$$('[data-testid="compaction-card"]')).length === 0);
+        // The coding demo's real compaction: a window over several responses and their calls.
+        await open(demoLabels.coding!);
+        await page.locator('[data-testid="compaction-fold"]').first().dispatchEvent('click');
+        await page.locator('[data-testid="compaction-card"]').waitFor();
+        const folded = await measure(page);
+        expect(folded.outside).toEqual([]);
+        expect(folded.overlapping).toEqual([]);
+        expect(await cutWithoutTitle(page)).toEqual([]);
+        await page.screenshot({ path: artifact(`graph-coding-demo-compaction-folded-${size.width}x${size.height}.png`) });
+        await page.locator('[data-testid="compaction-card"] [data-testid="compaction-fold"]').dispatchEvent('click');
       });
 
       it('says why a response failed on its frame, inside it, where it is read at a glance', async () => {
