@@ -31,15 +31,18 @@ export function uploads(): Uploads {
       if (req.method !== 'POST') throw new ApiError('bad_request', "an upload is a POST with the file's bytes as its body");
       const name = fileName(req.headers[UPLOAD_NAME_HEADER]);
       dir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-uploads-'));
-      const file = path.join(dir, `${crypto.randomBytes(6).toString('hex')}-${name}`);
+      // A folder per upload keeps the file's own name, which the UI shows, and two uploads of one name apart.
+      const folder = path.join(dir, crypto.randomBytes(6).toString('hex'));
+      fs.mkdirSync(folder, { mode: 0o700 });
+      const file = path.join(folder, name);
       try {
         await pipeline(req, fs.createWriteStream(file, { flags: 'wx', mode: 0o600 }));
       } catch (err) {
-        fs.rmSync(file, { force: true });
+        fs.rmSync(folder, { recursive: true, force: true });
         throw new ApiError('bad_request', `the upload of ${name} broke off (${(err as Error).message})`);
       }
       if (!startsWith(file, SQLITE_MAGIC)) {
-        fs.rmSync(file, { force: true });
+        fs.rmSync(folder, { recursive: true, force: true });
         throw new ApiError('bad_request', `${name} is not a Loupe recording (it is not an SQLite file)`);
       }
       sendJson(res, 200, { result: { path: file } });
