@@ -78,7 +78,8 @@ export function toFlow(view: RunView | null, layout: ViewLayout | null = view?.l
       });
       // Why it failed, in its own row of the frame; a folded card says it itself. Shown once the response has ended.
       const reason = layout.failures[group.id];
-      const folded = folds.foldedResponses?.has(group.response) || (reason !== undefined && folds.foldedLanes?.has(reason.lane));
+      // Folded, or wholly inside a folded compaction window (no frame left in its lane): the card says it.
+      const folded = folds.foldedResponses?.has(group.response) || (reason !== undefined && (folds.foldedLanes?.has(reason.lane) || !layout.frames[group.id]?.some((f) => f.lane === reason.lane)));
       const done = replay.responseDoneAt[group.response];
       if (reason && !folded) {
         const id = failureId(group.id);
