@@ -4,8 +4,9 @@ import { buildRunView } from '../model/run-view.js';
 import { useRunStore } from '../state/run-store.js';
 import { detailFrom } from '../test/run-fixture.js';
 import { resetStores } from '../test/reset-stores.js';
-import { compaction, multiAgent } from '../../shared/trace/scenarios.js';
-import { fanOut, programFan, unreachableTurn } from '../../shared/trace/scenarios-wide.js';
+import { compaction, multiAgent, parallelCalls } from '../../shared/trace/scenarios.js';
+import { fanOut, programFan, researchTeam, statelessTurns, unreachableTurn } from '../../shared/trace/scenarios-wide.js';
+import { toFlow } from './to-flow.js';
 import type { RawExchange } from '../../shared/trace/types.js';
 import { useGraphStore } from './graph-store.js';
 import { RunGraph } from './RunGraph.js';
@@ -152,6 +153,26 @@ describe('RunGraph', () => {
     expect(types(container)).toHaveLength(9);
   });
 
+  it('never draws an edge behind a node: one past nodes in its column bows beside them, unless two edges already join its ends', () => {
+    // A stateless loop: each answer continues the call before its output, past that output.
+    const view = load(statelessTurns(6));
+    const { container } = render(<RunGraph />);
+    const drawn = [...container.querySelectorAll('.react-flow__edge')].map((e) => e.getAttribute('data-id')!);
+    expect(view.graph.edges.some((e) => e.kind === 'continue' && e.from === 'fc_t0' && e.to === 'msg_t1')).toBe(true);
+    expect(drawn.filter((id) => id.startsWith('continue:fc_t'))).toEqual([]);
+    // Across the run shapes: no straight edge passes a node between its ends in its column.
+    for (const raws of [parallelCalls(), statelessTurns(6), unreachableTurn(), programFan(5), compaction(), researchTeam(3), multiAgent()]) {
+      const flow = toFlow(buildRunView(detailFrom(raws)));
+      const box = new Map(flow.nodes.filter((n) => (n.handles?.length ?? 0) > 0).map((n) => [n.id, { x: n.position.x, y: n.position.y, h: n.height! }]));
+      const hidden = flow.edges.filter((e) => {
+        const [a, b] = [box.get(e.source), box.get(e.target)];
+        if (e.data?.bow || !a || !b || a.x !== b.x) return false;
+        return [...box.entries()].some(([id, n]) => id !== e.source && id !== e.target && n.x === a.x && n.y >= a.y + a.h && n.y < b.y);
+      });
+      expect(hidden.map((e) => e.id)).toEqual([]);
+    }
+  });
+
   it("folds a program's calls into one node from the program, and back from that node", () => {
     load(programFan(5));
     const { container, getByTestId } = render(<RunGraph />);
@@ -186,6 +207,9 @@ describe('RunGraph', () => {
     expect(edges).toContain('next:function_call_output:call_u1->response:exchange:2:failure');
     expect(edges).toContain('next:response:exchange:2:failure->msg_u3');
     expect(edges).not.toContain('next:fc_u1->msg_u3');
+    // The call's edge past its output to the reason would run behind the output; the chain
+    // call -> output -> reason already says it, so it is left out rather than drawn hidden.
+    expect(edges).not.toContain('next:fc_u1->response:exchange:2:failure');
     // Before the failed response ends, no reason yet.
     act(() => useRunStore.getState().seek(0));
     expect(container.querySelector('[data-testid="frame-failure"]')).toBeNull();

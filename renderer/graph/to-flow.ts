@@ -16,7 +16,8 @@ export interface Appear extends Record<string, unknown> {
 
 export interface Flow {
   nodes: Array<Node<Appear>>;
-  edges: Array<Edge<Appear & { kind: string }>>;
+  /** `bow`: the edge skips over nodes in its column, so it curves beside them rather than run behind them. */
+  edges: Array<Edge<Appear & { kind: string; bow?: boolean }>>;
 }
 
 /**
@@ -121,17 +122,19 @@ export function toFlow(view: RunView | null, layout: ViewLayout | null = view?.l
   const edges: Flow['edges'] = [];
   const seen = new Set<string>();
   const hidden = bandEdges(view, layout);
+  const behind = skipsOver(nodes);
   const push = (kind: string, source: string, target: string, appear: number) => {
     const id = `${kind}:${source}->${target}`;
     if (source === target || seen.has(id)) return;
     seen.add(id);
+    const bow = behind(source, target);
     const style = EDGE_STYLES[kind] ?? EDGE_STYLES.next!;
     edges.push({
       id,
       source,
       target,
       type: 'replay',
-      data: { appear, kind },
+      data: bow ? { appear, kind, bow } : { appear, kind },
       className: `loupe-edge-${kind}`,
       style: { stroke: style.stroke, strokeWidth: style.width, strokeDasharray: style.dash },
       markerEnd: { type: MarkerType.ArrowClosed, color: style.stroke, width: 16, height: 16 },
@@ -152,7 +155,63 @@ export function toFlow(view: RunView | null, layout: ViewLayout | null = view?.l
     } else push(e.kind, source, target, appear);
   }
   for (const r of reasons) if (r.from !== null) push('next', rep.get(r.from) ?? r.from, r.id, r.appear);
-  return { nodes, edges };
+  return { nodes, edges: withoutRedundantBows(edges) };
+}
+
+/**
+ * An edge that would bow around the nodes between its ends says nothing the picture does not
+ * already say when two other edges join its ends through one node (a call, its output, the
+ * next answer): it is left out. The others bow, so no edge runs hidden behind a node.
+ */
+function withoutRedundantBows(edges: Flow['edges']): Flow['edges'] {
+  if (!edges.some((e) => e.data?.bow)) return edges;
+  const out = new Map<string, Set<string>>();
+  const into = new Map<string, Set<string>>();
+  for (const e of edges) {
+    if (e.data?.bow) continue;
+    (out.get(e.source) ?? out.set(e.source, new Set()).get(e.source)!).add(e.target);
+    (into.get(e.target) ?? into.set(e.target, new Set()).get(e.target)!).add(e.source);
+  }
+  return edges.filter((e) => {
+    if (!e.data?.bow) return true;
+    const from = out.get(e.source);
+    const to = into.get(e.target);
+    if (!from || !to) return true;
+    for (const mid of from) if (to.has(mid)) return false;
+    return true;
+  });
+}
+
+/**
+ * Whether a straight edge from one node down to another in the same column would run behind
+ * a node drawn between them. Per column, the drawn nodes' tops in order; a binary search per edge.
+ */
+function skipsOver(nodes: Flow['nodes']): (source: string, target: string) => boolean {
+  const byId = new Map<string, { x: number; y: number; h: number }>();
+  const columns = new Map<number, number[]>();
+  for (const n of nodes) {
+    if (n.handles === undefined || n.handles.length === 0) continue; // frames and lanes: behind the edges
+    byId.set(n.id, { x: n.position.x, y: n.position.y, h: n.height ?? 0 });
+    const list = columns.get(n.position.x);
+    if (list === undefined) columns.set(n.position.x, [n.position.y]);
+    else list.push(n.position.y);
+  }
+  for (const list of columns.values()) list.sort((a, b) => a - b);
+  return (source, target) => {
+    const a = byId.get(source);
+    const b = byId.get(target);
+    if (!a || !b || a.x !== b.x || b.y <= a.y) return false;
+    const ys = columns.get(a.x)!;
+    // The first top below the source's bottom: a node there above the target's top is in the way.
+    let lo = 0;
+    let hi = ys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (ys[mid]! < a.y + a.h) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < ys.length && ys[lo]! < b.y;
+  };
 }
 
 /** The first reason row a straight edge from `from` down to `to` would pass behind. */
