@@ -14,6 +14,7 @@ import { multiAgent, parallelCalls } from '../shared/trace/scenarios.js';
 import { runWeatherAgent } from '../test/support/agent-script.js';
 import { freePort } from '../test/support/free-port.js';
 import { eventually } from '../test/support/harness.js';
+import { cutWithoutTitle } from './support/cut-text.js';
 import { artifact, chromiumMissing, launch, type Browser } from './support/browser.js';
 import { writeScenarios } from './support/recording.js';
 import { assertBuilt, serve, type Served } from './support/serve.js';
@@ -28,21 +29,6 @@ const ROW = `[data-run-id="label:${LABEL}"]`;
  * The whole window, graph nodes included; the canvas's own panes are meant to be larger
  * than their box (they pan).
  */
-function cutWithoutTitle(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const out: string[] = [];
-    for (const el of Array.from(document.body.querySelectorAll<HTMLElement>('*'))) {
-      if (el.closest('svg') || el.matches('.react-flow, .react-flow__renderer, .react-flow__pane, .react-flow__viewport, .react-flow__container')) continue;
-      if (el.scrollWidth <= el.clientWidth + 1 || el.clientWidth === 0) continue;
-      const style = getComputedStyle(el);
-      if (style.overflowX !== 'hidden' && style.overflowX !== 'clip') continue;
-      if (el.closest('[title]')) continue;
-      out.push(`${el.tagName.toLowerCase()}.${el.className.toString().slice(0, 40)} "${(el.textContent ?? '').slice(0, 50)}" ${el.scrollWidth}>${el.clientWidth}`);
-    }
-    return out;
-  });
-}
-
 describe.skipIf(missing !== null)('window chrome in Chromium', () => {
   let sim: SimUpstream;
   let server: Served;
@@ -322,8 +308,10 @@ describe.skipIf(missing !== null)('window chrome in Chromium', () => {
       const err = await c.responses.create({ model: 'gpt-5', input: 'hi' }, { headers: { 'x-loupe-session': 'down' } }).catch((e: unknown) => e);
       expect((err as { status?: number }).status).toBe(502);
       await p.click('[data-run-id="label:down"]');
-      const failures = await p.waitForSelector('[data-testid="run-failures"]');
-      expect(await failures.textContent()).toMatch(/Response #1 failed: .*cannot reach the upstream .*ECONNREFUSED/);
+      // On the graph, in the failed response's own frame: not only after a click.
+      const reason = await p.waitForSelector('[data-testid="frame-failure"]');
+      expect(await reason.textContent()).toMatch(/error: cannot reach the upstream .*ECONNREFUSED/);
+      expect(await p.$('[data-testid="run-failures"]')).toBeNull();
       await p.waitForSelector('[data-testid="upstream-health"][data-state="failing"]');
       expect(await p.textContent('[data-testid="upstream-health"]')).toContain('ECONNREFUSED');
       expect(await p.textContent('[data-testid="connection"]')).toBe('server connected');

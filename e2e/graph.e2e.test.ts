@@ -1,18 +1,22 @@
-// The run graph at a glance, measured in Chromium against the real `loupe serve`: the
-// program and research demos played through the real proxy, plus recorded runs of 5 and
-// 1,500 parallel calls, three subagents and 40 stateless turns, at 1600×1000 and 1280×800.
-// Each view checks the geometry that makes it readable (every call inside its response's
-// frame, frames apart, first view's text ≥ 9 px on screen, the minimap there) and is saved
-// to e2e/artifacts/graph-*.png for a person to look at.
+// The run graph at a glance, measured in Chromium against the real `loupe serve`: every
+// demo played through the real proxy, plus recorded runs of 5 and
+// 1,500 parallel calls, three subagents, 40 and 300 stateless turns, a compaction and a turn
+// the upstream never answered, at 1600×1000 and 1280×800. Each view checks the geometry
+// that makes it readable (every call inside its response's frame, frames apart, first
+// view's text ≥ 9 px on screen, the minimap there) and is saved to e2e/artifacts/graph-*.png
+// for a person to look at. Then the folds (a program's calls, a compaction window), `f` on a
+// tall run, a failure's reason on its frame, and a recording uploaded from the browser.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fanOut, programFan, researchTeam, statelessTurns } from '../shared/trace/scenarios-wide.js';
+import { compaction, parallelCalls } from '../shared/trace/scenarios.js';
+import { fanOut, programFan, researchTeam, statelessTurns, unreachableTurn } from '../shared/trace/scenarios-wide.js';
 import { artifact, chromiumMissing, launch, type Browser } from './support/browser.js';
 import { writeScenarios } from './support/recording.js';
 import { assertBuilt, serve, type Served } from './support/serve.js';
+import { cutWithoutTitle } from './support/cut-text.js';
 import { eventually } from './support/eventually.js';
 
 const missing = chromiumMissing();
@@ -88,7 +92,7 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
       expect(res.status, await res.clone().text()).toBe(200);
       return ((await res.json()) as { result: T }).result;
     };
-    for (const scenario of ['program', 'research']) demoLabels[scenario] = (await call<{ label: string }>('demo.start', { scenario, speed: 1000 })).label;
+    for (const scenario of ['program', 'research', 'support', 'travel', 'coding']) demoLabels[scenario] = (await call<{ label: string }>('demo.start', { scenario, speed: 1000 })).label;
     await eventually(async () => {
       const { runs } = await call<{ runs: Array<{ id: string; live: boolean }> }>('runs.list', {});
       // A demo's runs are labelled after it, `<label>-<scenario>`.
@@ -103,6 +107,9 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
         { label: 'fan-1500', exchanges: fanOut(1_500) },
         { label: 'team-3', exchanges: researchTeam(3) },
         { label: 'stateless-40', exchanges: statelessTurns(40) },
+        { label: 'stateless-300', exchanges: statelessTurns(300) },
+        { label: 'compaction', exchanges: compaction() },
+        { label: 'unreachable', exchanges: unreachableTurn() },
       ],
       1_000,
     );
@@ -117,10 +124,16 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
   const runs = () => [
     { name: 'program-demo', label: demoLabels.program!, calls: 6 },
     { name: 'research-demo', label: demoLabels.research!, calls: 3 },
+    { name: 'support-demo', label: demoLabels.support!, calls: 1 },
+    { name: 'travel-demo', label: demoLabels.travel!, calls: 2 },
+    { name: 'coding-demo', label: demoLabels.coding!, calls: 1 },
     { name: 'fan-5', label: 'fan-5', calls: 6 },
     { name: 'fan-1500', label: 'fan-1500', calls: 0 },
     { name: 'team-3', label: 'team-3', calls: 3 },
     { name: 'stateless-40', label: 'stateless-40', calls: 1 },
+    { name: 'stateless-300', label: 'stateless-300', calls: 1 },
+    { name: 'compaction', label: 'compaction', calls: 0 },
+    { name: 'unreachable', label: 'unreachable', calls: 1 },
   ];
 
   for (const size of SIZES) {
@@ -157,6 +170,7 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
           expect(g.texts, run.name).toBeGreaterThan(0);
           expect(g.minFont, `${run.name}: smallest text "${g.minFontAt}"`).toBeGreaterThanOrEqual(9);
           expect(g.minimap, run.name).toBe(true);
+          expect(await cutWithoutTitle(page), run.name).toEqual([]);
         }
         fs.writeFileSync(artifact(`graph-geometry-${size.width}x${size.height}.json`), JSON.stringify(report, null, 2));
       });
@@ -212,9 +226,116 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
         await page.waitForTimeout(500);
         const cards = await page.$$eval('[data-testid="frame-card"]', (els) => els.map((e) => e.textContent ?? ''));
         expect(cards.length).toBeGreaterThan(10);
-        expect(cards[0]).toMatch(/^#1 main.*gpt-5.*1 call/);
+        expect(cards[0]).toMatch(/^#1\b/);
         await page.screenshot({ path: artifact(`graph-stateless-40-fit-${size.width}x${size.height}.png`) });
+      });
+
+      it('fits a 300-turn run at the least zoom its cards read at, from its start', async () => {
+        await open('stateless-300');
+        await page.keyboard.press('f');
+        await page.waitForTimeout(500);
+        const g = await measure(page);
+        await page.screenshot({ path: artifact(`graph-stateless-300-fit-${size.width}x${size.height}.png`) });
+        // Fitting all 300 turns would take the zoom under 0.03: text nobody can read.
+        expect(g.zoom).toBeGreaterThanOrEqual(0.27);
+        expect(g.zoom).toBeLessThan(0.45);
+        expect(g.minFont, `smallest text "${g.minFontAt}"`).toBeGreaterThanOrEqual(9);
+        expect(g.overlapping).toEqual([]);
+        const cards = await page.$$eval('[data-testid="frame-card"]', (els) => els.map((e) => e.textContent ?? ''));
+        expect(cards[0]).toMatch(/^#1\b/);
+        expect(await onScreen(page, '[data-testid="frame-card"]')).toBeGreaterThanOrEqual(8);
+        expect(g.minimap).toBe(true);
+        expect(await cutWithoutTitle(page)).toEqual([]);
+      });
+
+      it("folds a program's calls into one node and unfolds them from it", async () => {
+        await open('fan-5');
+        await page.click('[data-testid="program-fold"]');
+        const group = page.locator('[data-testid="fan-group"]').first();
+        await group.waitFor();
+        expect(await group.textContent()).toMatch(/^×5 get_latency_stats/);
+        const g = await measure(page);
+        expect(g.outside).toEqual([]);
+        expect(g.overlapping).toEqual([]);
+        expect(await page.$$('[data-node-type="function_call"]')).toHaveLength(0);
+        await page.screenshot({ path: artifact(`graph-fan-5-program-folded-${size.width}x${size.height}.png`) });
+        await group.click();
+        await eventually(async () => (await page.$$('[data-node-type="function_call"]')).length === 5);
+        expect(await page.textContent('[data-testid="program-fold"]')).toBe('fold ×5');
+      });
+
+      it('folds a compaction window into one card, the frames inside it with it', async () => {
+        await open('compaction');
+        const framesOpen = (await page.$$('[data-group-kind="response"]')).length;
+        await page.locator('[data-testid="compaction-fold"]').first().dispatchEvent('click');
+        const card = page.locator('[data-testid="compaction-card"]');
+        await card.waitFor();
+        expect(await card.textContent()).toMatch(/Compacted: 4 items of responses #1–#2/);
+        // The two responses wholly inside the window are the card now.
+        expect((await page.$$('[data-group-kind="response"]')).length).toBe(framesOpen - 2);
+        const g = await measure(page);
+        expect(g.overlapping).toEqual([]);
+        expect(g.minFont, `smallest text "${g.minFontAt}"`).toBeGreaterThanOrEqual(9);
+        expect(await cutWithoutTitle(page)).toEqual([]);
+        await page.screenshot({ path: artifact(`graph-compaction-folded-${size.width}x${size.height}.png`) });
+        await card.locator('[data-testid="compaction-fold"]').dispatchEvent('click');
+        await eventually(async () => (await page.$$('[data-testid="compaction-card"]')).length === 0);
+        // The coding demo's real compaction: a window over several responses and their calls.
+        await open(demoLabels.coding!);
+        await page.locator('[data-testid="compaction-fold"]').first().dispatchEvent('click');
+        await page.locator('[data-testid="compaction-card"]').waitFor();
+        const folded = await measure(page);
+        expect(folded.outside).toEqual([]);
+        expect(folded.overlapping).toEqual([]);
+        expect(await cutWithoutTitle(page)).toEqual([]);
+        await page.screenshot({ path: artifact(`graph-coding-demo-compaction-folded-${size.width}x${size.height}.png`) });
+        await page.locator('[data-testid="compaction-card"] [data-testid="compaction-fold"]').dispatchEvent('click');
+      });
+
+      it('says why a response failed on its frame, inside it, where it is read at a glance', async () => {
+        await open('unreachable');
+        const reason = page.locator('[data-testid="frame-failure"]');
+        expect(await reason.textContent()).toContain('ECONNREFUSED');
+        const [box, frame] = await Promise.all([reason.boundingBox(), page.locator('[data-group-kind="response"][data-state="error"]').boundingBox()]);
+        expect(box!.y).toBeGreaterThanOrEqual(frame!.y);
+        expect(box!.y + box!.height).toBeLessThanOrEqual(frame!.y + frame!.height + 0.5);
+        expect(await page.$('[data-testid="run-failures"]')).toBeNull();
+        // The chain runs through the reason rather than behind it.
+        const ids = await page.$$eval('.react-flow__edge', (els) => els.map((e) => e.getAttribute('data-id') ?? e.getAttribute('data-testid') ?? ''));
+        expect(ids.filter((id) => id.endsWith(':failure')), ids.join(' ')).toEqual([expect.stringMatching(/^next:function_call_output:call_u1->response:.*:failure$/)]);
+        expect(ids.some((id) => /:failure->msg_u3$/.test(id)), ids.join(' ')).toBe(true);
+        expect(ids).not.toContain('next:fc_u1->msg_u3');
+      });
+
+      it.runIf(size.width === 1600)('opens a recording uploaded from the browser, read-only, and goes back to the live one', async () => {
+        const other = path.join(dir, 'to-upload.loupe');
+        writeScenarios(other, [{ label: 'uploaded-run', exchanges: parallelCalls() }]);
+        const junk = path.join(dir, 'notes.loupe');
+        fs.writeFileSync(junk, 'not a database');
+        await page.keyboard.press('o');
+        await page.setInputFiles('[data-testid="recording-upload"]', junk);
+        expect(await page.textContent('[data-testid="recording-error"]', { timeout: 10_000 })).toContain('notes.loupe is not a Loupe recording');
+        await page.setInputFiles('[data-testid="recording-upload"]', other);
+        await page.waitForSelector('[data-run-id="label:uploaded-run"]', { timeout: 20_000 });
+        expect(await page.$('[data-run-id="label:fan-5"]')).toBeNull();
+        await page.screenshot({ path: artifact(`graph-uploaded-${size.width}x${size.height}.png`) });
+        await page.keyboard.press('o');
+        await page.click('[data-testid="recording-back-live"]');
+        await page.waitForSelector('[data-run-id="label:fan-5"]', { timeout: 20_000 });
+        // The server's copy goes when it stops; the file uploaded from is untouched.
+        expect(fs.statSync(other).size).toBeGreaterThan(0);
       });
     });
   }
 });
+
+/** How many of the matched elements are at least partly on the canvas. */
+function onScreen(page: Page, selector: string): Promise<number> {
+  return page.$$eval(selector, (els) => {
+    const pane = document.querySelector('[data-testid="run-graph"]')!.getBoundingClientRect();
+    return els.filter((el) => {
+      const r = el.getBoundingClientRect();
+      return r.bottom > pane.top && r.top < pane.bottom && r.right > pane.left && r.left < pane.right;
+    }).length;
+  });
+}

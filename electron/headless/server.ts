@@ -1,5 +1,6 @@
 // The headless adapter: the API contract over HTTP JSON (`POST /api/<channel>`), one
-// WebSocket for pushed events (`/api/events`), and the built renderer, on 127.0.0.1 only.
+// WebSocket for pushed events (`/api/events`), uploads of recordings (upload.ts), and the
+// built renderer, on 127.0.0.1 only.
 // It is a generic loop over CHANNELS and EVENTS: no channel is named here. Its listeners
 // run in the fault guard (fault-guard.ts): a throw answers one request, never ends the
 // process the proxy shares.
@@ -13,6 +14,7 @@ import { guardRequest, guardUpgrade, refuseUpgrade, sendJson } from './fault-gua
 import { check, cookieName, newToken } from './guard.js';
 import { readTarget } from './request-target.js';
 import { defaultRendererDir, notBuiltPage, pageHeaders, serveStatic } from './static-files.js';
+import { UPLOAD_PATH, uploads } from './upload.js';
 
 export const API_PREFIX = '/api/';
 export const EVENTS_PATH = '/api/events';
@@ -42,6 +44,7 @@ export async function startHeadlessServer(options: HeadlessOptions): Promise<Hea
   const rendererDir = options.rendererDir ?? defaultRendererDir();
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   let port = 0;
+  const uploaded = uploads();
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const unsubscribe = EVENTS.map((event) =>
@@ -69,6 +72,7 @@ export async function startHeadlessServer(options: HeadlessOptions): Promise<Hea
     const verdict = check(req, url, port, token);
     if (!verdict.ok) return deny(res, verdict.status, verdict.why);
     if (url.pathname.startsWith(API_PREFIX)) return handleApi(api, url.pathname.slice(API_PREFIX.length), req, res);
+    if (url.pathname === UPLOAD_PATH) return uploaded.receive(req, res);
     if (req.method !== 'GET' && req.method !== 'HEAD') return deny(res, 405, 'method not allowed');
     if (url.pathname === '/') {
       // The page keeps working after the token leaves the address bar (reloads, assets).
@@ -119,6 +123,7 @@ export async function startHeadlessServer(options: HeadlessOptions): Promise<Hea
       wss.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      uploaded.close();
     },
   };
 }

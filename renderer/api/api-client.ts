@@ -9,6 +9,11 @@ export type ConnectionStatus = 'connecting' | 'open' | 'lost';
 export interface ApiClient extends LoupeApi {
   /** Calls back now with the current status and on every change; returns an unsubscribe. */
   onConnection(listener: (status: ConnectionStatus) => void): () => void;
+  /**
+   * Over the headless server only: sends a recording file from this machine to Loupe's and
+   * resolves to its path there. The desktop opens files from its own File menu instead.
+   */
+  upload?(file: Blob, name: string): Promise<string>;
 }
 
 /**

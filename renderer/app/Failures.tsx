@@ -1,21 +1,24 @@
-// Failed responses of the open run, each with its reason, above the canvas: an unreachable
-// upstream or a 401 is read where the failure is, not only after a click on a red frame.
+// Failed responses the graph draws no frame for (they added no item to the run), each with
+// its reason, above the canvas. A failed response with a frame says why in the frame itself
+// (layout.ts keeps it a row); together, no failure is read only after a click.
 import { useMemo } from 'react';
-import { failureReason } from '../lib/failure.js';
+import { failureReason } from '../../shared/trace/failure-reason.js';
 import { useRunStore } from '../state/run-store.js';
 
 const SHOWN = 3;
 
 export function Failures() {
   const responses = useRunStore((s) => s.detail?.responses);
+  const view = useRunStore((s) => s.view);
   const select = useRunStore((s) => s.select);
-  const failed = useMemo(
-    () => (responses ?? []).flatMap((r, index) => {
-      const reason = failureReason(r);
+  const failed = useMemo(() => {
+    const framed = new Set<number>();
+    for (const g of view?.graph.groups ?? []) if (g.kind === 'response' && view?.layout.failures[g.id]) framed.add(g.response);
+    return (responses ?? []).flatMap((r, index) => {
+      const reason = framed.has(index) ? null : failureReason(r);
       return reason ? [{ index, reason }] : [];
-    }),
-    [responses],
-  );
+    });
+  }, [responses, view]);
   if (failed.length === 0) return null;
   return (
     <div className="border-b border-red-300 bg-red-50 px-4 py-1 text-[12px] text-red-800 dark:border-red-900 dark:bg-red-950/60 dark:text-red-200" data-testid="run-failures">

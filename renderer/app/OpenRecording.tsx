@@ -1,6 +1,6 @@
-// Opening another `.loupe` file: a path on the machine that runs Loupe (in the headless UI
-// the browser may be elsewhere, so it names a file on the server). The file is opened
-// read-only; "Back to the live recording" returns to what the proxy is writing.
+// Opening another `.loupe` file: a path on the machine that runs Loupe, or (in the headless
+// UI, whose browser may be on another machine) a file from this one, uploaded to Loupe's. The
+// file is opened read-only; "Back to the live recording" returns to what the proxy is writing.
 import { useState } from 'react';
 import { Modal } from '../lib/Modal.js';
 import { useAppStore } from '../state/app-store.js';
@@ -20,17 +20,20 @@ function OpenRecordingDialog() {
   const livePath = useAppStore((s) => s.livePath);
   const [path, setPath] = useState('');
   const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
+  const run = (opening: () => Promise<void>) => {
+    setState({ busy: true, error: null });
+    opening()
+      .then(() => openDialog(null))
+      .catch((err: Error) => setState({ busy: false, error: err.message }));
+  };
   const submit = (file: string) => {
     if (!file.trim()) {
       setState({ busy: false, error: 'Type the path of a .loupe file first.' });
       return;
     }
-    setState({ busy: true, error: null });
-    controller
-      .openRecording(file.trim())
-      .then(() => openDialog(null))
-      .catch((err: Error) => setState({ busy: false, error: err.message }));
+    run(() => controller.openRecording(file.trim()));
   };
+  const canUpload = controller.api.upload !== undefined;
   return (
     <Modal title="Open a recording" onClose={() => openDialog(null)} testId="open-recording">
       <form
@@ -57,6 +60,26 @@ function OpenRecordingDialog() {
             {state.busy ? 'Opening…' : 'Open'}
           </button>
         </div>
+        {canUpload && (
+          <div className="mt-3 border-t border-zinc-200 pt-3 text-[12.5px] text-zinc-600 dark:border-zinc-800 dark:text-zinc-300">
+            <label htmlFor="recording-upload" className="block">
+              Or a file on this computer: it is copied to the machine running Loupe (for as long as it runs) and opened read-only.
+            </label>
+            <input
+              id="recording-upload"
+              data-testid="recording-upload"
+              type="file"
+              accept=".loupe,.sqlite,.db,application/vnd.sqlite3,application/octet-stream"
+              disabled={state.busy}
+              onChange={(e) => {
+                const file = e.target.files?.[0];
+                if (file) run(() => controller.uploadRecording(file));
+              }}
+              className="mt-2 block w-full text-[12.5px] file:mr-2 file:rounded file:border file:border-zinc-300 file:bg-white file:px-2 file:py-1 file:text-[12.5px] dark:file:border-zinc-700 dark:file:bg-zinc-900"
+            />
+            {state.busy && <p className="mt-1 text-zinc-500">Opening…</p>}
+          </div>
+        )}
         {state.error && (
           <p role="alert" data-testid="recording-error" className="mt-2 break-words text-[12.5px] text-red-600 dark:text-red-400">
             Could not open it: {state.error}

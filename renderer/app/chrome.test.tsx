@@ -214,13 +214,15 @@ describe('window chrome', () => {
     expect(row.textContent).toContain('running');
   });
 
-  it('shows why a response failed above the canvas and in the top bar', async () => {
+  it('shows why a response failed on its frame in the graph and in the top bar', async () => {
     const base = detailFrom();
     const failed = { ...base.responses[0]!, status: 'failed' as const, error: { code: 'upstream_unreachable', message: 'Loupe proxy: cannot reach the upstream http://127.0.0.1:9 (ECONNREFUSED)' }, output: [] };
     const detail: RunDetail = { ...base, summary: { ...base.summary, status: 'failed' }, responses: [failed], links: [base.links[0]!] };
     const { api, container } = setup({ detail });
     await openRun(container, detail.summary.id);
-    expect(screen.getByTestId('run-failures').textContent).toContain('Response #1 failed: cannot reach the upstream http://127.0.0.1:9 (ECONNREFUSED)');
+    await waitFor(() => expect(screen.getByTestId('frame-failure').textContent).toContain('failed: cannot reach the upstream http://127.0.0.1:9 (ECONNREFUSED)'));
+    // On the frame, so not again above the canvas.
+    expect(screen.queryByTestId('run-failures')).toBeNull();
     act(() => api.emit('run.updated', { run: { ...detail.summary, endedAt: Date.now(), revision: 9 } }));
     await waitFor(() => expect(screen.getByTestId('upstream-health').getAttribute('data-state')).toBe('failing'));
     expect(screen.getByTestId('upstream-health').textContent).toContain('ECONNREFUSED');

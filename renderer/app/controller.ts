@@ -6,7 +6,7 @@ import type { ApiClient, ConnectionStatus } from '../api/api-client.js';
 import type { RunSummary } from '../../shared/api/types.js';
 import { initialCompareState } from '../compare/compare-logic.js';
 import { useCompareStore } from '../compare/compare-store.js';
-import { failureReason } from '../lib/failure.js';
+import { failureReason } from '../../shared/trace/failure-reason.js';
 import { buildRunView } from '../model/run-view.js';
 import { useAppStore } from '../state/app-store.js';
 import { formatLink, parseLink, type DeepLink } from '../state/deep-link.js';
@@ -130,6 +130,12 @@ export class Controller {
       this.selectRun(seen.id);
     }
     return started;
+  }
+
+  /** A recording file from the browser's machine, sent to Loupe's and opened there read-only. */
+  async uploadRecording(file: File): Promise<void> {
+    if (!this.api.upload) throw new Error('this window opens recordings from its File menu');
+    await this.openRecording(await this.api.upload(file, file.name));
   }
 
   /** Switches to another recording file; the `recording.opened` push reloads everything. */

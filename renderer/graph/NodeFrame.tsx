@@ -11,7 +11,8 @@ import { nodeNumbers, numbersLine } from './node-numbers.js';
 import { kindStyle } from './kind-style.js';
 import type { NodeView } from './use-node-view.js';
 
-export function NodeFrame({ id, view, kicker, line }: { id: string; view: NodeView; kicker: ReactNode; line: ReactNode }) {
+/** `action`: a control at the node's right edge (a program's fold). */
+export function NodeFrame({ id, view, kicker, line, action }: { id: string; view: NodeView; kicker: ReactNode; line: ReactNode; action?: ReactNode }) {
   const { node, inProgress, selected } = view;
   const tier = useGraphStore((s) => s.tier);
   const runView = useRunStore((s) => s.view);
@@ -63,6 +64,7 @@ export function NodeFrame({ id, view, kicker, line }: { id: string; view: NodeVi
         )}
       </div>
       {inProgress && <span className="h-2 w-2 shrink-0 animate-ping rounded-full bg-blue-500" aria-label="in progress" />}
+      {action}
       <Handle type="source" position={Position.Bottom} isConnectable={false} className="loupe-handle" />
     </div>
   );

@@ -7,7 +7,14 @@ import { useRunStore } from '../state/run-store.js';
 import { useGraphStore } from './graph-store.js';
 import type { Appear } from './to-flow.js';
 
-type ReplayEdgeType = Edge<Appear & { kind: string }, 'replay'>;
+type ReplayEdgeType = Edge<Appear & { kind: string; bow?: boolean }, 'replay'>;
+
+/**
+ * How far the control points of an edge that skips over nodes in its column sit to their
+ * left, canvas px: the curve's widest point (three quarters of it) clears a node's half width
+ * (118), into the frame's padding and the gap between lanes.
+ */
+const BOW = 180;
 
 export const ReplayEdge = memo(function ReplayEdge(props: EdgeProps<ReplayEdgeType>) {
   const appear = props.data?.appear ?? 0;
@@ -23,7 +30,12 @@ export const ReplayEdge = memo(function ReplayEdge(props: EdgeProps<ReplayEdgeTy
     sourcePosition: props.sourcePosition,
     targetPosition: props.targetPosition,
   };
-  const [path] = props.data?.kind === 'next' ? getSmoothStepPath(geometry) : getBezierPath(geometry);
+  // Past the nodes between its ends, beside them rather than behind them (to-flow.ts marks it).
+  const [path] = props.data?.bow
+    ? [`M ${props.sourceX} ${props.sourceY} C ${props.sourceX - BOW} ${props.sourceY + 40}, ${props.targetX - BOW} ${props.targetY - 40}, ${props.targetX} ${props.targetY}`]
+    : props.data?.kind === 'next'
+      ? getSmoothStepPath(geometry)
+      : getBezierPath(geometry);
   return <BaseEdge id={props.id} path={path} markerEnd={props.markerEnd} style={props.style} />;
 });
 

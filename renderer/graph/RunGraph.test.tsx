@@ -4,8 +4,9 @@ import { buildRunView } from '../model/run-view.js';
 import { useRunStore } from '../state/run-store.js';
 import { detailFrom } from '../test/run-fixture.js';
 import { resetStores } from '../test/reset-stores.js';
-import { multiAgent } from '../../shared/trace/scenarios.js';
-import { fanOut } from '../../shared/trace/scenarios-wide.js';
+import { compaction, multiAgent, parallelCalls } from '../../shared/trace/scenarios.js';
+import { fanOut, programFan, researchTeam, statelessTurns, unreachableTurn } from '../../shared/trace/scenarios-wide.js';
+import { toFlow } from './to-flow.js';
 import type { RawExchange } from '../../shared/trace/types.js';
 import { useGraphStore } from './graph-store.js';
 import { RunGraph } from './RunGraph.js';
@@ -24,7 +25,7 @@ const types = (el: HTMLElement) => [...el.querySelectorAll('[data-node-type]')].
 describe('RunGraph', () => {
   beforeEach(() => {
     resetStores();
-    useGraphStore.setState({ runId: null, tier: 'mid', expanded: new Set(), foldedResponses: new Set(), foldedLanes: new Set(), hiddenKinds: new Set(), focusLane: null, query: '', matches: [], matchSet: new Set(), current: -1 });
+    useGraphStore.setState({ runId: null, tier: 'mid', toggledFans: new Set(), foldedResponses: new Set(), foldedLanes: new Set(), foldedCompactions: new Set(), hiddenKinds: new Set(), focusLane: null, query: '', matches: [], matchSet: new Set(), current: -1 });
   });
 
   it('draws one node per item with the export ids, typed by item type, inside response frames', () => {
@@ -150,5 +151,67 @@ describe('RunGraph', () => {
     expect(types(container)).toEqual(['function_call_output', 'function_call_output', 'function_call_output', 'message']);
     act(() => fireEvent.click(card.querySelector('[data-testid="frame-fold"]')!));
     expect(types(container)).toHaveLength(9);
+  });
+
+  it('never draws an edge behind a node: one past nodes in its column bows beside them, unless two edges already join its ends', () => {
+    // A stateless loop: each answer continues the call before its output, past that output.
+    const view = load(statelessTurns(6));
+    const { container } = render(<RunGraph />);
+    const drawn = [...container.querySelectorAll('.react-flow__edge')].map((e) => e.getAttribute('data-id')!);
+    expect(view.graph.edges.some((e) => e.kind === 'continue' && e.from === 'fc_t0' && e.to === 'msg_t1')).toBe(true);
+    expect(drawn.filter((id) => id.startsWith('continue:fc_t'))).toEqual([]);
+    // Across the run shapes: no straight edge passes a node between its ends in its column.
+    for (const raws of [parallelCalls(), statelessTurns(6), unreachableTurn(), programFan(5), compaction(), researchTeam(3), multiAgent()]) {
+      const flow = toFlow(buildRunView(detailFrom(raws)));
+      const box = new Map(flow.nodes.filter((n) => (n.handles?.length ?? 0) > 0).map((n) => [n.id, { x: n.position.x, y: n.position.y, h: n.height! }]));
+      const hidden = flow.edges.filter((e) => {
+        const [a, b] = [box.get(e.source), box.get(e.target)];
+        if (e.data?.bow || !a || !b || a.x !== b.x) return false;
+        return [...box.entries()].some(([id, n]) => id !== e.source && id !== e.target && n.x === a.x && n.y >= a.y + a.h && n.y < b.y);
+      });
+      expect(hidden.map((e) => e.id)).toEqual([]);
+    }
+  });
+
+  it("folds a program's calls into one node from the program, and back from that node", () => {
+    load(programFan(5));
+    const { container, getByTestId } = render(<RunGraph />);
+    expect(types(container).filter((t) => t === 'function_call')).toHaveLength(5);
+    act(() => fireEvent.click(getByTestId('program-fold')));
+    expect(types(container).filter((t) => t === 'function_call' || t === 'function_call_output')).toEqual([]);
+    const groups = [...container.querySelectorAll('[data-testid="fan-group"]')].map((n) => n.textContent);
+    expect(groups).toEqual([expect.stringMatching(/^×5 get_latency_statsprogram calls · 5 completed/), expect.stringMatching(/^×5 outputsget_latency_stats · 5 returned/)]);
+    expect(getByTestId('program-fold').textContent).toBe('show ×5');
+    act(() => (container.querySelector('[data-testid="fan-group"]')!.closest('.react-flow__node') as HTMLElement).click());
+    expect(types(container).filter((t) => t === 'function_call')).toHaveLength(5);
+  });
+
+  it('folds a compaction window into one card in place of its items and the frames inside it', () => {
+    load(compaction());
+    const { container, getByTestId } = render(<RunGraph />);
+    const frames = () => container.querySelectorAll('[data-group-kind="response"]').length;
+    expect(frames()).toBe(4);
+    act(() => fireEvent.click(getByTestId('compaction-fold')));
+    expect(getByTestId('compaction-card').textContent).toMatch(/Compacted: 4 items of responses #1–#2/);
+    expect(frames()).toBe(2);
+    expect(types(container)).toEqual(['compaction', 'message', 'message']);
+    act(() => fireEvent.click(getByTestId('compaction-fold')));
+    expect(frames()).toBe(4);
+  });
+
+  it("says why a response failed in a row of its frame, the run's chain running through it", () => {
+    load(unreachableTurn());
+    const { container, getByTestId } = render(<RunGraph />);
+    expect(getByTestId('frame-failure').textContent).toContain('error: connect ECONNREFUSED 127.0.0.1:9');
+    const edges = [...container.querySelectorAll('.react-flow__edge')].map((e) => e.getAttribute('data-id'));
+    expect(edges).toContain('next:function_call_output:call_u1->response:exchange:2:failure');
+    expect(edges).toContain('next:response:exchange:2:failure->msg_u3');
+    expect(edges).not.toContain('next:fc_u1->msg_u3');
+    // The call's edge past its output to the reason would run behind the output; the chain
+    // call -> output -> reason already says it, so it is left out rather than drawn hidden.
+    expect(edges).not.toContain('next:fc_u1->response:exchange:2:failure');
+    // Before the failed response ends, no reason yet.
+    act(() => useRunStore.getState().seek(0));
+    expect(container.querySelector('[data-testid="frame-failure"]')).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 // The run graph canvas: React Flow over the model's positions, culled to the viewport,
 // with minimap, zoom controls, fit (`f`), zoom-to-node (double click, or from the inspector),
-// semantic zoom tiers (graph-store.ts) and fan groups that expand on click.
+// semantic zoom tiers (graph-store.ts) and fan groups that fold and unfold on click.
 import '@xyflow/react/dist/style.css';
 import { Background, Controls, MiniMap, Panel, ReactFlow, ReactFlowProvider, useReactFlow, useStore, type Node } from '@xyflow/react';
 import { shallow } from 'zustand/shallow';
@@ -14,10 +14,9 @@ import { toFlow } from './to-flow.js';
 import { GraphTools } from './GraphTools.js';
 import { viewLayout } from '../model/run-view.js';
 import { useGraphStore, zoomTier } from './graph-store.js';
+import { fitViewport, READABLE_ZOOM } from './fit-view.js';
 
-const FIT = { padding: 0.12, maxZoom: 1.1, duration: 0 };
-/** The least zoom at which the smallest text on a node (10 px) reads at 9 px on screen. */
-export const READABLE_ZOOM = 0.9;
+const FIT = { padding: 0.12, maxZoom: 1.1 };
 /** Above this many nodes only those in the viewport are rendered (5,000 still pan smoothly). */
 const CULL_ABOVE = 300;
 /** Above this many nodes the minimap (which draws every node) is left out. */
@@ -36,7 +35,7 @@ function Canvas() {
   const fitRequest = useUiStore((s) => s.fitRequest);
   const focus = useUiStore((s) => s.focus);
   const setTier = useGraphStore((s) => s.setTier);
-  const expanded = useGraphStore((s) => s.expanded);
+  const toggledFans = useGraphStore((s) => s.toggledFans);
   const toggleFan = useGraphStore((s) => s.toggleFan);
   const toggleFocus = useGraphStore((s) => s.toggleFocus);
   const forRun = useGraphStore((s) => s.forRun);
@@ -49,8 +48,9 @@ function Canvas() {
   useEffect(() => forRun(runId ?? null), [forRun, runId]);
   const foldedResponses = useGraphStore((s) => s.foldedResponses);
   const foldedLanes = useGraphStore((s) => s.foldedLanes);
-  const folds = useMemo(() => ({ expanded, foldedResponses, foldedLanes }), [expanded, foldedResponses, foldedLanes]);
-  const refolded = expanded.size + foldedResponses.size + foldedLanes.size > 0;
+  const foldedCompactions = useGraphStore((s) => s.foldedCompactions);
+  const folds = useMemo(() => ({ toggledFans, foldedResponses, foldedLanes, foldedCompactions }), [toggledFans, foldedResponses, foldedLanes, foldedCompactions]);
+  const refolded = toggledFans.size + foldedResponses.size + foldedLanes.size + foldedCompactions.size > 0;
   const layout = useMemo(() => (view && refolded ? viewLayout(view.graph, folds) : (view?.layout ?? null)), [view, folds, refolded]);
   const flowData = useMemo(() => toFlow(measured ? view : null, layout, folds), [view, layout, measured, folds]);
   const { nodes, edges } = flowData;
@@ -67,9 +67,9 @@ function Canvas() {
   useEffect(() => {
     if (!runId || !view || !layout || userMoved.current || !follow || pane.width === 0) return;
     const t = requestAnimationFrame(() => {
-      const fitZoom = Math.min(FIT.maxZoom, (pane.width * (1 - FIT.padding)) / Math.max(1, layout.width), (pane.height * (1 - FIT.padding)) / Math.max(1, layout.height + 40));
-      if (fitZoom >= READABLE_ZOOM) {
-        void flow.fitView(FIT);
+      const fit = fitViewport(layout, pane, { ...FIT, top: TOOLS_H });
+      if (fit.zoom >= READABLE_ZOOM) {
+        void flow.setViewport(fit, { duration: 0 });
         return;
       }
       const zoom = READABLE_ZOOM;
@@ -89,7 +89,10 @@ function Canvas() {
   const revealed = useGraphStore((s) => s.revealed);
   useEffect(() => {
     if (!revealed || !view || !layout) return;
-    const group = view.graph.groups.find((g) => (revealed.kind === 'response' ? g.kind === 'response' && g.response === revealed.index : g.kind === 'agent' && g.lane === revealed.lane));
+    const group =
+      revealed.kind === 'group'
+        ? view.groupById[revealed.id]
+        : view.graph.groups.find((g) => (revealed.kind === 'response' ? g.kind === 'response' && g.response === revealed.index : g.kind === 'agent' && g.lane === revealed.lane));
     const box = group && (layout.frames[group.id]?.[0] ?? layout.groups[group.id]);
     if (!box) return;
     userMoved.current = true;
@@ -106,10 +109,13 @@ function Canvas() {
     userMoved.current = true;
     void flow.setCenter(box.x + box.width / 2, box.y + box.height / 2, { zoom: Math.max(flow.getZoom(), 1), duration: 200 });
   }, [currentMatch, flow, layout]);
+  // `f`: the whole run where it reads at that zoom; a run too tall for that is fitted to the
+  // least zoom its cards read at, from its start, with the minimap for the rest.
   useEffect(() => {
-    if (!fitRequest) return;
+    if (!fitRequest || !layout) return;
     userMoved.current = false;
-    void flow.fitView({ ...FIT, duration: 250 });
+    void flow.setViewport(fitViewport(layout, pane, { ...FIT, top: TOOLS_H }), { duration: 250 });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- on a request only, with the layout then shown
   }, [fitRequest, flow]);
   useEffect(() => {
     const box = focus && layout?.nodes[focus.id];
@@ -118,7 +124,7 @@ function Canvas() {
 
   const onNodeClick = useCallback(
     (_: unknown, node: Node) => {
-      if (node.type === 'responseGroup') {
+      if (node.type === 'responseGroup' || node.type === 'responseFailure') {
         const g = view?.groupById[typeof node.data.group === 'string' ? node.data.group : node.id];
         if (g?.kind === 'response') select({ kind: 'response', index: g.response });
       } else if (node.type === 'agentGroup') {
@@ -171,7 +177,7 @@ function Canvas() {
       <Panel position="top-right" className="flex flex-col items-end gap-1">
         <GraphTools />
         {view &&
-          [...expanded].map((id) => (
+          [...toggledFans].filter((id) => { const g = view.groupById[id]; return g?.kind === 'fan' && g.folded; }).map((id) => (
             <button key={id} type="button" data-testid="fold-fan" onClick={() => toggleFan(id)} className="rounded border border-zinc-300 bg-white px-2 py-1 text-xs shadow-sm hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900">
               Fold {view.groupById[id]?.label ?? id}
             </button>

@@ -1,5 +1,5 @@
 // What the canvas alone decides: how near the user is zoomed (semantic zoom tiers), which
-// fan groups are expanded, which responses and lanes are folded, and the view filters (focused agent, kinds hidden, search with
+// fan groups are flipped from how they first draw, which responses, lanes and compaction windows are folded, and the view filters (focused agent, kinds hidden, search with
 // its matches). Reset when another run opens.
 import { create } from 'zustand';
 
@@ -16,12 +16,15 @@ export function zoomTier(zoom: number): ZoomTier {
 export interface GraphStore {
   runId: string | null;
   tier: ZoomTier;
-  expanded: ReadonlySet<string>;
+  /** Fan groups drawn the other way from their `folded` (a large fan unfolded, a program's calls folded). */
+  toggledFans: ReadonlySet<string>;
   /** Responses (by position) and lanes folded into one card per lane. */
   foldedResponses: ReadonlySet<number>;
   foldedLanes: ReadonlySet<string>;
+  /** Compaction windows (group ids) folded into one card. */
+  foldedCompactions: ReadonlySet<string>;
   /** The response or lane just folded or unfolded, for the canvas to keep in view. */
-  revealed: { kind: 'response'; index: number } | { kind: 'lane'; lane: string } | null;
+  revealed: { kind: 'response'; index: number } | { kind: 'lane'; lane: string } | { kind: 'group'; id: string } | null;
   /** Item kinds left off the canvas. */
   hiddenKinds: ReadonlySet<string>;
   /** The lane "focus this agent" keeps bright; the others are dimmed. */
@@ -36,6 +39,7 @@ export interface GraphStore {
   toggleKind(kind: string): void;
   toggleResponse(index: number): void;
   toggleLane(lane: string): void;
+  toggleCompaction(id: string): void;
   toggleFocus(lane: string): void;
   search(query: string, matches: readonly string[]): void;
   step(by: number): void;
@@ -50,17 +54,18 @@ const toggled = <T,>(set: ReadonlySet<T>, key: T): ReadonlySet<T> => {
   return next;
 };
 
-const FRESH = { revealed: null, expanded: EMPTY, foldedResponses: EMPTY, foldedLanes: EMPTY, hiddenKinds: EMPTY, focusLane: null, query: '', matches: [], matchSet: EMPTY, current: -1 };
+const FRESH = { revealed: null, toggledFans: EMPTY, foldedResponses: EMPTY, foldedLanes: EMPTY, foldedCompactions: EMPTY, hiddenKinds: EMPTY, focusLane: null, query: '', matches: [], matchSet: EMPTY, current: -1 };
 
 export const useGraphStore = create<GraphStore>()((set) => ({
   runId: null,
   tier: 'mid',
   ...FRESH,
   setTier: (tier) => set((s) => (s.tier === tier ? s : { tier })),
-  toggleFan: (id) => set((s) => ({ expanded: toggled(s.expanded, id) })),
+  toggleFan: (id) => set((s) => ({ toggledFans: toggled(s.toggledFans, id) })),
   toggleKind: (kind) => set((s) => ({ hiddenKinds: toggled(s.hiddenKinds, kind) })),
   toggleResponse: (index) => set((s) => ({ foldedResponses: toggled(s.foldedResponses, index), revealed: { kind: 'response', index } })),
   toggleLane: (lane) => set((s) => ({ foldedLanes: toggled(s.foldedLanes, lane), revealed: { kind: 'lane', lane } })),
+  toggleCompaction: (id) => set((s) => ({ foldedCompactions: toggled(s.foldedCompactions, id), revealed: { kind: 'group', id } })),
   toggleFocus: (lane) => set((s) => ({ focusLane: s.focusLane === lane ? null : lane })),
   search: (query, matches) => set({ query, matches, matchSet: new Set(matches), current: matches.length > 0 ? 0 : -1 }),
   step: (by) => set((s) => (s.matches.length === 0 ? s : { current: (((s.current + by) % s.matches.length) + s.matches.length) % s.matches.length })),

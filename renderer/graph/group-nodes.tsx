@@ -1,7 +1,8 @@
 // Group nodes: response frames drawn behind the items (agent, model, item tally, TTFT,
-// duration, tokens, cost; zoomed out, a summary card instead of the items), agent lanes
-// with their names, shaded compaction windows with the token savings, and collapsed fans
-// of one tool drawn as one node for the calls and one for their outputs.
+// duration, tokens, cost, and why it failed; zoomed out, a summary card instead of the
+// items), agent lanes with their names, shaded compaction windows with the token savings
+// (folded, one card), and folded fans (a program's calls, or many calls of one tool) drawn
+// as one node for the calls and one for their outputs.
 import { Handle, Position, useStore, type NodeProps } from '@xyflow/react';
 import { memo, useMemo } from 'react';
 import { estimateTokens } from '../../shared/trace/item-text.js';
@@ -28,21 +29,35 @@ function useZoomStep(): number {
 }
 
 /**
- * The font size (canvas px) that reads at 11 px on screen, shrunk until `lines` lines of
- * `chars` characters in all fit the box, wrapping: a narrow card wraps its lines rather
- * than shrinking them to dust.
+ * The font size (canvas px) that reads at 11 px on screen, shrunk until `lines` fit the
+ * box, each wrapped: a narrow card wraps its lines rather than shrinking them to dust.
  */
-export function fittedFont(zoom: number, width: number, height: number, lines: number, chars: number): number {
+export function fittedFont(zoom: number, width: number, height: number, lines: readonly string[]): number {
   const w = Math.max(1, width - 16);
   const h = Math.max(1, height - 8);
-  // Characters are ~0.58 em wide, lines 1.25 em tall; leave a fifth of the area to ragged line ends.
-  const byArea = Math.sqrt((0.8 * w * h) / (0.58 * 1.25 * Math.max(chars, 8)));
-  return Math.max(4, Math.min(11 / zoom, h / (lines * 1.25), byArea));
+  // Characters are at most ~0.6 em wide, lines 1.25 em tall.
+  let font = 11 / zoom;
+  while (font > 4 && lines.reduce((rows, l) => rows + Math.max(1, Math.ceil((l.length * 0.6 * font) / w)), 0) * 1.25 * font > h) font *= 0.93;
+  return Math.max(4, font);
+}
+
+/** Least text a person reads on screen, px. */
+const LEGIBLE_PX = 9;
+
+/** The first of `choices` (fullest first) whose text still reads on screen at this zoom, with its font; else the last. */
+export function cardText(zoom: number, width: number, height: number, choices: ReadonlyArray<readonly string[]>): { lines: readonly string[]; font: number } {
+  for (const lines of choices) {
+    const font = fittedFont(zoom, width, height, lines);
+    if (font * zoom >= LEGIBLE_PX) return { lines, font };
+  }
+  const lines = choices[choices.length - 1]!;
+  return { lines, font: fittedFont(zoom, width, height, lines) };
 }
 
 const ResponseFrame = memo(function ResponseFrame({ id, width, height, data }: NodeProps) {
   const groupId = typeof data.group === 'string' ? data.group : id;
   const segment = typeof data.segment === 'number' ? data.segment : 0;
+  const lane = typeof data.lane === 'string' ? data.lane : null;
   const group = useGroup(groupId, data);
   const index = group?.kind === 'response' ? group.response : -1;
   const inProgress = useRunStore((s) => (s.view && index >= 0 ? (s.view.replay.responseDoneAt[index] ?? Infinity) > s.replay.step : false));
@@ -50,11 +65,13 @@ const ResponseFrame = memo(function ResponseFrame({ id, width, height, data }: N
   const view = useRunStore((s) => s.view);
   const tier = useGraphStore((s) => s.tier);
   const zoom = useZoomStep();
-  const summary = useMemo(() => (view && group?.kind === 'response' ? frameSummary(view, group, segment) : null), [view, group, segment]);
+  const summary = useMemo(() => (view && group?.kind === 'response' ? frameSummary(view, group, lane) : null), [view, group, lane]);
   if (group?.kind !== 'response' || !summary) return null;
-  const failed = group.status === 'failed' || group.status === 'error';
+  // Why it failed, on the frame itself: once the replay reaches its end.
+  const failure = inProgress ? null : group.failure;
+  const failed = failure !== null || group.status === 'failed' || group.status === 'error';
   const state = inProgress ? `${group.model ?? 'model'} · streaming…` : summary.numbers;
-  const title = `#${index + 1} · ${summary.agent} · ${group.model ?? 'unknown model'} · ${summary.tally} · ${summary.numbers}${segment > 0 ? ' (continued in this lane)' : ''}`;
+  const title = `#${index + 1} · ${summary.agent} · ${group.model ?? 'unknown model'} · ${summary.tally} · ${summary.numbers}${failure ? `\n${group.status}: ${failure}` : ''}${segment > 0 ? ' (continued in this lane)' : ''}`;
   const frameClass = [
     'rounded-lg border',
     failed ? 'border-red-400' : 'border-zinc-300 dark:border-zinc-700',
@@ -78,19 +95,28 @@ const ResponseFrame = memo(function ResponseFrame({ id, width, height, data }: N
     </button>
   );
   if (tier === 'far' || data.folded === true) {
-    // Zoomed out, or folded: the frame is a card summing the response up, its text as large as fits.
-    const lines = [`#${index + 1} ${summary.agent}`, `${group.model ?? 'model'} · ${summary.tally}`, state];
-    const font = fittedFont(zoom, width ?? 0, height ?? 0, lines.length, lines.reduce((n, l) => n + l.length, 0));
+    // Zoomed out, or folded: the frame is a card summing the response up, its text as large
+    // as fits, and as many of its lines as still read (the number and tally last of all).
+    const last = failure ? `${group.status}: ${failure}` : state;
+    const { lines, font } = cardText(zoom, width ?? 0, height ?? 0, [
+      [`#${index + 1} ${summary.agent}`, `${group.model ?? 'model'} · ${summary.tally}`, last],
+      [`#${index + 1} ${summary.agent} · ${summary.tally}`, failure ? group.status : state],
+      [`#${index + 1} · ${failure ? group.status : summary.tally}`],
+    ]);
     return (
       <div {...attrs} data-folded={data.folded === true || undefined} style={{ width, height, fontSize: font }} className={`${frameClass} flex cursor-pointer flex-col justify-center overflow-hidden bg-white/95 px-2 leading-tight text-zinc-600 shadow-sm dark:bg-zinc-900/95 dark:text-zinc-300`} data-testid="frame-card">
         {data.folded === true && <Handle type="target" position={Position.Top} isConnectable={false} className="loupe-handle" />}
         {data.folded === true && <Handle type="source" position={Position.Bottom} isConnectable={false} className="loupe-handle" />}
-        <div className="flex items-center truncate font-semibold text-zinc-900 dark:text-zinc-100">
+        <div className="flex min-w-0 items-center font-semibold text-zinc-900 dark:text-zinc-100">
           {data.folded === true && tier !== 'far' && fold}
-          <span className="truncate">{lines[0]}</span>
+          <span className="min-w-0 break-words">{lines[0]}</span>
         </div>
-        <div className="break-words">{lines[1]}</div>
-        <div className="break-words tabular-nums">{lines[2]}</div>
+        {lines[1] !== undefined && <div className={`break-words ${failure && lines.length === 2 ? 'text-red-700 dark:text-red-300' : ''}`}>{lines[1]}</div>}
+        {lines[2] !== undefined && (
+          <div className={`break-words tabular-nums ${failure ? 'text-red-700 dark:text-red-300' : ''}`} data-testid={failure ? 'frame-failure' : undefined}>
+            {lines[2]}
+          </div>
+        )}
       </div>
     );
   }
@@ -100,13 +126,40 @@ const ResponseFrame = memo(function ResponseFrame({ id, width, height, data }: N
         {fold}
         <span className="font-semibold text-zinc-700 dark:text-zinc-300">#{index + 1}</span>
         {(segment > 0 || view!.graph.lanes.length > 1) && <span className="truncate font-medium text-fuchsia-700 dark:text-fuchsia-300">{summary.agent}</span>}
-        <span className="shrink-0 tabular-nums" data-testid="frame-numbers">
-          {state}
+        <span className={`shrink-0 tabular-nums ${failure ? 'font-medium text-red-700 dark:text-red-300' : ''}`} data-testid="frame-numbers">
+          {failure ? group.status : state}
         </span>
         <span className="min-w-0 flex-1 truncate">
           · {group.model ?? 'model'} · {summary.tally}
         </span>
       </div>
+    </div>
+  );
+});
+
+/** Why a response failed, in the row its frame keeps for it (layout.ts): whole, wrapped, on the graph itself. */
+const ResponseFailure = memo(function ResponseFailure({ width, height, data }: NodeProps) {
+  const group = useGroup(typeof data.group === 'string' ? data.group : '', data);
+  // Zoomed out, the response's card says it.
+  const far = useGraphStore((s) => s.tier === 'far');
+  if (group?.kind !== 'response' || group.failure === null || far) return null;
+  const text = `${group.status}: ${group.failure}`;
+  return (
+    <div
+      data-testid="frame-failure"
+      data-response-id={group.responseId}
+      title={text}
+      style={{ width, height }}
+      className="flex items-center gap-2 overflow-hidden rounded-md border border-red-300 bg-red-50 px-2 text-red-800 dark:border-red-900 dark:bg-red-950/70 dark:text-red-200"
+    >
+      <Handle type="target" position={Position.Top} isConnectable={false} className="loupe-handle" />
+      <span className="shrink-0 text-[15px] leading-none" aria-hidden="true">
+        ⚠
+      </span>
+      <Handle type="source" position={Position.Bottom} isConnectable={false} className="loupe-handle" />
+      <span className="line-clamp-3 break-words text-[11px] leading-tight">
+        <strong className="font-semibold">{group.status}:</strong> {group.failure}
+      </span>
     </div>
   );
 });
@@ -134,13 +187,8 @@ const TALLY: Array<[string, (kind: string) => boolean]> = [
 ];
 
 /** What a frame says about its response: the agent of this lane's part, an item tally, TTFT, time, tokens, cost. */
-function frameSummary(view: RunView, group: ResponseGroup, segment: number): FrameSummary {
-  const lanes: string[] = [];
-  for (const id of group.members) {
-    const lane = view.nodeById[id]?.lane;
-    if (lane !== undefined && !lanes.includes(lane)) lanes.push(lane);
-  }
-  const lane = lanes[segment] ?? lanes[0] ?? 'main';
+function frameSummary(view: RunView, group: ResponseGroup, frameLane: string | null): FrameSummary {
+  const lane = frameLane ?? view.nodeById[group.members[0] ?? '']?.lane ?? 'main';
   const members = group.members.filter((id) => view.nodeById[id]?.lane === lane);
   const counts = TALLY.map(([name, test]) => [name, members.filter((id) => test(view.nodeById[id]!.kind)).length] as const).filter(([, n]) => n > 0);
   const other = members.length - counts.reduce((s, [, n]) => s + n, 0);
@@ -164,7 +212,7 @@ const FanCalls = memo(function FanCalls({ id, data }: NodeProps) {
   const view = useRunStore((s) => s.view);
   const stats = useMemo(() => (view && group?.kind === 'fan' ? fanStats(view, group.members, 'calls') : null), [view, group]);
   if (group?.kind !== 'fan' || !stats) return null;
-  return <FanBox id={id} responseId={view!.graph.responses[group.response]?.responseId ?? ''} kind="tool_call" title={group.label} line={stats.tally} numbers={stats.spread} full={`${group.label}: ${stats.tally}, ${stats.spread}. Click to show every call.`} />;
+  return <FanBox id={id} responseId={view!.graph.responses[group.response]?.responseId ?? ''} kind="tool_call" title={group.label} line={group.program === null ? stats.tally : `program calls · ${stats.tally}`} numbers={stats.spread} full={`${group.label}: ${stats.tally}, ${stats.spread}. Click to show every call.`} />;
 });
 
 const FanOutputs = memo(function FanOutputs({ id, data }: NodeProps) {
@@ -259,7 +307,49 @@ const AgentLane = memo(function AgentLane({ id, width, height, data }: NodeProps
 
 const CompactionWindow = memo(function CompactionWindow({ id, width, height, data }: NodeProps) {
   const group = useGroup(id, data);
+  const view = useRunStore((s) => s.view);
+  const zoom = useZoomStep();
+  const span = useMemo(() => (view && group?.kind === 'compaction' ? windowSpan(view, group.members) : ''), [view, group]);
   if (group?.kind !== 'compaction') return null;
+  const folded = data.folded === true;
+  const fold = (
+    <button
+      type="button"
+      data-testid="compaction-fold"
+      title={folded ? 'Unfold this compaction window' : 'Fold this compaction window to a card'}
+      aria-label={folded ? 'Unfold this compaction window' : 'Fold this compaction window to a card'}
+      className="shrink-0 rounded px-1 hover:bg-orange-200 dark:hover:bg-orange-900"
+      onClick={(e) => {
+        e.stopPropagation();
+        useGraphStore.getState().toggleCompaction(group.id);
+      }}
+    >
+      <Chevron open={!folded} />
+    </button>
+  );
+  const title = `Compacted: ${formatCount(group.members.length)} items${span} → ${group.label}`;
+  if (folded) {
+    // One card for the window: what was replaced, from which responses, and the savings.
+    const { lines, font } = cardText(zoom, width ?? 0, height ?? 0, [[`Compacted: ${formatCount(group.members.length)} items${span}`, group.label], [`Compacted ×${formatCount(group.members.length)}`]]);
+    return (
+      <div
+        data-group-kind="compaction"
+        data-folded
+        data-testid="compaction-card"
+        title={title}
+        style={{ width, height, fontSize: font }}
+        className="flex cursor-pointer flex-col justify-center overflow-hidden rounded-lg border-2 border-dashed border-orange-400 bg-orange-50 bg-[repeating-linear-gradient(135deg,transparent_0_8px,rgba(249,115,22,0.08)_8px_16px)] px-2 leading-tight text-orange-900 dark:border-orange-700 dark:bg-orange-950 dark:text-orange-100"
+      >
+        <Handle type="target" position={Position.Top} isConnectable={false} className="loupe-handle" />
+        <div className="flex items-center font-semibold">
+          {fold}
+          <span className="break-words">{lines[0]}</span>
+        </div>
+        {lines[1] !== undefined && <div className="break-words">{lines[1]}</div>}
+        <Handle type="source" position={Position.Bottom} isConnectable={false} className="loupe-handle" />
+      </div>
+    );
+  }
   return (
     <div
       data-group-kind="compaction"
@@ -267,11 +357,26 @@ const CompactionWindow = memo(function CompactionWindow({ id, width, height, dat
       className="relative rounded-lg border-2 border-dashed border-orange-300/80 bg-orange-100/40 bg-[repeating-linear-gradient(135deg,transparent_0_8px,rgba(249,115,22,0.08)_8px_16px)] dark:border-orange-800/70 dark:bg-orange-950/20"
     >
       {/* Beside the window, where no response frame title can cover it. */}
-      <div className="absolute left-full top-1 ml-2 whitespace-nowrap rounded bg-orange-100 px-2 py-0.5 text-[12px] font-medium text-orange-800 dark:bg-orange-950 dark:text-orange-200">
+      <div className="absolute left-full top-1 ml-2 flex items-center gap-1 whitespace-nowrap rounded bg-orange-100 px-1 py-0.5 text-[12px] font-medium text-orange-800 dark:bg-orange-950 dark:text-orange-200" title={title}>
+        {fold}
         {group.label}
       </div>
     </div>
   );
 });
 
-export const GroupNodes = { responseGroup: ResponseFrame, agentGroup: AgentLane, compactionGroup: CompactionWindow, fanCalls: FanCalls, fanOutputs: FanOutputs };
+/** ` of responses #2–#9`: where a window's items came from. */
+function windowSpan(view: RunView, members: string[]): string {
+  let first = Infinity;
+  let last = -Infinity;
+  for (const id of members) {
+    const r = view.nodeById[id]?.response;
+    if (r === undefined) continue;
+    first = Math.min(first, r);
+    last = Math.max(last, r);
+  }
+  if (!Number.isFinite(first)) return '';
+  return first === last ? ` of response #${first + 1}` : ` of responses #${first + 1}–#${last + 1}`;
+}
+
+export const GroupNodes = { responseGroup: ResponseFrame, responseFailure: ResponseFailure, agentGroup: AgentLane, compactionGroup: CompactionWindow, fanCalls: FanCalls, fanOutputs: FanOutputs };

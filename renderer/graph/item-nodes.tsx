@@ -8,6 +8,9 @@ import { NodeFrame } from './NodeFrame.js';
 import { kindStyle } from './kind-style.js';
 import { useNodeView, type NodeView } from './use-node-view.js';
 import { GroupNodes } from './group-nodes.js';
+import { programFanId } from '../../shared/trace/graph-groups.js';
+import { useRunStore } from '../state/run-store.js';
+import { useGraphStore } from './graph-store.js';
 
 function agentPrefix(node: GraphNode | undefined): string {
   return node?.agent ? `${node.agent} · ` : '';
@@ -54,6 +57,33 @@ function kindNode(displayName: (node: GraphNode) => string) {
 
 const byType = (node: GraphNode) => node.type.replace(/_/g, ' ');
 
+/** A program, with a fold for the calls it made: one node for them (and one for their outputs), or each call. */
+const ProgramNode = memo(function ProgramNode({ id }: NodeProps) {
+  const view = useNodeView(id);
+  const groupId = `fan:${programFanId(id)}`;
+  const group = useRunStore((s) => s.view?.groupById[groupId]);
+  const folded = useGraphStore((s) => group?.kind === 'fan' && group.folded !== s.toggledFans.has(groupId));
+  const calls = group?.kind === 'fan' ? group.members.length : 0;
+  const action =
+    calls === 0 ? undefined : (
+      <button
+        type="button"
+        data-testid="program-fold"
+        title={folded ? `Show the ${calls} calls this program made` : `Fold the ${calls} calls this program made into one node`}
+        aria-label={folded ? 'Unfold the program calls' : 'Fold the program calls'}
+        aria-pressed={folded}
+        className="shrink-0 self-start rounded px-1 py-0.5 text-[10px] font-medium text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800"
+        onClick={(e) => {
+          e.stopPropagation();
+          useGraphStore.getState().toggleFan(groupId);
+        }}
+      >
+        {folded ? `show ×${calls}` : `fold ×${calls}`}
+      </button>
+    );
+  return <NodeFrame id={id} view={view} kicker={`${agentPrefix(view.node)}program`} line={streamingLine(view, view.node?.label ?? '')} action={action} />;
+});
+
 export const nodeTypes: NodeTypes = {
   message: MessageNode,
   reasoning: ReasoningNode,
@@ -63,7 +93,7 @@ export const nodeTypes: NodeTypes = {
   mcp: kindNode(byType),
   approval_request: kindNode(() => kindStyle('approval_request').name),
   approval_response: kindNode(() => kindStyle('approval_response').name),
-  program: kindNode(() => 'program'),
+  program: ProgramNode,
   program_output: kindNode(() => 'program output'),
   agent_call: kindNode((n) => `agent ${String((n.item.raw.action as string | undefined) ?? 'call').replace(/_/g, ' ')}`),
   agent_call_output: kindNode(() => 'agent result'),

@@ -16,7 +16,8 @@ export interface Appear extends Record<string, unknown> {
 
 export interface Flow {
   nodes: Array<Node<Appear>>;
-  edges: Array<Edge<Appear & { kind: string }>>;
+  /** `bow`: the edge skips over nodes in its column, so it curves beside them rather than run behind them. */
+  edges: Array<Edge<Appear & { kind: string; bow?: boolean }>>;
 }
 
 /**
@@ -47,27 +48,48 @@ export function toFlow(view: RunView | null, layout: ViewLayout | null = view?.l
     const { x, y, width, height } = box;
     nodes.push({ id, type, position: { x, y }, data, width, height, measured: { width, height }, handles: [], zIndex, draggable: false, focusable: false });
   };
-  /** Members of collapsed fan groups → the group node drawn for them. */
+  /** Members of folded groups → the group node drawn for them. */
   const rep = new Map<string, string>();
+  /** The rows with a failed response's reason, and the item above each. */
+  const reasons: Array<{ id: string; box: Box; from: string | null; appear: number }> = [];
+  // A folded compaction window first: one card in place of its items, its fans and the
+  // frames wholly inside it (layout.ts leaves those out).
+  for (const group of graph.groups) {
+    if (group.kind !== 'compaction' || !folds.foldedCompactions?.has(group.id)) continue;
+    const box = layout.groups[group.id];
+    const appear = Math.min(...group.members.map(appearOf));
+    if (!box || !Number.isFinite(appear)) continue;
+    for (const id of group.members) rep.set(id, group.id);
+    nodes.push(itemNode(group.id, 'compactionGroup', box, { appear, folded: true }));
+  }
   for (const group of graph.groups) {
     if (group.kind === 'response') {
       const appear = replay.responseStartAt[group.response] ?? 0;
       // One frame per lane the response reached (in the order its items reached them, as
       // layout.ts frames them); the first keeps the group's id. A folded one is a card the
       // edges of its items attach to.
-      const lanes: string[] = [];
-      for (const id of group.members) {
-        const lane = view.nodeById[id]?.lane;
-        if (lane !== undefined && !lanes.includes(lane)) lanes.push(lane);
-      }
       (layout.frames[group.id] ?? []).forEach((box, i) => {
         const id = i === 0 ? group.id : `${group.id}@${i}`;
-        const lane = lanes[i]!;
+        const { lane } = box;
+        const data = { appear, group: group.id, segment: i, lane };
         const folded = folds.foldedResponses?.has(group.response) || folds.foldedLanes?.has(lane) || false;
-        if (!folded) return frame(id, 'responseGroup', box, { appear, group: group.id, segment: i }, -1);
-        for (const m of group.members) if (view.nodeById[m]?.lane === lane) rep.set(m, id);
-        nodes.push(itemNode(id, 'responseGroup', box, { appear, group: group.id, segment: i, folded: true }));
+        if (!folded) return frame(id, 'responseGroup', box, data, -1);
+        for (const m of group.members) if (view.nodeById[m]?.lane === lane && !rep.has(m)) rep.set(m, id);
+        nodes.push(itemNode(id, 'responseGroup', box, { ...data, folded: true }));
       });
+      // Why it failed, in its own row of the frame; a folded card says it itself. Shown once the response has ended.
+      const reason = layout.failures[group.id];
+      // Folded, or wholly inside a folded compaction window (no frame left in its lane): the card says it.
+      const folded = folds.foldedResponses?.has(group.response) || (reason !== undefined && (folds.foldedLanes?.has(reason.lane) || !layout.frames[group.id]?.some((f) => f.lane === reason.lane)));
+      const done = replay.responseDoneAt[group.response];
+      if (reason && !folded) {
+        const id = failureId(group.id);
+        const at = done !== undefined && Number.isFinite(done) ? done : appear;
+        nodes.push(itemNode(id, 'responseFailure', reason, { appear: at, group: group.id }));
+        // Joined to the response's last item above it, the reason reads as the step that failed.
+        const last = group.members.findLast((m) => layout.nodes[m]?.x === reason.x && !rep.has(m));
+        reasons.push({ id, box: reason, from: last ?? null, appear: at });
+      }
     } else if (group.kind === 'fan') {
       const fan = layout.fans[group.id];
       if (!fan || rep.has(group.members[0]!)) continue;
@@ -80,6 +102,8 @@ export function toFlow(view: RunView | null, layout: ViewLayout | null = view?.l
         for (const id of group.outputs) if (!rep.has(id)) rep.set(id, fanOutputsId(group.id));
         if (Number.isFinite(outAppear)) nodes.push(itemNode(fanOutputsId(group.id), 'fanOutputs', fan.outputs, { appear: outAppear, group: group.id }));
       }
+    } else if (group.kind === 'compaction' && folds.foldedCompactions?.has(group.id)) {
+      continue;
     } else {
       const box = layout.groups[group.id];
       if (!box) continue;
@@ -98,29 +122,108 @@ export function toFlow(view: RunView | null, layout: ViewLayout | null = view?.l
   const edges: Flow['edges'] = [];
   const seen = new Set<string>();
   const hidden = bandEdges(view, layout);
-  for (const e of graph.edges) {
-    const appear = Math.max(appearOf(e.from), appearOf(e.to));
-    if (!Number.isFinite(appear) || ((e.kind === 'next' || e.kind === 'call') && hidden(e.from, e.to))) continue;
-    const source = rep.get(e.from) ?? e.from;
-    const target = rep.get(e.to) ?? e.to;
-    const id = `${e.kind}:${source}->${target}`;
-    if (source === target || seen.has(id)) continue;
+  const behind = skipsOver(nodes);
+  const push = (kind: string, source: string, target: string, appear: number) => {
+    const id = `${kind}:${source}->${target}`;
+    if (source === target || seen.has(id)) return;
     seen.add(id);
-    const style = EDGE_STYLES[e.kind] ?? EDGE_STYLES.next!;
+    const bow = behind(source, target);
+    const style = EDGE_STYLES[kind] ?? EDGE_STYLES.next!;
     edges.push({
       id,
       source,
       target,
       type: 'replay',
-      data: { appear, kind: e.kind },
-      className: `loupe-edge-${e.kind}`,
+      data: bow ? { appear, kind, bow } : { appear, kind },
+      className: `loupe-edge-${kind}`,
       style: { stroke: style.stroke, strokeWidth: style.width, strokeDasharray: style.dash },
       markerEnd: { type: MarkerType.ArrowClosed, color: style.stroke, width: 16, height: 16 },
       focusable: false,
     });
+  };
+  for (const e of graph.edges) {
+    const appear = Math.max(appearOf(e.from), appearOf(e.to));
+    if (!Number.isFinite(appear) || ((e.kind === 'next' || e.kind === 'call') && hidden(e.from, e.to))) continue;
+    const source = rep.get(e.from) ?? e.from;
+    const target = rep.get(e.to) ?? e.to;
+    // An edge that would run down behind a failure's reason runs through it instead: the
+    // failure reads as a step of the run, and hides no edge.
+    const crossed = reasons.length === 0 ? undefined : crossing(reasons, layout.nodes[e.from], layout.nodes[e.to]);
+    if (crossed) {
+      push(e.kind, source, crossed.id, appear);
+      push(e.kind, crossed.id, target, appear);
+    } else push(e.kind, source, target, appear);
   }
-  return { nodes, edges };
+  for (const r of reasons) if (r.from !== null) push('next', rep.get(r.from) ?? r.from, r.id, r.appear);
+  return { nodes, edges: withoutRedundantBows(edges) };
 }
+
+/**
+ * An edge that would bow around the nodes between its ends says nothing the picture does not
+ * already say when two other edges join its ends through one node (a call, its output, the
+ * next answer): it is left out. The others bow, so no edge runs hidden behind a node.
+ */
+function withoutRedundantBows(edges: Flow['edges']): Flow['edges'] {
+  if (!edges.some((e) => e.data?.bow)) return edges;
+  const out = new Map<string, Set<string>>();
+  const into = new Map<string, Set<string>>();
+  for (const e of edges) {
+    if (e.data?.bow) continue;
+    (out.get(e.source) ?? out.set(e.source, new Set()).get(e.source)!).add(e.target);
+    (into.get(e.target) ?? into.set(e.target, new Set()).get(e.target)!).add(e.source);
+  }
+  return edges.filter((e) => {
+    if (!e.data?.bow) return true;
+    const from = out.get(e.source);
+    const to = into.get(e.target);
+    if (!from || !to) return true;
+    for (const mid of from) if (to.has(mid)) return false;
+    return true;
+  });
+}
+
+/**
+ * Whether a straight edge from one node down to another in the same column would run behind
+ * a node drawn between them. Per column, the drawn nodes' tops in order; a binary search per edge.
+ */
+function skipsOver(nodes: Flow['nodes']): (source: string, target: string) => boolean {
+  const byId = new Map<string, { x: number; y: number; h: number }>();
+  const columns = new Map<number, number[]>();
+  for (const n of nodes) {
+    if (n.handles === undefined || n.handles.length === 0) continue; // frames and lanes: behind the edges
+    byId.set(n.id, { x: n.position.x, y: n.position.y, h: n.height ?? 0 });
+    const list = columns.get(n.position.x);
+    if (list === undefined) columns.set(n.position.x, [n.position.y]);
+    else list.push(n.position.y);
+  }
+  for (const list of columns.values()) list.sort((a, b) => a - b);
+  return (source, target) => {
+    const a = byId.get(source);
+    const b = byId.get(target);
+    if (!a || !b || a.x !== b.x || b.y <= a.y) return false;
+    const ys = columns.get(a.x)!;
+    // The first top below the source's bottom: a node there above the target's top is in the way.
+    let lo = 0;
+    let hi = ys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (ys[mid]! < a.y + a.h) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < ys.length && ys[lo]! < b.y;
+  };
+}
+
+/** The first reason row a straight edge from `from` down to `to` would pass behind. */
+function crossing<T extends { box: Box }>(reasons: T[], from: Box | undefined, to: Box | undefined): T | undefined {
+  if (!from || !to || from.x !== to.x) return undefined;
+  let best: T | undefined;
+  for (const r of reasons) if (r.box.x === from.x && r.box.y > from.y && r.box.y < to.y && (!best || r.box.y < best.box.y)) best = r;
+  return best;
+}
+
+/** The node drawn for a failed response's reason. */
+const failureId = (groupId: string) => `${groupId}:failure`;
 
 function itemNode(id: string, type: string, box: Box, data: Appear): Flow['nodes'][number] {
   const { x, y, width, height } = box;

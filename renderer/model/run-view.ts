@@ -5,7 +5,7 @@
 import type { RunDetail } from '../../shared/api/types.js';
 import { buildRunGraph } from '../../shared/trace/graph.js';
 import type { GraphGroup, GraphNode, RunGraph } from '../../shared/trace/graph-types.js';
-import { layoutRun, type RunLayout } from '../../shared/trace/layout.js';
+import { layoutRun, type Frame, type RunLayout } from '../../shared/trace/layout.js';
 import { runMetrics, type RunMetrics } from '../../shared/trace/metrics-run.js';
 import type { Run } from '../../shared/trace/thread.js';
 import { buildTimeline } from '../../shared/trace/timeline.js';
@@ -50,9 +50,11 @@ export interface ViewLayout {
   /** Bounding boxes of groups, with room for their title line. */
   groups: Record<string, Box>;
   /** Response frames, one per lane the response has items in, with room for their title line. */
-  frames: Record<string, Box[]>;
+  frames: Record<string, Frame[]>;
   /** Collapsed fan groups: where their calls' and outputs' group nodes go. */
   fans: RunLayout['fans'];
+  /** Failed responses: the row inside their frame where the reason is drawn. */
+  failures: RunLayout['failures'];
   width: number;
   height: number;
 }
@@ -62,12 +64,13 @@ const MAX_COLUMNS = 6;
 
 /** What the user opened or folded on the canvas. */
 export interface Folds {
-  expanded?: ReadonlySet<string>;
+  toggledFans?: ReadonlySet<string>;
   foldedResponses?: ReadonlySet<number>;
   foldedLanes?: ReadonlySet<string>;
+  foldedCompactions?: ReadonlySet<string>;
 }
 
-/** The canvas positions of a run, with the given fan groups expanded and responses and lanes folded. */
+/** The canvas positions of a run, with the given fan groups flipped and responses, lanes and compaction windows folded. */
 export function viewLayout(graph: RunGraph, folds: Folds = {}): ViewLayout {
   const layout = layoutRun(graph, { nodeWidth: NODE_W, nodeHeight: NODE_H, gapX: GAP_X, gapY: GAP_Y, groupPadding: GROUP_PAD, maxColumns: MAX_COLUMNS, ...folds });
   // Group frames carry a title line above their members.
@@ -78,7 +81,7 @@ export function viewLayout(graph: RunGraph, folds: Folds = {}): ViewLayout {
     const pad = id.startsWith('agent:') ? 14 : id.startsWith('compaction:') ? 8 : 0;
     groups[id] = { x: b.x - pad, y: b.y - head - pad, width: b.width + 2 * pad, height: b.height + head + 2 * pad };
   }
-  const frames: Record<string, Box[]> = {};
-  for (const [id, list] of Object.entries(layout.frames)) frames[id] = list.map((b) => ({ x: b.x, y: b.y - GROUP_HEAD, width: b.width, height: b.height + GROUP_HEAD }));
-  return { nodes: layout.nodes, groups, frames, fans: layout.fans, width: layout.width, height: layout.height };
+  const frames: Record<string, Frame[]> = {};
+  for (const [id, list] of Object.entries(layout.frames)) frames[id] = list.map((b) => ({ ...b, y: b.y - GROUP_HEAD, height: b.height + GROUP_HEAD }));
+  return { nodes: layout.nodes, groups, frames, fans: layout.fans, failures: layout.failures, width: layout.width, height: layout.height };
 }

@@ -1,6 +1,7 @@
 // Group nodes around item nodes: one per response (model, status, tokens, duration),
 // one per agent lane, one per compaction window, one per large fan-out of one tool. Groups hold member ids only; layout
 // turns them into bounding boxes.
+import { failureReason } from './failure-reason.js';
 import { fmt } from './graph-labels.js';
 import { str } from './json.js';
 import type { CompactionGroup, FanGroup, GraphGroup, GraphNode, ResponseGroup, ResponseNodes } from './graph-types.js';
@@ -51,6 +52,7 @@ function responseGroup(record: ResponseRecord, i: number, parent: number | null,
     status: record.status,
     usage: record.usage,
     durationUs: record.timings.durationUs,
+    failure: failureReason(record),
   };
 }
 
@@ -67,33 +69,50 @@ function seconds(us: number): string {
   return s < 10 ? `${s.toFixed(2)} s` : `${s.toFixed(1)} s`;
 }
 
-/** More parallel calls of one tool than this in one fan are drawn as one group node. */
+/** More calls than this in one group are first drawn folded into one node. */
 export const FAN_COLLAPSE_ABOVE = 12;
 
-/** The calls of one fan grouped by tool, with their outputs, where there are enough to collapse. */
+/**
+ * The calls of a program, all of them (to fold on demand); the parallel calls of a
+ * response by tool, where there are enough to fold; each with the calls' outputs.
+ */
 function fanGroups(nodes: GraphNode[]): FanGroup[] {
   const byKey = new Map<string, FanGroup>();
   const groupOfCall = new Map<string, FanGroup>();
   const outputs: GraphNode[] = [];
+  const tools = new Map<FanGroup, Set<string>>();
   for (const node of nodes) {
     if (node.callNode !== null) outputs.push(node);
     if (node.fan === null) continue;
     const tool = str(node.item.raw.name) ?? str(node.item.raw.action) ?? node.type;
-    const key = `fan:${node.fan.id}:${tool}`;
+    const program = programOfFan(node.fan.id);
+    const key = program === null ? `fan:${node.fan.id}:${tool}` : `fan:${node.fan.id}`;
     let g = byKey.get(key);
     if (g === undefined) {
-      g = { kind: 'fan', id: key, label: '', fan: node.fan.id, tool, lane: node.lane, response: node.response, members: [], outputs: [] };
+      g = { kind: 'fan', id: key, label: '', fan: node.fan.id, tool, program, folded: false, lane: node.lane, response: node.response, members: [], outputs: [] };
       byKey.set(key, g);
+      tools.set(g, new Set());
     }
     g.members.push(node.id);
+    tools.get(g)!.add(tool);
     groupOfCall.set(node.id, g);
   }
   for (const o of outputs) groupOfCall.get(o.callNode!)?.outputs.push(o.id);
   const out: FanGroup[] = [];
   for (const g of byKey.values()) {
-    if (g.members.length <= FAN_COLLAPSE_ABOVE) continue;
+    g.folded = g.members.length > FAN_COLLAPSE_ABOVE;
+    if (!g.folded && g.program === null) continue;
+    g.tool = [...tools.get(g)!].join(', ');
     g.label = `×${fmt(g.members.length)} ${g.tool}`;
     out.push(g);
   }
   return out;
+}
+
+/** The fan all the calls of one program share. */
+export const programFanId = (program: string) => `${program}${PROGRAM_FAN}`;
+const PROGRAM_FAN = ':program-calls';
+
+function programOfFan(fan: string): string | null {
+  return fan.endsWith(PROGRAM_FAN) ? fan.slice(0, -PROGRAM_FAN.length) : null;
 }

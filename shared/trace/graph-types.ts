@@ -59,6 +59,8 @@ export interface ResponseGroup extends GroupBase {
   status: string;
   usage: Usage | null;
   durationUs: number | null;
+  /** Why it failed (failure-reason.ts), or null: the frame draws it in a row of its own. */
+  failure: string | null;
 }
 
 /** One per lane: an agent, or one `stream_id` lane of an agent's WebSocket connection. */
@@ -75,14 +77,20 @@ export interface CompactionGroup extends GroupBase {
 }
 
 /**
- * Many parallel calls of one tool in one fan (above FAN_COLLAPSE_ABOVE): drawn as one node
- * with the calls' outputs as another, until the user expands it.
+ * Calls of one fan that can be drawn as one node, with their outputs as another: every
+ * call a program made, or more parallel calls of one tool than FAN_COLLAPSE_ABOVE. `folded`
+ * says how it is first drawn; the user flips it.
  */
 export interface FanGroup extends GroupBase {
   kind: 'fan';
   /** The fan (`GraphNode.fan.id`) the calls belong to. */
   fan: string;
+  /** The tool called, or the tools joined with ", " for a program calling several. */
   tool: string;
+  /** The program node that made the calls, for a program's fan. */
+  program: string | null;
+  /** Drawn as one node until the user unfolds it: above FAN_COLLAPSE_ABOVE calls. */
+  folded: boolean;
   lane: string;
   response: number;
   /** The output node of each call that has one, in node order. */

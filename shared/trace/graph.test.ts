@@ -58,7 +58,7 @@ describe('run graph', () => {
     expect(edges(graph, 'program')).toEqual(['prog_1 -> fc_a', 'prog_1 -> fc_b']);
     expect(edges(graph, 'call')).toEqual(['fc_a -> function_call_output:call_a', 'fc_b -> function_call_output:call_b', 'prog_1 -> po_1']);
     expect(edges(graph, 'next')).toEqual(expect.arrayContaining(['po_1 -> msg_pg']));
-    expect(node(graph, 'fc_b')?.fan).toEqual({ id: 'prog_1:calls', index: 1 });
+    expect(node(graph, 'fc_b')?.fan).toEqual({ id: 'prog_1:program-calls', index: 1 });
   });
 
   it('marks a compaction as a boundary, with the window it replaced as a group', () => {

@@ -8,7 +8,7 @@
 import { agentLanes, type AgentLanes } from './agent-lanes.js';
 import { AgentEdges } from './graph-agents.js';
 import { Frontiers } from './graph-frontier.js';
-import { groupsOf } from './graph-groups.js';
+import { groupsOf, programFanId } from './graph-groups.js';
 import { NodeIdentity } from './graph-identity.js';
 import { isCall, isCallOutput, nodeKind } from './graph-kinds.js';
 import { itemLabel, type LabelContext } from './graph-labels.js';
@@ -154,7 +154,7 @@ class GraphBuilder {
       if (program !== undefined) {
         const index = this.programFans.get(program) ?? 0;
         this.programFans.set(program, index + 1);
-        node.fan = { id: `${program}:calls`, index };
+        node.fan = { id: programFanId(program), index };
         this.edge(program, node.id, 'program');
         return;
       }

@@ -1,6 +1,8 @@
 // The layout's packing on the runs the graph must keep readable: every node inside its
 // response's frame, frames that never overlap, lanes as wide as their widest row, large
-// fans of one tool folded into one group node, and positions that never move as a run grows.
+// fans of one tool folded into one group node, a program's calls and a compaction window
+// folded on demand, a failed response's reason in a row of its frame, and positions that
+// never move as a run grows.
 import { describe, expect, it } from 'vitest';
 import { buildRunGraph } from './graph.js';
 import { FAN_COLLAPSE_ABOVE } from './graph-groups.js';
@@ -8,8 +10,8 @@ import type { RunGraph } from './graph-types.js';
 import { layoutRun, type Box, type LayoutOptions, type RunLayout } from './layout.js';
 import { normalizeExchange } from './normalize.js';
 import { randomRun } from './random-run.js';
-import { multiAgent, parallelCalls, programmatic } from './scenarios.js';
-import { fanOut, programFan, researchTeam, statelessTurns } from './scenarios-wide.js';
+import { compaction, multiAgent, parallelCalls, programmatic } from './scenarios.js';
+import { fanOut, programFan, researchTeam, statelessTurns, unreachableTurn } from './scenarios-wide.js';
 import { threadRuns } from './thread.js';
 import type { RawExchange } from './types.js';
 
@@ -23,17 +25,26 @@ const inside = (b: Box, f: Box) => b.x >= f.x && b.y >= f.y && b.x + b.width <= 
 const overlap = (p: Box, q: Box) => p.x < q.x + q.width && q.x < p.x + p.width && p.y < q.y + q.height && q.y < p.y + p.height;
 
 /** Every geometric invariant the canvas relies on; returns the violations, none expected. */
-function violations(graph: RunGraph, layout: RunLayout): string[] {
+function violations(graph: RunGraph, layout: RunLayout, options: LayoutOptions = {}): string[] {
   const out: string[] = [];
   const collapsed = new Set(Object.keys(layout.fans));
-  const folded = new Set(graph.groups.flatMap((g) => (g.kind === 'fan' && collapsed.has(g.id) ? [...g.members.slice(1), ...g.outputs.slice(1)] : [])));
+  const windows = graph.groups.flatMap((g) => (g.kind === 'compaction' && options.foldedCompactions?.has(g.id) ? [g.members] : []));
+  const inWindow = new Set(windows.flat());
+  const folded = new Set([
+    ...graph.groups.flatMap((g) => (g.kind === 'fan' && collapsed.has(g.id) ? [...g.members.slice(1), ...g.outputs.slice(1)] : [])),
+    ...windows.flatMap((members) => members.slice(1)),
+  ]);
   for (const g of graph.groups) {
     if (g.kind !== 'response') continue;
     const frames = layout.frames[g.id] ?? [];
     for (const id of g.members) {
       const b = layout.nodes[id]!;
-      if (!frames.some((f) => inside(b, f))) out.push(`${id} outside the frames of ${g.id}`);
+      if (!inWindow.has(id) && !frames.some((f) => inside(b, f))) out.push(`${id} outside the frames of ${g.id}`);
     }
+    const reason = layout.failures[g.id];
+    if (g.failure !== null && reason === undefined) out.push(`${g.id} failed with no row for its reason`);
+    if (reason !== undefined && !frames.some((f) => inside(reason, f))) out.push(`the reason of ${g.id} outside its frames`);
+    for (const [id, b] of Object.entries(layout.nodes)) if (reason !== undefined && overlap(reason, b)) out.push(`the reason of ${g.id} overlaps ${id}`);
   }
   const frames = Object.entries(layout.frames).flatMap(([id, fs]) => fs.map((f, i) => ({ id: `${id}[${i}]`, f })));
   for (let i = 0; i < frames.length; i++) {
@@ -48,7 +59,7 @@ function violations(graph: RunGraph, layout: RunLayout): string[] {
     }
   }
   for (const e of graph.edges) {
-    if (layout.nodes[e.to] !== layout.nodes[e.from] && layout.cells[e.to]!.row <= layout.cells[e.from]!.row) out.push(`edge ${e.from} -> ${e.to} points up`);
+    if (layout.cells[e.to] !== layout.cells[e.from] && layout.cells[e.to]!.row <= layout.cells[e.from]!.row) out.push(`edge ${e.from} -> ${e.to} points up`);
   }
   for (let i = 1; i < layout.lanes.length; i++) {
     const [a, b] = [layout.lanes[i - 1]!, layout.lanes[i]!];
@@ -67,10 +78,14 @@ const cases: Array<[string, () => RawExchange[], LayoutOptions?]> = [
   ['a program with 5 calls', () => programFan(5)],
   ['5 parallel calls', () => fanOut(5)],
   ['1,500 parallel calls, folded', () => fanOut(1_500)],
-  ['1,500 parallel calls, expanded', () => fanOut(1_500), { expanded: new Set(['fan:fc_f0:lookup_row']) }],
+  ['1,500 parallel calls, expanded', () => fanOut(1_500), { toggledFans: new Set(['fan:fc_f0:lookup_row']) }],
   ['nested subagents', multiAgent],
   ['three subagents (multi-agent beta)', () => researchTeam(3)],
   ['a 40-turn stateless run', () => statelessTurns(40)],
+  ['a 300-turn stateless run', () => statelessTurns(300)],
+  ['a turn the upstream never answered', unreachableTurn],
+  ['a program with 5 calls, folded', () => programFan(5), { toggledFans: new Set(['fan:prog_w:program-calls']) }],
+  ['a compaction window, folded', compaction, { foldedCompactions: new Set(['compaction:cmp_1']) }],
 ];
 
 describe('layout packs to content', () => {
@@ -78,7 +93,7 @@ describe('layout packs to content', () => {
     it(`keeps every node inside its response frame and frames apart: ${name}`, () => {
       const graph = graphOf(build());
       const layout = layoutRun(graph, options);
-      expect(violations(graph, layout)).toEqual([]);
+      expect(violations(graph, layout, options)).toEqual([]);
     });
   }
 
@@ -106,7 +121,7 @@ describe('layout packs to content', () => {
 
   it('wraps a fan wider than maxColumns within its frame', () => {
     const graph = graphOf(fanOut(20));
-    const layout = layoutRun(graph, { maxColumns: 6, expanded: new Set(['fan:fc_f0:lookup_row']) });
+    const layout = layoutRun(graph, { maxColumns: 6, toggledFans: new Set(['fan:fc_f0:lookup_row']) });
     expect(layout.cells.fc_f19).toMatchObject({ column: 1, row: layout.cells.fc_f0!.row + 3 });
     expect(violations(graph, layout)).toEqual([]);
   });
@@ -135,7 +150,7 @@ describe('layout packs to content', () => {
   });
 
   it('never moves a placed node as the runs grow, exchange by exchange', () => {
-    for (const [name, build] of [['5 program calls', () => programFan(5)], ['three subagents', () => researchTeam(3)], ['40 stateless turns', () => statelessTurns(40)]] as const) {
+    for (const [name, build] of [['5 program calls', () => programFan(5)], ['three subagents', () => researchTeam(3)], ['40 stateless turns', () => statelessTurns(40)], ['a failed turn and its retry', unreachableTurn]] as const) {
       const exchanges = build();
       const full = layoutRun(graphOf(exchanges));
       for (let k = 1; k < exchanges.length; k++) {
@@ -162,10 +177,47 @@ describe('layout packs to content', () => {
     expect(new Set(ids.map((id) => JSON.stringify(lanes.nodes[id]))).size).toBe(1);
   });
 
+  it("folds a program's calls into one node and their outputs into another, on demand", () => {
+    const graph = graphOf(programFan(5));
+    const group = graph.groups.find((g) => g.kind === 'fan');
+    expect(group).toMatchObject({ id: 'fan:prog_w:program-calls', program: 'prog_w', folded: false, label: '×5 get_latency_stats' });
+    const open = layoutRun(graph);
+    expect(open.fans).toEqual({});
+    const folded = layoutRun(graph, { toggledFans: new Set([group!.id]) });
+    const fan = folded.fans[group!.id]!;
+    for (let i = 0; i < 5; i++) expect(folded.nodes[`fc_p${i}`]).toEqual(fan.calls);
+    expect(fan.outputs!.y).toBeGreaterThan(fan.calls.y);
+    expect(folded.lanes[0]!.width).toBe(240);
+    // The program's own output and the answer still follow, below the folded outputs.
+    expect(folded.nodes.po_w!.y).toBeGreaterThan(fan.outputs!.y);
+  });
+
+  it('folds a compaction window into one cell, leaving out the frames wholly inside it', () => {
+    const graph = graphOf(compaction());
+    const window = graph.groups.find((g) => g.kind === 'compaction')!;
+    const options = { foldedCompactions: new Set([window.id]) };
+    const open = layoutRun(graph);
+    const folded = layoutRun(graph, options);
+    expect(new Set(window.members.map((id) => JSON.stringify(folded.nodes[id]))).size).toBe(1);
+    expect(folded.frames['response:resp_c1']).toBeUndefined();
+    expect(folded.frames['response:resp_c3']).toHaveLength(1);
+    expect(folded.height).toBeLessThan(open.height);
+    expect(violations(graph, folded, options)).toEqual([]);
+  });
+
+  it("gives a failed response's reason a row of its frame, below its items, and the retry starts below it", () => {
+    const graph = graphOf(unreachableTurn());
+    const layout = layoutRun(graph);
+    const reason = layout.failures['response:exchange:2']!;
+    expect(reason.y).toBeGreaterThan(layout.nodes['function_call_output:call_u1']!.y);
+    expect(layout.nodes.msg_u3!.y).toBeGreaterThan(reason.y);
+    expect(Object.keys(layout.failures)).toEqual(['response:exchange:2']);
+  });
+
   // How fast is the benchmark's to measure, not a unit test's.
   it('lays out 1,500 parallel calls expanded, each call in a cell of its own', () => {
     const graph = graphOf(fanOut(1_500));
-    const layout = layoutRun(graph, { expanded: new Set(['fan:fc_f0:lookup_row']) });
+    const layout = layoutRun(graph, { toggledFans: new Set(['fan:fc_f0:lookup_row']) });
     const calls = graph.nodes.filter((n) => n.type === 'function_call');
     expect(calls).toHaveLength(1_500);
     expect(new Set(calls.map((n) => JSON.stringify(layout.cells[n.id]))).size).toBe(1_500);

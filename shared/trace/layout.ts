@@ -19,8 +19,12 @@
 //   it, and the graph of a run prefix is a prefix of the run's graph (graph.ts), so
 //   laying out more of a run never moves what was already placed. (A fan of one tool that
 //   grows past FAN_COLLAPSE_ABOVE while live is the one exception: it folds into a group.)
-// Folding (a fan group, a response, a lane) gives the folded items one shared cell; the
-// cells around are laid out as if the folded items were one node.
+// A failed response's frame gets one more row in its lane, below its items, for the reason
+// it failed: read where it happened, never over a node.
+//
+// Folding (a fan group, a response, a lane, a compaction window) gives the folded items one
+// shared cell; the cells around are laid out as if the folded items were one node. A folded
+// compaction window hides the frames of the responses wholly inside it: its card stands for them.
 import type { FanGroup, GraphGroup, GraphNode, RunGraph } from './graph-types.js';
 
 export interface Box {
@@ -39,11 +43,18 @@ export interface LayoutOptions {
   maxColumns?: number;
   laneGap?: number;
   groupPadding?: number;
-  /** Fan groups (`FanGroup.id`) drawn as their calls rather than as one group node. */
-  expanded?: ReadonlySet<string>;
+  /** Fan groups (`FanGroup.id`) drawn the other way from their `folded`: unfolded, or folded. */
+  toggledFans?: ReadonlySet<string>;
   /** Responses (by position) and lanes folded to one card per lane: their items share one cell. */
   foldedResponses?: ReadonlySet<number>;
   foldedLanes?: ReadonlySet<string>;
+  /** Compaction windows (`CompactionGroup.id`) folded to one card. */
+  foldedCompactions?: ReadonlySet<string>;
+}
+
+/** A response's part in one lane. */
+export interface Frame extends Box {
+  lane: string;
 }
 
 export interface Cell {
@@ -59,7 +70,9 @@ export interface RunLayout {
   /** Bounding box of each group's members. */
   groups: Record<string, Box>;
   /** Per response group: one frame per lane its items lie in, the first item's lane first. */
-  frames: Record<string, Box[]>;
+  frames: Record<string, Frame[]>;
+  /** Per failed response group: the row its reason is drawn in, inside its frame. */
+  failures: Record<string, Frame>;
   /** Per collapsed fan group: the box of its calls' node and of its outputs' node. */
   fans: Record<string, { calls: Box; outputs: Box | null }>;
   lanes: Array<{ lane: string; x: number; width: number }>;
@@ -67,7 +80,7 @@ export interface RunLayout {
   height: number;
 }
 
-const DEFAULTS: Required<Omit<LayoutOptions, 'expanded' | 'foldedResponses' | 'foldedLanes'>> = { nodeWidth: 240, nodeHeight: 64, gapX: 24, gapY: 36, maxColumns: 6, laneGap: 96, groupPadding: 12 };
+const DEFAULTS: Required<Omit<LayoutOptions, 'toggledFans' | 'foldedResponses' | 'foldedLanes' | 'foldedCompactions'>> = { nodeWidth: 240, nodeHeight: 64, gapX: 24, gapY: 36, maxColumns: 6, laneGap: 96, groupPadding: 12 };
 
 interface LaneState {
   index: number;
@@ -123,7 +136,8 @@ export function layoutRun(graph: RunGraph, options: LayoutOptions = {}): RunLayo
     if (list === undefined) preds.set(e.to, [e.from]);
     else list.push(e.from);
   }
-  const collapsed = collapsedFans(graph.groups, options.expanded);
+  const collapsed = collapsedFans(graph.groups, options.toggledFans);
+  const windowOf = foldedWindows(graph.groups, options.foldedCompactions);
 
   const cells: Record<string, Cell> = {};
   const boxes: Record<string, Box> = {};
@@ -133,9 +147,24 @@ export function layoutRun(graph: RunGraph, options: LayoutOptions = {}): RunLayo
   /** Collapsed fan group id (and `out:` + id) → the cell its members share. */
   const shared = new Map<string, Cell>();
   let maxRow = -1;
+  const failed = new Map<number, string>();
+  for (const g of graph.groups) if (g.kind === 'response' && g.failure !== null) failed.set(g.response, g.id);
+  const failures: Record<string, Frame> = {};
+  /** The reason's row, in the lane where the failed response's items end first. */
+  const reserve = (name: string, lane: LaneState) => {
+    const id = failed.get(lane.response);
+    if (id === undefined || failures[id] !== undefined) return;
+    const row = lane.bottom;
+    failures[id] = { x: lane.x, y: row * (o.nodeHeight + o.gapY), width: o.nodeWidth, height: o.nodeHeight, lane: name };
+    lane.lastRow[0] = row;
+    lane.used = Math.max(lane.used, 1);
+    lane.bottom = row + 1;
+    maxRow = Math.max(maxRow, row);
+  };
   for (const node of graph.nodes) {
     const lane = laneOf(node.lane);
     if (lane.response !== node.response) {
+      reserve(node.lane, lane);
       lane.response = node.response;
       lane.top = lane.bottom;
     }
@@ -146,9 +175,11 @@ export function layoutRun(graph: RunGraph, options: LayoutOptions = {}): RunLayo
     }
     const group = collapsed.get(node.id);
     const folded = options.foldedResponses?.has(node.response) || options.foldedLanes?.has(node.lane);
-    const sharedKey = folded ? `response:${node.response}@${node.lane}` : group === undefined ? null : `${node.fan !== null ? '' : 'out:'}${group.id}@${node.response}`;
+    const window = windowOf.get(node.id);
+    const sharedKey =
+      window !== undefined ? `${window}@${node.lane}` : folded ? `response:${node.response}@${node.lane}` : group === undefined ? null : `${node.fan !== null ? '' : 'out:'}${group.id}@${node.response}`;
     let cell = sharedKey === null ? undefined : shared.get(sharedKey);
-    if (cell !== undefined && node.fan !== null && !folded) {
+    if (cell !== undefined && node.fan !== null && !folded && window === undefined) {
       // The group's outputs find their band through any member.
       const first = slots.get(group!.members[0]!);
       if (first !== undefined) slots.set(node.id, first);
@@ -165,6 +196,7 @@ export function layoutRun(graph: RunGraph, options: LayoutOptions = {}): RunLayo
     cells[node.id] = cell;
     boxes[node.id] = { x: lane.x + cell.column * stepX, y: cell.row * (o.nodeHeight + o.gapY), width: o.nodeWidth, height: o.nodeHeight };
   }
+  for (const [name, lane] of lanes) reserve(name, lane);
   const laneList = [...lanes.entries()].map(([lane, s]) => ({ lane, x: s.x, width: Math.max(1, s.used) * stepX - o.gapX }));
   const fans: RunLayout['fans'] = {};
   for (const g of new Set(collapsed.values())) {
@@ -176,7 +208,8 @@ export function layoutRun(graph: RunGraph, options: LayoutOptions = {}): RunLayo
     nodes: boxes,
     cells,
     groups: groupBoxes(graph.groups, boxes, o.groupPadding),
-    frames: responseFrames(graph.groups, graph.nodes, boxes, o.groupPadding),
+    frames: responseFrames(graph.groups, graph.nodes, boxes, o.groupPadding, windowOf, failures),
+    failures,
     fans,
     lanes: laneList,
     width: laneList.reduce((w, l) => Math.max(w, l.x + l.width), 0),
@@ -239,24 +272,33 @@ function takeSlot(bands: Map<string, Band>, key: string, lane: LaneState, floor:
   return { column, row: Math.max(band.base + Math.floor(slot / cols), floor, (lane.lastRow[column] ?? -1) + 1), slot, cols };
 }
 
-/** Calls and outputs of every fan group not expanded → their group. */
-function collapsedFans(groups: GraphGroup[], expanded: ReadonlySet<string> | undefined): Map<string, FanGroup> {
+/** Calls and outputs of every fan group drawn folded → their group. */
+function collapsedFans(groups: GraphGroup[], toggled: ReadonlySet<string> | undefined): Map<string, FanGroup> {
   const out = new Map<string, FanGroup>();
   for (const g of groups) {
-    if (g.kind !== 'fan' || expanded?.has(g.id)) continue;
+    if (g.kind !== 'fan' || g.folded === (toggled?.has(g.id) ?? false)) continue;
     for (const id of g.members) out.set(id, g);
     for (const id of g.outputs) out.set(id, g);
   }
   return out;
 }
 
-function bounds(ids: Iterable<string>, boxes: Record<string, Box>, pad: number): Box | null {
+/** Members of every folded compaction window → the window's group id. */
+function foldedWindows(groups: GraphGroup[], folded: ReadonlySet<string> | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  if (folded === undefined || folded.size === 0) return out;
+  for (const g of groups) if (g.kind === 'compaction' && folded.has(g.id)) for (const id of g.members) out.set(id, g.id);
+  return out;
+}
+
+function bounds(ids: Iterable<string>, boxes: Record<string, Box>, pad: number, extra?: Box): Box | null {
   let x0 = Infinity;
   let y0 = Infinity;
   let x1 = -Infinity;
   let y1 = -Infinity;
-  for (const id of ids) {
-    const b = boxes[id];
+  const all = extra === undefined ? ids : [...ids, ''];
+  for (const id of all) {
+    const b = id === '' ? extra : boxes[id];
     if (b === undefined) continue;
     x0 = Math.min(x0, b.x);
     y0 = Math.min(y0, b.y);
@@ -275,25 +317,26 @@ function groupBoxes(groups: GraphGroup[], boxes: Record<string, Box>, pad: numbe
   return out;
 }
 
-/** A response's members split by lane, each part boxed on its own. */
-function responseFrames(groups: GraphGroup[], nodes: GraphNode[], boxes: Record<string, Box>, pad: number): Record<string, Box[]> {
+/** A response's members split by lane, each part boxed on its own; members in a folded compaction window left out. */
+function responseFrames(groups: GraphGroup[], nodes: GraphNode[], boxes: Record<string, Box>, pad: number, windowOf: ReadonlyMap<string, string>, failures: Record<string, Frame>): Record<string, Frame[]> {
   const laneOf = new Map<string, string>();
   for (const n of nodes) laneOf.set(n.id, n.lane);
-  const out: Record<string, Box[]> = {};
+  const out: Record<string, Frame[]> = {};
   for (const g of groups) {
     if (g.kind !== 'response') continue;
     const byLane = new Map<string, string[]>();
     for (const id of g.members) {
       const lane = laneOf.get(id);
-      if (lane === undefined) continue;
+      if (lane === undefined || windowOf.has(id)) continue;
       const list = byLane.get(lane);
       if (list === undefined) byLane.set(lane, [id]);
       else list.push(id);
     }
-    const frames: Box[] = [];
-    for (const ids of byLane.values()) {
-      const b = bounds(ids, boxes, pad);
-      if (b !== null) frames.push(b);
+    const frames: Frame[] = [];
+    const reason = failures[g.id];
+    for (const [lane, ids] of byLane) {
+      const b = bounds(ids, boxes, pad, reason?.lane === lane ? reason : undefined);
+      if (b !== null) frames.push({ ...b, lane });
     }
     if (frames.length > 0) out[g.id] = frames;
   }

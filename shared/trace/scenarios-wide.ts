@@ -1,8 +1,9 @@
 // Recorded-exchange scenarios for the shapes the graph layout must keep readable: a wide
 // parallel fan-out, a program making many calls, a team of subagents in one streamed
-// response, and a long stateless loop resending its history. Pure builders, shared by the
+// response, a long stateless loop resending its history, and a turn the upstream never answered. Pure builders, shared by the
 // layout's property tests and the e2e suite.
-import { agent, call, out, say, streamed, user } from './scenarios.js';
+import { rawExchange } from './raw-exchange-builder.js';
+import { agent, call, out, say, streamed, T0, user } from './scenarios.js';
 import type { JsonObject, RawExchange } from './types.js';
 
 /** One response fans out `n` parallel calls of one tool; the next request returns every output. */
@@ -64,4 +65,15 @@ export function statelessTurns(turns = 40): RawExchange[] {
     history.push(t % 2 === 0 ? out(`call_t${t}`, `${t} passed`) : user(`Continue (${t}).`));
   }
   return exchanges;
+}
+
+/** A tool call, then the request returning its output finds the upstream unreachable; the client retries and gets its answer. */
+export function unreachableTurn(): RawExchange[] {
+  const lookup = call('fc_u1', 'call_u1', 'get_weather', { city: 'Paris' });
+  const second = { model: 'gpt-5', previous_response_id: 'resp_u1', stream: true, input: [out('call_u1', '18 °C, clear')] };
+  return [
+    streamed(1, 0, { model: 'gpt-5', input: 'Weather in Paris?', stream: true }, 'resp_u1', [lookup]),
+    rawExchange({ id: 2, startedAt: T0 + 2_000, request: second, status: null, response: [], state: 'upstream_unreachable', error: 'connect ECONNREFUSED 127.0.0.1:9' }),
+    streamed(3, 4, second, 'resp_u3', [say('msg_u3', 'It is 18 °C and clear in Paris.')]),
+  ];
 }
