@@ -151,6 +151,14 @@ describe('loupe CLI', () => {
     expect(doc.runs).toHaveLength(1);
     expect(doc.runs[0].label).toBe('ci-run');
     expect(doc.runs[0].responses).toHaveLength(2);
+    // The second request's context: the first request and its output, carried by
+    // previous_response_id, then its own input; counted, and set beside the reported input.
+    type Part = { item: string | null; source: string; from_response: string | null; tokens: number };
+    const [first, second] = doc.runs[0].responses as Array<{ id: string; items: unknown[]; context: Part[]; context_tokens: number; reported_input_tokens: number }>;
+    expect(second!.context.map((p) => p.source)).toEqual([...Array(1 + first!.items.length).fill('previous_response'), 'request']);
+    expect(second!.context.slice(0, -1).every((p) => p.from_response === first!.id)).toBe(true);
+    expect(second!.context_tokens).toBe(second!.context.reduce((n, p) => n + p.tokens, 0));
+    expect(second!.reported_input_tokens).toBeGreaterThan(0);
 
     const lines = loupe(['export', db, '--format', 'jsonl']).stdout.trim().split('\n');
     expect(lines.map((l) => JSON.parse(l).id)).toEqual([doc.runs[0].id]);

@@ -5,6 +5,7 @@ import { buildRunGraph } from '../trace/graph.js';
 import type { EdgeKind, RunGraph } from '../trace/graph-types.js';
 import type { Run } from '../trace/thread.js';
 import type { AgentSpan } from '../trace/types.js';
+import { exportContexts, type ExportResponseContext } from './export-context.js';
 
 export interface ExportItem {
   id: string | null;
@@ -32,7 +33,8 @@ export interface ExportRun {
   id: string;
   label: string | null;
   /** `error` only on a response whose stored record could not be read back (status `unreadable`). */
-  responses: Array<{ id: string; model: string | null; status: string; items: ExportItem[]; error?: string }>;
+  /** Each response's effective context (export-context.ts): `context`, `context_tokens`, `reported_input_tokens`. */
+  responses: Array<{ id: string; model: string | null; status: string; items: ExportItem[]; error?: string } & ExportResponseContext>;
   graph: { nodes: ExportNode[]; edges: ExportEdge[] };
   /** Agents SDK trace objects attached to the run; present only when there are some. */
   agent_spans?: ExportSpan[];
@@ -65,15 +67,16 @@ export function exportGraph(graph: RunGraph): ExportRun['graph'] {
   };
 }
 
-const RUN_GRAPH: GraphBuilder = (run, spans) => exportGraph(buildRunGraph(run, spans));
-
-export function exportRun(run: Run, graph: GraphBuilder = RUN_GRAPH, spans: readonly AgentSpan[] = []): ExportRun {
+/** `graph`: the export graph, when the caller has its own way to build it; the run's graph is built once either way, for the contexts. */
+export function exportRun(run: Run, graph?: GraphBuilder, spans: readonly AgentSpan[] = []): ExportRun {
   // An item's agent is its own (multi-agent beta), else the Agents SDK agent whose response it is.
   const { agentOf } = agentLanes(run.responses, spans);
+  const runGraph = buildRunGraph(run, spans);
+  const contexts = exportContexts(run, runGraph);
   const out: ExportRun = {
     id: run.id,
     label: run.label,
-    responses: run.responses.map((r) => ({
+    responses: run.responses.map((r, i) => ({
       id: r.responseId,
       model: r.model,
       status: r.status,
@@ -84,8 +87,9 @@ export function exportRun(run: Run, graph: GraphBuilder = RUN_GRAPH, spans: read
         agent: item.agent ?? agentOf.get(r.responseId) ?? null,
       })),
       ...(r.status === 'unreadable' && r.error ? { error: r.error.message } : {}),
+      ...contexts[i]!,
     })),
-    graph: graph(run, spans),
+    graph: graph ? graph(run, spans) : exportGraph(runGraph),
   };
   if (spans.length > 0) out.agent_spans = spans.map(exportSpan);
   return out;
