@@ -13,7 +13,9 @@ import { useRunStore } from '../state/run-store.js';
 import { useUiStore } from '../state/ui-store.js';
 import { ItemDetails } from './ItemDetails.js';
 import { RawJson } from './parts.js';
+import { CompactionContext } from './CompactionContext.js';
 import { ResponseDetails } from './ResponseDetails.js';
+import { ResponseTabs } from './ResponseTabs.js';
 
 function NodeInspector({ id }: { id: string }) {
   const view = useRunStore((s) => s.view);
@@ -64,6 +66,7 @@ function NodeInspector({ id }: { id: string }) {
       {happened ? (
         <>
           <ItemDetails ctx={{ node, record: detail.responses[node.response], partner, partial, goTo }} />
+          {node.type === 'compaction' && <CompactionContext node={node} />}
           <RawJson value={node.item.raw} />
         </>
       ) : (
@@ -106,7 +109,8 @@ function ResponseInspector({ index }: { index: number }) {
       </div>
     );
   }
-  return <ResponseDetails record={record} index={index} notes={detail.notes.filter((n) => n.exchangeId === record.exchangeId).map((n) => n.note)} />;
+  const notes = detail.notes.filter((n) => n.exchangeId === record.exchangeId).map((n) => n.note);
+  return <ResponseTabs index={index} details={<ResponseDetails record={record} index={index} notes={notes} />} />;
 }
 
 export function Inspector() {

@@ -1,0 +1,39 @@
+// A selected response's tabs: its details, and the context the model saw. The chosen tab
+// stays chosen from one response to the next, so stepping through a run compares contexts.
+import type { ReactNode } from 'react';
+import { create } from 'zustand';
+import { useWarmContext } from '../context/use-context-tokens.js';
+import { useRunStore } from '../state/run-store.js';
+import { ContextTab } from './ContextTab.js';
+
+type Tab = 'details' | 'context';
+
+const useTab = create<{ tab: Tab; set(tab: Tab): void }>()((set) => ({ tab: 'details', set: (tab) => set({ tab }) }));
+
+export function ResponseTabs({ index, details }: { index: number; details: ReactNode }) {
+  const tab = useTab((s) => s.tab);
+  const setTab = useTab((s) => s.set);
+  // The run's texts go to the token worker now, so the Context tab opens counted.
+  useWarmContext(useRunStore((s) => s.view));
+  const button = (id: Tab, label: string) => (
+    <button
+      type="button"
+      role="tab"
+      aria-selected={tab === id}
+      data-testid={`inspector-tab-${id}`}
+      onClick={() => setTab(id)}
+      className={`border-b-2 px-2.5 py-1.5 text-[12px] ${tab === id ? 'border-blue-500 font-medium text-zinc-900 dark:text-zinc-100' : 'border-transparent text-zinc-500 hover:text-zinc-800 dark:hover:text-zinc-200'}`}
+    >
+      {label}
+    </button>
+  );
+  return (
+    <div>
+      <div role="tablist" className="flex gap-1 border-b border-zinc-200 px-2 dark:border-zinc-800">
+        {button('details', 'Details')}
+        {button('context', 'Context')}
+      </div>
+      {tab === 'details' ? details : <ContextTab index={index} />}
+    </div>
+  );
+}
