@@ -15,6 +15,7 @@ export class ContextModel {
   private readonly missing = new Set<string>();
   private filling: Promise<void> | null = null;
   private warmed = false;
+  private readonly misses = new Map<number, CacheMiss | null>();
 
   constructor(readonly view: RunView) {
     this.counter = new ContextCounter(view.run, view.graph, (text) => {
@@ -30,12 +31,15 @@ export class ContextModel {
 
   /** Why this request's cache served less than the previous one's, when it did. */
   cacheMiss(index: number): CacheMiss | null {
+    if (this.misses.has(index)) return this.misses.get(index)!;
     const prev = previousRequest(this.view.run, index);
     if (prev === null) return null;
     const cur = this.tokens(index);
     const before = this.tokens(prev);
     if (cur.pending || before.pending) return null;
-    return cacheMiss(this.view.run, cur, before);
+    const miss = cacheMiss(this.view.run, cur, before);
+    this.misses.set(index, miss);
+    return miss;
   }
 
   /** Some text the counter asked for is not counted yet. */

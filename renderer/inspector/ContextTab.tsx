@@ -14,14 +14,14 @@ import { useUiStore } from '../state/ui-store.js';
 import { Fields, Section } from './parts.js';
 
 /** Rows shown before "show all": a 300-turn run's last context has 600 parts. */
-const FIRST_ROWS = 150;
+const FIRST_ROWS = 60;
 
 const SOURCE_COLOR: Record<string, string> = {
   instructions: 'bg-zinc-500',
-  tools: 'bg-emerald-500',
+  tools: 'bg-lime-500',
   request: 'bg-blue-500',
   previous_response: 'bg-violet-500',
-  websocket: 'bg-teal-500',
+  websocket: 'bg-cyan-600',
   conversation: 'bg-amber-500',
   compaction: 'bg-rose-500',
 };
@@ -93,9 +93,9 @@ function ContextBar({ tokens }: { tokens: ContextTokens }) {
         </div>
       )}
       <div className="flex h-4 overflow-hidden rounded" data-testid="context-bar">
-        {tokens.parts.map((p, k) =>
-          (p.tokens ?? 0) > 0 ? <div key={k} className={`${colorOf(p)} ${p.cached ? '' : 'opacity-70'} border-r border-white/40`} style={{ width: `${((p.tokens ?? 0) / total) * 100}%` }} title={`${partLabel(p)}: ${formatCount(p.tokens ?? 0)} tokens`} /> : null,
-        )}
+        {segments(tokens.parts).map((g, k) => (
+          <div key={k} className={`${g.color} border-r border-white/40`} style={{ width: `${(g.tokens / total) * 100}%` }} title={`${g.label}: ${formatCount(g.tokens)} tokens`} />
+        ))}
         {overhead > 0 && <div className="bg-[repeating-linear-gradient(45deg,#d4d4d8_0_3px,#f4f4f5_3px_6px)]" style={{ width: `${(overhead / total) * 100}%` }} title={`overhead not attributable: ${formatCount(overhead)} tokens`} />}
       </div>
       <div className="mt-1.5 flex flex-wrap gap-x-3 gap-y-0.5 text-[11px] text-zinc-500">
@@ -108,6 +108,30 @@ function ContextBar({ tokens }: { tokens: ContextTokens }) {
       </div>
     </div>
   );
+}
+
+/** Neighbouring items of one source share a segment: a long run's bar stays a handful of elements. */
+function segments(parts: CountedPart[]): Array<{ color: string; tokens: number; label: string }> {
+  const out: Array<{ color: string; tokens: number; label: string; n: number }> = [];
+  for (const p of parts) {
+    const tokens = p.tokens ?? 0;
+    if (tokens <= 0) continue;
+    const color = colorOf(p);
+    const last = out[out.length - 1];
+    const single = p.item === null;
+    if (last && !single && last.color === color && last.n > 0) {
+      last.tokens += tokens;
+      last.n++;
+      last.label = `${last.n} items ${sourceName(p)}`;
+    } else {
+      out.push({ color, tokens, label: single ? partLabel(p) : `1 item ${sourceName(p)}`, n: single ? 0 : 1 });
+    }
+  }
+  return out;
+}
+
+function sourceName(p: CountedPart): string {
+  return p.source === 'request' ? 'sent now' : `from ${p.source.replace('_', ' ')}`;
 }
 
 function legend(tokens: ContextTokens): Array<[string, string]> {

@@ -10,6 +10,11 @@ type Tab = 'details' | 'context';
 
 const useTab = create<{ tab: Tab; set(tab: Tab): void }>()((set) => ({ tab: 'details', set: (tab) => set({ tab }) }));
 
+/** Opens the Context tab for the next response shown. */
+export function showContextTab(): void {
+  useTab.getState().set('context');
+}
+
 export function ResponseTabs({ index, details }: { index: number; details: ReactNode }) {
   const tab = useTab((s) => s.tab);
   const setTab = useTab((s) => s.set);
