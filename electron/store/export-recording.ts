@@ -9,6 +9,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { exportDocument, exportRun } from '../../shared/export/export-json.js';
 import { harDocument, type HarInput, type HarUnreadable } from '../../shared/export/har.js';
 import { otlpDocument } from '../../shared/export/otlp.js';
+import { loadPriceTable } from '../trace/price-table.js';
 import { attachAgentSpans } from '../../shared/trace/attach-agent-spans.js';
 import type { Db } from './db.js';
 import { isCorruption } from './integrity-check.js';
@@ -57,11 +58,13 @@ export async function exportRecording(
   const spansByRun = attachAgentSpans(runs, spans).byRun;
   switch (format) {
     case 'json':
-      await write(`${JSON.stringify(exportDocument(runs, undefined, spansByRun))}\n`);
+      await write(`${JSON.stringify(exportDocument(runs, undefined, spansByRun, loadPriceTable().table))}\n`);
       break;
-    case 'jsonl':
-      for (const run of runs) await write(`${JSON.stringify(exportRun(run, undefined, spansByRun.get(run.id)))}\n`);
+    case 'jsonl': {
+      const prices = loadPriceTable().table;
+      for (const run of runs) await write(`${JSON.stringify(exportRun(run, undefined, spansByRun.get(run.id), prices))}\n`);
       break;
+    }
     case 'otlp': {
       const doc = otlpDocument(runs, { version: pkg.version, recordingId: readRecordingId(db), agentSpans: spansByRun, content: options.otlpContent });
       await write(`${JSON.stringify(doc)}\n`);

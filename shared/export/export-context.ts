@@ -1,9 +1,11 @@
 // The export's view of each response's effective context (shared/context): its parts in
 // order, with their source and tokens, and the totals to reconcile against the API's own.
+import { attributeRun, type PaidRow } from '../context/attribution.js';
 import { ContextCounter } from '../context/context-tokens.js';
 import type { ContextPartKind, ContextSource } from '../context/context-types.js';
 import { o200kCounter } from '../context/o200k.js';
 import type { RunGraph } from '../trace/graph-types.js';
+import type { PriceTable } from '../trace/prices.js';
 import type { Run } from '../trace/thread.js';
 
 export interface ExportContextPart {
@@ -24,8 +26,32 @@ export interface ExportResponseContext {
   reported_input_tokens: number | null;
 }
 
-export function exportContexts(run: Run, graph: RunGraph): ExportResponseContext[] {
-  const counter = new ContextCounter(run, graph, o200kCounter());
+export interface ExportPaidRow {
+  tokens: number;
+  cost: number | null;
+  first_tokens: number;
+  resent_tokens: number;
+  resends: number;
+}
+
+/** What a run paid for (attribution.ts): input tokens and cost by source, tool and agent, and the biggest resends. */
+export interface ExportAttribution {
+  input_tokens: number;
+  cost: number | null;
+  by_source: Array<{ source: string } & ExportPaidRow>;
+  by_tool: Array<{ tool: string } & ExportPaidRow>;
+  by_agent: Array<{ agent: string } & ExportPaidRow>;
+  levers: Array<{ text: string; tokens: number; cost: number | null }>;
+}
+
+/** One tokenizer memo for a whole export: runs of one recording resend the same texts. */
+const count = o200kCounter();
+
+export function contextCounter(run: Run, graph: RunGraph): ContextCounter {
+  return new ContextCounter(run, graph, count);
+}
+
+export function exportContexts(run: Run, counter: ContextCounter): ExportResponseContext[] {
   return run.responses.map((_, i) => {
     const t = counter.tokens(i);
     return {
@@ -34,4 +60,17 @@ export function exportContexts(run: Run, graph: RunGraph): ExportResponseContext
       reported_input_tokens: t.reported,
     };
   });
+}
+
+export function exportAttribution(run: Run, graph: RunGraph, counter: ContextCounter, prices: PriceTable): ExportAttribution {
+  const a = attributeRun(run, graph, counter, prices);
+  const row = (r: PaidRow): ExportPaidRow => ({ tokens: Math.round(r.tokens), cost: r.cost, first_tokens: Math.round(r.firstTokens), resent_tokens: Math.round(r.resentTokens), resends: r.resends });
+  return {
+    input_tokens: a.inputTokens,
+    cost: a.cost,
+    by_source: a.bySource.map((r) => ({ source: r.key, ...row(r) })),
+    by_tool: a.byTool.map((r) => ({ tool: r.key, ...row(r) })),
+    by_agent: a.byAgent.map((r) => ({ agent: r.key, ...row(r) })),
+    levers: a.levers.map((l) => ({ text: l.text, tokens: l.tokens, cost: l.cost })),
+  };
 }

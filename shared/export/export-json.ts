@@ -5,7 +5,8 @@ import { buildRunGraph } from '../trace/graph.js';
 import type { EdgeKind, RunGraph } from '../trace/graph-types.js';
 import type { Run } from '../trace/thread.js';
 import type { AgentSpan } from '../trace/types.js';
-import { exportContexts, type ExportResponseContext } from './export-context.js';
+import type { PriceTable } from '../trace/prices.js';
+import { contextCounter, exportAttribution, exportContexts, type ExportAttribution, type ExportResponseContext } from './export-context.js';
 
 export interface ExportItem {
   id: string | null;
@@ -36,6 +37,8 @@ export interface ExportRun {
   /** Each response's effective context (export-context.ts): `context`, `context_tokens`, `reported_input_tokens`. */
   responses: Array<{ id: string; model: string | null; status: string; items: ExportItem[]; error?: string } & ExportResponseContext>;
   graph: { nodes: ExportNode[]; edges: ExportEdge[] };
+  /** What the run's input tokens paid for, by source, tool and agent (costs null without a price table). */
+  attribution: ExportAttribution;
   /** Agents SDK trace objects attached to the run; present only when there are some. */
   agent_spans?: ExportSpan[];
 }
@@ -67,12 +70,15 @@ export function exportGraph(graph: RunGraph): ExportRun['graph'] {
   };
 }
 
+const NO_PRICES: PriceTable = { models: {} };
+
 /** `graph`: the export graph, when the caller has its own way to build it; the run's graph is built once either way, for the contexts. */
-export function exportRun(run: Run, graph?: GraphBuilder, spans: readonly AgentSpan[] = []): ExportRun {
+export function exportRun(run: Run, graph?: GraphBuilder, spans: readonly AgentSpan[] = [], prices: PriceTable = NO_PRICES): ExportRun {
   // An item's agent is its own (multi-agent beta), else the Agents SDK agent whose response it is.
   const { agentOf } = agentLanes(run.responses, spans);
   const runGraph = buildRunGraph(run, spans);
-  const contexts = exportContexts(run, runGraph);
+  const counter = contextCounter(run, runGraph);
+  const contexts = exportContexts(run, counter);
   const out: ExportRun = {
     id: run.id,
     label: run.label,
@@ -90,6 +96,7 @@ export function exportRun(run: Run, graph?: GraphBuilder, spans: readonly AgentS
       ...contexts[i]!,
     })),
     graph: graph ? graph(run, spans) : exportGraph(runGraph),
+    attribution: exportAttribution(run, runGraph, counter, prices),
   };
   if (spans.length > 0) out.agent_spans = spans.map(exportSpan);
   return out;
@@ -110,6 +117,6 @@ function exportSpan(s: AgentSpan): ExportSpan {
 }
 
 /** `spans` holds each run's attached Agents SDK trace objects (attach-agent-spans.ts), by run id. */
-export function exportDocument(runs: Run[], graph?: GraphBuilder, spans?: ReadonlyMap<string, readonly AgentSpan[]>): ExportDocument {
-  return { runs: runs.map((run) => exportRun(run, graph, spans?.get(run.id))) };
+export function exportDocument(runs: Run[], graph?: GraphBuilder, spans?: ReadonlyMap<string, readonly AgentSpan[]>, prices?: PriceTable): ExportDocument {
+  return { runs: runs.map((run) => exportRun(run, graph, spans?.get(run.id), prices)) };
 }
