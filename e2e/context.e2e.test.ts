@@ -81,4 +81,21 @@ describe.skipIf(missing !== null)('Context tab in Chromium', () => {
     await page.waitForSelector('[data-testid="context-tab"][data-state="ready"]', { timeout: 30_000 });
     expect(await page.$$eval('[data-testid="context-parts"] button[data-part="compaction"]', (els) => els.length)).toBe(1);
   }, 60_000);
+
+  it("shows what the run paid for in the waterfall's numbers", async () => {
+    await page.goto(`${server.ui}#run=${encodeURIComponent(runId)}`);
+    await page.reload();
+    await page.click('button[data-tab="waterfall"]');
+    await page.waitForSelector('[data-testid="paid-for"][data-state="ready"]', { timeout: 30_000 });
+    // The coding agent's tools each have a row, and its biggest resends are named.
+    const tools = await page.$$eval('[data-testid="paid-by-tool"] [data-paid-row]', (els) => els.map((e) => e.getAttribute('data-paid-row')));
+    expect(tools).toEqual(expect.arrayContaining(['run_tests', 'read_file']));
+    expect(await page.textContent('[data-testid="paid-levers"]')).toMatch(/resent \d+ times?: [\d.]+[kM]? tokens/);
+    await page.$eval('[data-testid="paid-for"]', (el) => el.scrollIntoView());
+    await page.screenshot({ path: artifact('paid-for-1600x1000.png') });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.$eval('[data-testid="paid-for"]', (el) => el.scrollIntoView());
+    await page.screenshot({ path: artifact('paid-for-1280x800.png') });
+    await page.setViewportSize({ width: 1600, height: 1000 });
+  }, 60_000);
 });
