@@ -29,7 +29,7 @@ describe('Context tab', () => {
     const view = show();
     act(() => useRunStore.getState().select({ kind: 'response', index: 1 }));
     fireEvent.click(screen.getByTestId('inspector-tab-context'));
-    await waitFor(() => expect(screen.getByTestId('context-tab').dataset.state).toBe('ready'));
+    await waitFor(() => expect(screen.getByTestId('context-tab').dataset.state).toBe('ready'), { timeout: 15_000 });
     const rows = [...screen.getByTestId('context-parts').querySelectorAll('button[data-part]')] as HTMLElement[];
     // The second request continues the first: its input and three calls come by previous_response_id.
     const record = view.run.responses[1]!;
@@ -46,7 +46,7 @@ describe('Context tab', () => {
     const node = view.graph.nodes.find((n) => n.type === 'compaction')!;
     act(() => useRunStore.getState().select({ kind: 'node', id: node.id }));
     // The /compact request's window: four items; the next request holds the compaction, billed.
-    await waitFor(() => expect(screen.getByTestId('compaction-context').textContent).toMatch(/4 items, [1-9]\d* tokens.*as billed/));
+    await waitFor(() => expect(screen.getByTestId('compaction-context').textContent).toMatch(/4 items, [1-9]\d* tokens.*as billed/), { timeout: 15_000 });
     expect(screen.getByTestId('compaction-context').textContent).toContain('response #4');
   });
 });

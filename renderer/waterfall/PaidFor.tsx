@@ -20,11 +20,34 @@ function usePaidFor(view: RunView, prices: PriceTable): RunAttribution {
     return () => {
       live = false;
     };
-  }, [model, paid.pending]);
+  }, [model, paid.pending, counted]);
   return paid;
 }
 
+/**
+ * Attribution walks every part of every request's context: a long chained run's contexts
+ * hold millions (700 responses over 2,800 items: 1.8M, about 2 s). Past this many, it waits
+ * for a click rather than holding up the tab.
+ */
+const AUTO_PARTS = 400_000;
+
 export function PaidFor({ view, prices }: { view: RunView; prices: PriceTable }) {
+  const [asked, setAsked] = useState(false);
+  const parts = view.graph.nodes.length * view.run.responses.length;
+  if (parts > AUTO_PARTS && !asked) {
+    return (
+      <section className="mt-6" data-testid="paid-for" data-state="waiting">
+        <h3 className="text-[11px] font-semibold uppercase tracking-wide text-zinc-500">What this run paid for</h3>
+        <button type="button" onClick={() => setAsked(true)} className="mt-1 text-[12.5px] text-blue-600 hover:underline dark:text-blue-400" data-testid="paid-for-start">
+          Attribute the input of {view.run.responses.length} requests (a long run: this takes a moment)
+        </button>
+      </section>
+    );
+  }
+  return <PaidForTable view={view} prices={prices} />;
+}
+
+function PaidForTable({ view, prices }: { view: RunView; prices: PriceTable }) {
   const paid = usePaidFor(view, prices);
   if (paid.inputTokens === 0) return null;
   return (

@@ -10,7 +10,8 @@ import type { GraphNode, RunGraph } from '../trace/graph-types.js';
 import { str } from '../trace/json.js';
 import { priceFor, type PriceTable } from '../trace/prices.js';
 import type { Run } from '../trace/thread.js';
-import type { ContextCounter, CountedPart } from './context-tokens.js';
+import type { ContextCounter } from './context-tokens.js';
+import type { ContextPart } from './context-types.js';
 
 export type PaidSource = 'instructions & tools' | 'user messages' | 'tool outputs' | 'subagent results' | 'model output' | 'compaction' | 'overhead';
 
@@ -78,12 +79,18 @@ export function attributeRun(run: Run, graph: RunGraph, counter: ContextCounter,
   run.responses.forEach((record, i) => {
     const u = record.usage;
     if (u === null || record.api === 'conversations') return;
-    const t = counter.tokens(i);
-    pending ||= t.pending;
+    // Sizes only, not counted contexts: a long chain's contexts hold millions of parts in all.
+    const parts = counter.resolver.context(i).parts;
+    const sizes = counter.measureAll(parts);
+    let counted = 0;
+    for (const m of sizes) {
+      if (m.counted === 'tokenizer' && m.tokens === null) pending = true;
+      counted += m.tokens ?? 0;
+    }
     const price = priceFor(record.model, prices);
     const agent = payingAgent(graph, i, nodes) ?? record.exchange.agent ?? 'main';
     // Parts are scaled down when they count more than the API billed, so rows add up to it.
-    const scale = t.contextTokens > u.inputTokens && t.contextTokens > 0 ? u.inputTokens / t.contextTokens : 1;
+    const scale = counted > u.inputTokens && counted > 0 ? u.inputTokens / counted : 1;
     const cached = Math.min(u.cachedTokens, u.inputTokens);
     const priced = (start: number, tokens: number): number | null => {
       if (price === null) return null;
@@ -92,8 +99,9 @@ export function attributeRun(run: Run, graph: RunGraph, counter: ContextCounter,
     };
     const here = new Set<string>();
     let at = 0;
-    for (const p of t.parts) {
-      const tokens = (p.tokens ?? 0) * scale;
+    for (let k = 0; k < parts.length; k++) {
+      const p = parts[k]!;
+      const tokens = (sizes[k]!.tokens ?? 0) * scale;
       const c = priced(at, tokens);
       at += tokens;
       const key = p.node ?? `${p.part}:${p.tool ?? ''}:${p.text ?? ''}`;
@@ -120,7 +128,7 @@ export function attributeRun(run: Run, graph: RunGraph, counter: ContextCounter,
   return { bySource: sources, byTool: tools, byAgent: byAgent.list(), levers: levers(sources, tools), inputTokens, cost, pending };
 }
 
-function classify(p: CountedPart, nodes: Map<string, GraphNode>, agent: string): { source: PaidSource; tool: string | null; subagent: string | null } {
+function classify(p: ContextPart, nodes: Map<string, GraphNode>, agent: string): { source: PaidSource; tool: string | null; subagent: string | null } {
   if (p.part === 'instructions' || p.part === 'tools') return { source: 'instructions & tools', tool: null, subagent: null };
   if (p.part === 'compaction') return { source: 'compaction', tool: null, subagent: null };
   const item = p.item!;

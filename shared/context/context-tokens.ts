@@ -11,6 +11,7 @@
 // What no part accounts for is shown as the overhead, never spread over the parts.
 import type { RunGraph } from '../trace/graph-types.js';
 import type { Run } from '../trace/thread.js';
+import type { TraceItem } from '../trace/types.js';
 import type { ContextPart, ResolvedContext } from './context-types.js';
 import { FRAME_TOKENS, itemText } from './render-text.js';
 import { ContextResolver } from './resolve-context.js';
@@ -54,6 +55,9 @@ export class ContextCounter {
   readonly resolver: ContextResolver;
   private readonly compactionTokens = new Map<string, number | null>();
   private readonly memo = new Map<number, ContextTokens>();
+  /** An item is rendered and counted once, however many contexts carry it. */
+  private readonly itemTokens = new WeakMap<TraceItem, number>();
+  private readonly partSizes = new WeakMap<ContextPart, Measure>();
 
   constructor(
     private readonly run: Run,
@@ -69,8 +73,8 @@ export class ContextCounter {
     if (known !== undefined) return known;
     const ctx = this.resolver.context(index);
     const usage = this.run.responses[index]!.usage;
-    const parts = place(this.measureAll(ctx.parts), usage?.cachedTokens ?? null);
-    const replaced = place(this.measureAll(ctx.replaced), null);
+    const parts = place(ctx.parts, this.measureAll(ctx.parts), usage?.cachedTokens ?? null);
+    const replaced = place(ctx.replaced, this.measureAll(ctx.replaced), null);
     const pending = [...parts, ...replaced].some((p) => p.counted === 'tokenizer' && p.tokens === null);
     const contextTokens = parts.reduce((n, p) => n + (p.tokens ?? 0), 0);
     const reported = usage?.inputTokens ?? null;
@@ -86,16 +90,29 @@ export class ContextCounter {
       overhead: reported === null || pending ? null : reported - contextTokens,
       pending,
     };
-    if (!pending) this.memo.set(index, out);
+    if (!pending) {
+      if (this.memo.size >= MEMO_SIZE) this.memo.delete(this.memo.keys().next().value!);
+      this.memo.set(index, out);
+    }
     return out;
   }
 
-  private measureAll(parts: readonly ContextPart[]): Measured[] {
+  /** Each part's size in a context (reasoning of an earlier turn is dropped); the sizes are shared, the array is new. */
+  measureAll(parts: readonly ContextPart[]): Measure[] {
     const lastUser = lastUserMessage(parts);
-    return parts.map((p, k) => ({ p, m: k < lastUser && isReasoning(p) ? DROPPED : this.measure(p) }));
+    return parts.map((p, k) => (k < lastUser && isReasoning(p) ? DROPPED : this.measured(p)));
   }
 
-  private measure(p: ContextPart): { tokens: number | null; counted: CountMethod } {
+  /** A part's size, kept once known: the parts of a chain are shared by all its contexts. */
+  private measured(p: ContextPart): Measure {
+    const known = this.partSizes.get(p);
+    if (known !== undefined) return known;
+    const m = this.measure(p);
+    if (!(m.counted === 'tokenizer' && m.tokens === null) && !(p.part === 'compaction' && m.tokens === null)) this.partSizes.set(p, m);
+    return m;
+  }
+
+  private measure(p: ContextPart): Measure {
     if (p.item === null) {
       const text = p.text ?? '';
       if (text === '') return { tokens: 0, counted: 'unknown' };
@@ -106,13 +123,17 @@ export class ContextCounter {
       const n = p.node === null ? null : this.compaction(p.node);
       return { tokens: n, counted: n === null ? 'unknown' : 'billed' };
     }
+    const known = this.itemTokens.get(p.item);
+    if (known !== undefined) return { tokens: known, counted: 'tokenizer' };
     const text = itemText(p.item);
     if (text === null) {
       const n = this.reasoning(p.node);
       return { tokens: n, counted: n === null ? 'unknown' : 'billed' };
     }
     const n = this.count(text);
-    return { tokens: n === null ? null : n + FRAME_TOKENS, counted: 'tokenizer' };
+    if (n === null) return { tokens: null, counted: 'tokenizer' };
+    this.itemTokens.set(p.item, n + FRAME_TOKENS);
+    return { tokens: n + FRAME_TOKENS, counted: 'tokenizer' };
   }
 
   /** An encrypted reasoning item: its share of the reasoning tokens its response was billed for. */
@@ -137,7 +158,10 @@ export class ContextCounter {
       if (reported === undefined) continue;
       let rest = 0;
       let known = true;
-      for (const { p, m } of this.measureAll(ctx.parts)) {
+      const sizes = this.measureAll(ctx.parts);
+      for (let k = 0; k < ctx.parts.length; k++) {
+        const p = ctx.parts[k]!;
+        const m = sizes[k]!;
         if (p.node === node) continue;
         if (m.tokens === null && m.counted === 'tokenizer') known = false;
         rest += m.tokens ?? 0;
@@ -170,7 +194,7 @@ export class ContextCounter {
 }
 
 /** The API drops reasoning items of earlier turns (before the latest user message): they cost nothing. */
-const DROPPED = { tokens: 0, counted: 'billed' as const };
+const DROPPED: Measure = { tokens: 0, counted: 'billed' };
 
 function isReasoning(p: ContextPart): boolean {
   return p.item?.type === 'reasoning';
@@ -184,11 +208,18 @@ function lastUserMessage(parts: readonly ContextPart[]): number {
   return -1;
 }
 
-type Measured = { p: ContextPart; m: { tokens: number | null; counted: CountMethod } };
+export interface Measure {
+  tokens: number | null;
+  counted: CountMethod;
+}
 
-function place(measured: Measured[], cachedTokens: number | null): CountedPart[] {
+/** How many counted contexts are kept (the inspector shows one and compares it with the one before). */
+const MEMO_SIZE = 16;
+
+function place(parts: readonly ContextPart[], sizes: Measure[], cachedTokens: number | null): CountedPart[] {
   let start = 0;
-  return measured.map(({ p, m }) => {
+  return parts.map((p, k) => {
+    const m = sizes[k]!;
     const end = start + (m.tokens ?? 0);
     const cached = cachedTokens !== null && cachedTokens > 0 && end <= cachedTokens;
     const partlyCached = cachedTokens !== null && !cached && start < cachedTokens;

@@ -11,7 +11,9 @@
 //   stands for them (the API does this for stateless input too); the items the /compact
 //   endpoint returned beside its compaction item are kept.
 // Node ids come from the run's graph, so a part names the node the canvas draws for it.
-// Contexts are memoized: a chain of n responses resolves in O(total context), not O(n²) walks.
+// A context is walked from its chain's root: each response's carried parts are made once and
+// shared by every context that holds them, so a chain of n responses costs O(n) parts and each
+// context an array of pointers (a 700-response chain's contexts hold 1.8M).
 import type { GraphNode, RunGraph } from '../trace/graph-types.js';
 import { arr, obj } from '../trace/json.js';
 import type { Run } from '../trace/thread.js';
@@ -20,7 +22,10 @@ import type { ContextPart, ResolvedContext } from './context-types.js';
 import { instructionsText, outputSchemaText, toolName, toolText } from './render-text.js';
 
 export class ContextResolver {
+  /** Recently resolved contexts: a long chain's contexts share their parts, not their arrays, so few are kept. */
   private readonly memo = new Map<number, ResolvedContext>();
+  /** Per response and carrying source: its own input and its output as its continuations see them. */
+  private readonly carriedMemo = new Map<string, ContextPart[]>();
   /** Response id → its latest position in the run. */
   private readonly byId = new Map<string, number>();
   /** Items each conversation held before each response that uses it (built once, in run order). */
@@ -38,22 +43,10 @@ export class ContextResolver {
   context(index: number): ResolvedContext {
     const known = this.memo.get(index);
     if (known !== undefined) return known;
-    // A long chain resolves from its root up, so no call recurses deeply.
-    const chain: number[] = [];
-    for (let k: number | null = index; k !== null && !this.memo.has(k); k = this.parentOf(k)) {
-      if (chain.includes(k)) break; // a cycle of ids (a gateway reusing them) stops here
-      chain.push(k);
-    }
-    for (let c = chain.length - 1; c >= 0; c--) this.memo.set(chain[c]!, this.resolve(chain[c]!));
-    return this.memo.get(index)!;
-  }
-
-  /** What the server holds after `index`: its context items and its output, as a continuation sees them. */
-  held(index: number): ContextPart[] {
-    const ctx = this.context(index);
-    const record = this.run.responses[index]!;
-    const items = ctx.parts.filter((p) => p.part === 'input' || p.part === 'compaction');
-    return [...items, ...this.outputParts(record, index)];
+    const ctx = this.resolve(index);
+    if (this.memo.size >= MEMO_SIZE) this.memo.delete(this.memo.keys().next().value!);
+    this.memo.set(index, ctx);
+    return ctx;
   }
 
   private parentOf(index: number): number | null {
@@ -63,29 +56,56 @@ export class ContextResolver {
     return at !== undefined && at < index ? at : null;
   }
 
-  private resolve(index: number): ResolvedContext {
-    const record = this.run.responses[index]!;
-    const parts: ContextPart[] = [...headParts(record)];
-    let base: ContextPart[] = [];
-    let unresolved: string | null = null;
-    const prev = record.request.previousResponseId;
-    if (prev !== null) {
-      const parent = this.parentOf(index);
-      if (parent === null) unresolved = prev;
-      else base = this.carried(parent, record.exchange.transport === 'websocket' ? 'websocket' : 'previous_response');
-    } else if (record.request.conversationId !== null) {
-      base = this.conversationBefore(index);
+  /** The chain `index` continues, root first: each response with the source its continuation carried it by. */
+  private ancestors(index: number): Array<{ at: number; source: CarriedSource }> {
+    const chain: Array<{ at: number; source: CarriedSource }> = [];
+    const seen = new Set<number>([index]);
+    let child = index;
+    for (let k = this.parentOf(index); k !== null && !seen.has(k); k = this.parentOf(k)) {
+      seen.add(k); // a cycle of ids (a gateway reusing them) stops here
+      chain.push({ at: k, source: this.run.responses[child]!.exchange.transport === 'websocket' ? 'websocket' : 'previous_response' });
+      child = k;
     }
-    const own = record.request.input.map((item, k) => this.part(item, this.graph.responses[index]?.input[k] ?? null, 'request', null));
-    const { kept, replaced } = this.compact([...base, ...own]);
-    return { index, responseId: record.responseId, parts: [...parts, ...kept], replaced, unresolved };
+    return chain.reverse();
   }
 
-  private carried(from: number, source: 'previous_response' | 'websocket'): ContextPart[] {
-    const fromId = this.run.responses[from]!.responseId;
-    return this.held(from).map((p) =>
-      p.source === 'compaction' ? p : { ...p, source, fromResponse: p.fromResponse ?? fromId, fromIndex: p.fromIndex ?? from },
-    );
+  private resolve(index: number): ResolvedContext {
+    const record = this.run.responses[index]!;
+    const parts: ContextPart[] = headParts(record);
+    // One array for the whole context, walked from the chain's root: the parts themselves are shared.
+    const items: ContextPart[] = [];
+    let unresolved: string | null = null;
+    if (record.request.previousResponseId !== null) {
+      const chain = this.ancestors(index);
+      const root = chain[0]?.at ?? index;
+      const rootPrev = this.run.responses[root]!.request.previousResponseId;
+      if (chain.length === 0 || (rootPrev !== null && this.parentOf(root) === null)) unresolved = chain.length === 0 ? record.request.previousResponseId : rootPrev;
+      if (chain.length > 0 && rootPrev === null && this.run.responses[root]!.request.conversationId !== null) for (const p of this.conversationBefore(root)) items.push(p);
+      for (const { at, source } of chain) for (const p of this.carried(at, source)) items.push(p);
+    } else if (record.request.conversationId !== null) {
+      for (const p of this.conversationBefore(index)) items.push(p);
+    }
+    const nodes = this.graph.responses[index]?.input;
+    record.request.input.forEach((item, k) => items.push(this.part(item, nodes?.[k] ?? null, 'request', null)));
+    const { kept, replaced } = this.compact(items);
+    for (const p of kept) parts.push(p);
+    return { index, responseId: record.responseId, parts, replaced, unresolved };
+  }
+
+  /** What `from`'s continuations hold from it: its own input and its output, carried from it. */
+  private carried(from: number, source: CarriedSource): ContextPart[] {
+    const key = `${from}:${source}`;
+    const known = this.carriedMemo.get(key);
+    if (known !== undefined) return known;
+    const record = this.run.responses[from]!;
+    const nodes = this.graph.responses[from];
+    const carry = (p: ContextPart): ContextPart => (p.source === 'compaction' ? p : { ...p, source, fromResponse: record.responseId, fromIndex: from });
+    const out = [
+      ...record.request.input.map((item, k) => carry(this.part(item, nodes?.input[k] ?? null, 'request', null))),
+      ...this.outputParts(record, from).map(carry),
+    ];
+    this.carriedMemo.set(key, out);
+    return out;
   }
 
   private outputParts(record: ResponseRecord, index: number): ContextPart[] {
@@ -180,6 +200,11 @@ export class ContextResolver {
 }
 
 /** Instructions (a string, or input items standing in for a system prompt) and each tool. */
+type CarriedSource = 'previous_response' | 'websocket';
+
+/** How many resolved contexts are kept: the inspector asks for a response and the one before it. */
+const MEMO_SIZE = 16;
+
 function headParts(record: ResponseRecord): ContextPart[] {
   const out: ContextPart[] = [];
   const instructions = instructionsText(record.request.params.instructions);
