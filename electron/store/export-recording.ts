@@ -6,7 +6,7 @@
 // derivation has not written yet is normalized from raw (underived.ts), and responses still
 // in flight come out as they stand, `in_progress`, and are counted in the report.
 import pkg from '../../package.json' with { type: 'json' };
-import { exportDocument, exportRun } from '../../shared/export/export-json.js';
+import { exportDocument, exportRun, type ExportOptions as JsonExportOptions } from '../../shared/export/export-json.js';
 import { harDocument, type HarInput, type HarUnreadable } from '../../shared/export/har.js';
 import { otlpDocument } from '../../shared/export/otlp.js';
 import { loadPriceTable } from '../trace/price-table.js';
@@ -58,11 +58,11 @@ export async function exportRecording(
   const spansByRun = attachAgentSpans(runs, spans).byRun;
   switch (format) {
     case 'json':
-      await write(`${JSON.stringify(exportDocument(runs, undefined, spansByRun, loadPriceTable().table))}\n`);
+      await write(`${JSON.stringify(exportDocument(runs, undefined, spansByRun, await contextOptions()))}\n`);
       break;
     case 'jsonl': {
-      const prices = loadPriceTable().table;
-      for (const run of runs) await write(`${JSON.stringify(exportRun(run, undefined, spansByRun.get(run.id), prices))}\n`);
+      const options = await contextOptions();
+      for (const run of runs) await write(`${JSON.stringify(exportRun(run, undefined, spansByRun.get(run.id), options))}\n`);
       break;
     }
     case 'otlp': {
@@ -72,6 +72,12 @@ export async function exportRecording(
     }
   }
   return { damage, inFlight };
+}
+
+/** Prices and the tokenizer for the context fields: loaded here, so other commands start without them. */
+export async function contextOptions(): Promise<JsonExportOptions> {
+  const { o200kCounter } = await import('../../shared/context/o200k.js');
+  return { prices: loadPriceTable().table, count: o200kCounter() };
 }
 
 async function harInputs(db: Db, damage: ReadDamage): Promise<{ inputs: HarInput[]; unreadable: HarUnreadable[] }> {

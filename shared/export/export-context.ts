@@ -1,9 +1,8 @@
 // The export's view of each response's effective context (shared/context): its parts in
 // order, with their source and tokens, and the totals to reconcile against the API's own.
 import { attributeRun, type PaidRow } from '../context/attribution.js';
-import { ContextCounter } from '../context/context-tokens.js';
+import { ContextCounter, type TokenCounter } from '../context/context-tokens.js';
 import type { ContextPartKind, ContextSource } from '../context/context-types.js';
-import { o200kCounter } from '../context/o200k.js';
 import type { RunGraph } from '../trace/graph-types.js';
 import type { PriceTable } from '../trace/prices.js';
 import type { Run } from '../trace/thread.js';
@@ -44,10 +43,8 @@ export interface ExportAttribution {
   levers: Array<{ text: string; tokens: number; cost: number | null }>;
 }
 
-/** One tokenizer memo for a whole export: runs of one recording resend the same texts. */
-const count = o200kCounter();
-
-export function contextCounter(run: Run, graph: RunGraph): ContextCounter {
+/** `count` is the caller's tokenizer (the edge loads o200k_base only for an export that needs it). */
+export function contextCounter(run: Run, graph: RunGraph, count: TokenCounter): ContextCounter {
   return new ContextCounter(run, graph, count);
 }
 

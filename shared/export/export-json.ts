@@ -5,6 +5,7 @@ import { buildRunGraph } from '../trace/graph.js';
 import type { EdgeKind, RunGraph } from '../trace/graph-types.js';
 import type { Run } from '../trace/thread.js';
 import type { AgentSpan } from '../trace/types.js';
+import type { TokenCounter } from '../context/context-tokens.js';
 import type { PriceTable } from '../trace/prices.js';
 import { contextCounter, exportAttribution, exportContexts, type ExportAttribution, type ExportResponseContext } from './export-context.js';
 
@@ -70,14 +71,25 @@ export function exportGraph(graph: RunGraph): ExportRun['graph'] {
   };
 }
 
+/**
+ * What the context and attribution fields need from the edge: the price table, and the
+ * o200k_base tokenizer (shared/context/o200k.ts), whose tables take a moment to load. Without
+ * a tokenizer, text parts have `tokens: null`; without prices, costs are null.
+ */
+export interface ExportOptions {
+  prices?: PriceTable;
+  count?: TokenCounter;
+}
+
 const NO_PRICES: PriceTable = { models: {} };
+const UNCOUNTED: TokenCounter = () => null;
 
 /** `graph`: the export graph, when the caller has its own way to build it; the run's graph is built once either way, for the contexts. */
-export function exportRun(run: Run, graph?: GraphBuilder, spans: readonly AgentSpan[] = [], prices: PriceTable = NO_PRICES): ExportRun {
+export function exportRun(run: Run, graph?: GraphBuilder, spans: readonly AgentSpan[] = [], options: ExportOptions = {}): ExportRun {
   // An item's agent is its own (multi-agent beta), else the Agents SDK agent whose response it is.
   const { agentOf } = agentLanes(run.responses, spans);
   const runGraph = buildRunGraph(run, spans);
-  const counter = contextCounter(run, runGraph);
+  const counter = contextCounter(run, runGraph, options.count ?? UNCOUNTED);
   const contexts = exportContexts(run, counter);
   const out: ExportRun = {
     id: run.id,
@@ -96,7 +108,7 @@ export function exportRun(run: Run, graph?: GraphBuilder, spans: readonly AgentS
       ...contexts[i]!,
     })),
     graph: graph ? graph(run, spans) : exportGraph(runGraph),
-    attribution: exportAttribution(run, runGraph, counter, prices),
+    attribution: exportAttribution(run, runGraph, counter, options.prices ?? NO_PRICES),
   };
   if (spans.length > 0) out.agent_spans = spans.map(exportSpan);
   return out;
@@ -117,6 +129,6 @@ function exportSpan(s: AgentSpan): ExportSpan {
 }
 
 /** `spans` holds each run's attached Agents SDK trace objects (attach-agent-spans.ts), by run id. */
-export function exportDocument(runs: Run[], graph?: GraphBuilder, spans?: ReadonlyMap<string, readonly AgentSpan[]>, prices?: PriceTable): ExportDocument {
-  return { runs: runs.map((run) => exportRun(run, graph, spans?.get(run.id), prices)) };
+export function exportDocument(runs: Run[], graph?: GraphBuilder, spans?: ReadonlyMap<string, readonly AgentSpan[]>, options?: ExportOptions): ExportDocument {
+  return { runs: runs.map((run) => exportRun(run, graph, spans?.get(run.id), options)) };
 }
