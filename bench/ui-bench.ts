@@ -15,7 +15,9 @@ import { createService } from '../electron/service/service.js';
 import { openDb } from '../electron/store/db.js';
 import { derivedRows, derivedWriter } from '../electron/store/derive.js';
 import { normalizeExchange } from '../shared/trace/normalize.js';
+import { statelessTurns } from '../shared/trace/scenarios-wide.js';
 import { syntheticRun } from '../shared/trace/synthetic-run.js';
+import type { RawExchange } from '../shared/trace/types.js';
 
 export interface UiBenchReport {
   firstPaint2000Ms: number[];
@@ -25,6 +27,13 @@ export interface UiBenchReport {
   pan5000FrameMs: { median: number; p95: number; frames: number };
   pan5000FittedFrameMs: { median: number; p95: number; frames: number; nodesDrawn: number };
   nodesPainted2000: number;
+  /**
+   * The Context tab of a 300-turn stateless run's last response (target under 100 ms): from
+   * the click to the painted tab with every count in, once the run's texts were counted
+   * (`warm`, the usual case: they are sent to the token worker when a response is
+   * inspected), and on a page just loaded, the tokenizer still loading (`cold`).
+   */
+  contextTab300: { warmMs: number[]; warmMedianMs: number; coldMs: number[]; parts: number };
   /** Where the last first paint went: the API call, building the view model, React Flow. */
   firstPaintBreakdown: { fetchMs: number; buildMs: number; renderMs: number };
 }
@@ -32,15 +41,19 @@ export interface UiBenchReport {
 const CHROMIUM = process.env.LOUPE_CHROMIUM ?? '/usr/bin/chromium';
 
 function record(dbPath: string, items: number, idBase: number): void {
+  recordExchanges(dbPath, syntheticRun({ items, events: items * 10 }), `bench-${items}`, idBase);
+}
+
+function recordExchanges(dbPath: string, exchanges: RawExchange[], label: string, idBase: number): void {
   const db = openDb(dbPath);
   try {
     const write = derivedWriter(db);
-    const rows = syntheticRun({ items, events: items * 10 }).map((raw) => {
+    const rows = exchanges.map((raw) => {
       const id = raw.id + idBase;
-      const result = normalizeExchange({ ...raw, id, label: `bench-${items}` });
+      const result = normalizeExchange({ ...raw, id, label });
       for (const r of result.responses) {
         r.exchangeId = id;
-        r.exchange.label = `bench-${items}`;
+        r.exchange.label = label;
       }
       return derivedRows(id, result);
     });
@@ -88,6 +101,18 @@ const RECORD_FRAMES = `(() => {
   requestAnimationFrame(loop);
 })()`;
 
+/** Clicks the Context tab and resolves with the time to the first frame that shows it counted. */
+const OPEN_CONTEXT = `(async () => {
+  const t0 = performance.now();
+  document.querySelector('[data-testid="inspector-tab-context"]').click();
+  for (;;) {
+    await new Promise((r) => requestAnimationFrame(() => r(null)));
+    if (document.querySelector('[data-testid="context-tab"][data-state="ready"]')) break;
+  }
+  await new Promise((r) => requestAnimationFrame(() => r(null)));
+  return performance.now() - t0;
+})()`;
+
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
@@ -116,12 +141,35 @@ async function openRun(page: Page, url: string, runId: string): Promise<{ ms: nu
   return { ms: painted - started, nodes };
 }
 
+/** Opens the last response of a run and times its Context tab, warm and cold. */
+async function contextTab(page: Page, url: string, runId: string, responses: number): Promise<UiBenchReport['contextTab300']> {
+  const open = async (settleMs: number) => {
+    await page.goto(`${url}#run=${encodeURIComponent(runId)}&response=${responses}`);
+    await page.reload();
+    await page.waitForSelector('[data-testid="inspector-tab-context"]', { timeout: 30_000 });
+    await page.click('[data-testid="inspector-tab-details"]');
+    await page.waitForTimeout(settleMs);
+    return page.evaluate<number>(OPEN_CONTEXT);
+  };
+  const coldMs: number[] = [];
+  for (let i = 0; i < 3; i++) coldMs.push(await open(0));
+  const warmMs: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    await page.click('[data-testid="inspector-tab-details"]');
+    if (i === 0) await open(1_500).then((ms) => warmMs.push(ms));
+    else warmMs.push(await page.evaluate<number>(OPEN_CONTEXT));
+  }
+  const parts = Number(await page.$eval('[data-testid="context-summary"] dd', (el) => el.textContent?.split(' ')[0]?.replace(/,/g, '')));
+  return { warmMs, warmMedianMs: quantile(warmMs, 0.5), coldMs, parts };
+}
+
 export async function uiBench(log: (line: string) => void = (l) => process.stderr.write(`bench: ${l}\n`)): Promise<UiBenchReport> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: apt-get install -y chromium`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-ui-bench-'));
   const dbPath = path.join(dir, 'bench.loupe');
   record(dbPath, 2_000, 0);
   record(dbPath, 5_000, 100_000);
+  recordExchanges(dbPath, statelessTurns(300), 'bench-300-turns', 200_000);
   const service = createService({ dbPath });
   const server = await startHeadlessServer({ api: service, log });
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-ui-bench-chromium-'));
@@ -136,6 +184,7 @@ export async function uiBench(log: (line: string) => void = (l) => process.stder
     const runs = (await service.invoke('runs.list', {})).runs;
     const small = runs.find((r) => r.label === 'bench-2000')!;
     const large = runs.find((r) => r.label === 'bench-5000')!;
+    const turns = runs.find((r) => r.label === 'bench-300-turns')!;
     log(`runs: ${small.items} and ${large.items} output items`);
 
     const paints: number[] = [];
@@ -152,6 +201,9 @@ export async function uiBench(log: (line: string) => void = (l) => process.stder
     // Replay: step back by item with the keyboard, each step timed to the next painted frame.
     const { committed: steps, framed } = await page.evaluate<{ committed: number[]; framed: number[] }>(REPLAY_STEPS);
     log(`replay step: median ${quantile(steps, 0.5).toFixed(1)} ms, p95 ${quantile(steps, 0.95).toFixed(1)} ms to commit; median ${quantile(framed, 0.5).toFixed(1)} ms to the next frame`);
+
+    const contextTab300 = await contextTab(page, server.url, turns.id, turns.responses);
+    log(`Context tab, 300-turn run (${contextTab300.parts} parts): ${contextTab300.warmMs.map((p) => p.toFixed(0)).join(', ')} ms; cold (tokenizer loading) ${contextTab300.coldMs.map((p) => p.toFixed(0)).join(', ')} ms`);
 
     await openRun(page, server.url, large.id);
     await page.waitForTimeout(300);
@@ -181,6 +233,7 @@ export async function uiBench(log: (line: string) => void = (l) => process.stder
       pan5000FrameMs: { median: quantile(frames, 0.5), p95: quantile(frames, 0.95), frames: frames.length },
       pan5000FittedFrameMs: { median: quantile(fitted, 0.5), p95: quantile(fitted, 0.95), frames: fitted.length, nodesDrawn: onScreen },
       nodesPainted2000: nodes,
+      contextTab300,
       firstPaintBreakdown,
     };
   } finally {

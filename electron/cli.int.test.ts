@@ -151,6 +151,20 @@ describe('loupe CLI', () => {
     expect(doc.runs).toHaveLength(1);
     expect(doc.runs[0].label).toBe('ci-run');
     expect(doc.runs[0].responses).toHaveLength(2);
+    // The second request's context: the first request and its output, carried by
+    // previous_response_id, then its own input; counted, and set beside the reported input.
+    type Part = { item: string | null; source: string; from_response: string | null; tokens: number };
+    const [first, second] = doc.runs[0].responses as Array<{ id: string; items: unknown[]; context: Part[]; context_tokens: number; reported_input_tokens: number }>;
+    expect(second!.context.map((p) => p.source)).toEqual([...Array(1 + first!.items.length).fill('previous_response'), 'request']);
+    expect(second!.context.slice(0, -1).every((p) => p.from_response === first!.id)).toBe(true);
+    expect(second!.context_tokens).toBe(second!.context.reduce((n, p) => n + p.tokens, 0));
+    expect(second!.reported_input_tokens).toBeGreaterThan(0);
+    // What the run paid for: the first request's input is resent by the second.
+    const paid = doc.runs[0].attribution as { input_tokens: number; by_source: Array<{ source: string; tokens: number; resends: number }>; cost: number | null };
+    expect(paid.input_tokens).toBe(first!.reported_input_tokens + second!.reported_input_tokens);
+    expect(Math.round(paid.by_source.reduce((n, r) => n + r.tokens, 0))).toBeCloseTo(paid.input_tokens, -1);
+    expect(paid.by_source.find((r) => r.source === 'user messages')?.resends).toBe(1);
+    expect(paid.cost).toBeGreaterThan(0);
 
     const lines = loupe(['export', db, '--format', 'jsonl']).stdout.trim().split('\n');
     expect(lines.map((l) => JSON.parse(l).id)).toEqual([doc.runs[0].id]);

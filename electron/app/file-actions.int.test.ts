@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { exportDocument } from '../../shared/export/export-json.js';
+import { contextOptions } from '../store/export-recording.js';
 import { fake } from '../../test/support/fake-electron.js';
 import { eventually } from '../../test/support/harness.js';
 import { startSimUpstream, type SimUpstream } from '../sim/index.js';
@@ -112,7 +113,7 @@ describe('File menu actions on real recordings', () => {
     const cli = spawnSync(process.execPath, [bin, 'export', file], { encoding: 'utf8' });
     expect(cli.status).toBe(0);
     expect(fs.readFileSync(out, 'utf8')).toBe(cli.stdout);
-    expect(JSON.parse(cli.stdout)).toEqual(exportDocument(expected));
+    expect(JSON.parse(cli.stdout)).toEqual(exportDocument(expected, undefined, undefined, await contextOptions()));
   });
 
   it('opens a recording that `loupe record` is still writing, without disturbing it', async () => {
@@ -173,7 +174,7 @@ describe('File menu actions on real recordings', () => {
       await actions.exportAs(format);
     }
     expect(fake.dialogs.filter((d) => d.kind === 'message')).toEqual([]);
-    expect(JSON.parse(fs.readFileSync(`${base}.json`, 'utf8'))).toEqual(exportDocument(runs));
+    expect(JSON.parse(fs.readFileSync(`${base}.json`, 'utf8'))).toEqual(exportDocument(runs, undefined, undefined, await contextOptions()));
     const lines = fs.readFileSync(`${base}.jsonl`, 'utf8').trim().split('\n');
     expect(lines.map((l) => JSON.parse(l).id)).toEqual(runs.map((r) => r.id));
     const har = JSON.parse(fs.readFileSync(`${base}.har`, 'utf8'));

@@ -6,10 +6,11 @@
 // derivation has not written yet is normalized from raw (underived.ts), and responses still
 // in flight come out as they stand, `in_progress`, and are counted in the report.
 import pkg from '../../package.json' with { type: 'json' };
-import { exportDocument, exportRun, type ExportRun } from '../../shared/export/export-json.js';
+import { exportDocument, exportRun, type ExportOptions as JsonExportOptions, type ExportRun } from '../../shared/export/export-json.js';
 import { loadForkOrigins, originOfLabel } from '../fork/fork-store.js';
 import { harDocument, type HarInput, type HarUnreadable } from '../../shared/export/har.js';
 import { otlpDocument } from '../../shared/export/otlp.js';
+import { loadPriceTable } from '../trace/price-table.js';
 import { attachAgentSpans } from '../../shared/trace/attach-agent-spans.js';
 import type { Db } from './db.js';
 import { isCorruption } from './integrity-check.js';
@@ -63,14 +64,16 @@ export async function exportRecording(
   };
   switch (format) {
     case 'json': {
-      const doc = exportDocument(runs, undefined, spansByRun);
+      const doc = exportDocument(runs, undefined, spansByRun, await contextOptions());
       doc.runs = doc.runs.map((out) => withOrigin(out, out.label));
       await write(`${JSON.stringify(doc)}\n`);
       break;
     }
-    case 'jsonl':
-      for (const run of runs) await write(`${JSON.stringify(withOrigin(exportRun(run, undefined, spansByRun.get(run.id)), run.label))}\n`);
+    case 'jsonl': {
+      const options = await contextOptions();
+      for (const run of runs) await write(`${JSON.stringify(withOrigin(exportRun(run, undefined, spansByRun.get(run.id), options), run.label))}\n`);
       break;
+    }
     case 'otlp': {
       const doc = otlpDocument(runs, { version: pkg.version, recordingId: readRecordingId(db), agentSpans: spansByRun, content: options.otlpContent });
       await write(`${JSON.stringify(doc)}\n`);
@@ -78,6 +81,12 @@ export async function exportRecording(
     }
   }
   return { damage, inFlight };
+}
+
+/** Prices and the tokenizer for the context fields: loaded here, so other commands start without them. */
+export async function contextOptions(): Promise<JsonExportOptions> {
+  const { o200kCounter } = await import('../../shared/context/o200k.js');
+  return { prices: loadPriceTable().table, count: o200kCounter() };
 }
 
 async function harInputs(db: Db, damage: ReadDamage): Promise<{ inputs: HarInput[]; unreadable: HarUnreadable[] }> {

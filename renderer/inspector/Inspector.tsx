@@ -14,8 +14,9 @@ import { useUiStore } from '../state/ui-store.js';
 import { ForkFromHereButton } from './ForkFromHere.js';
 import { ItemDetails } from './ItemDetails.js';
 import { RawJson } from './parts.js';
+import { CompactionContext } from './CompactionContext.js';
 import { ResponseDetails } from './ResponseDetails.js';
-import { ResponseViews } from './ResponseViews.js';
+import { ResponseTabs } from './ResponseTabs.js';
 
 function NodeInspector({ id }: { id: string }) {
   const view = useRunStore((s) => s.view);
@@ -67,6 +68,7 @@ function NodeInspector({ id }: { id: string }) {
       {happened ? (
         <>
           <ItemDetails ctx={{ node, record: detail.responses[node.response], partner, partial, goTo }} />
+          {node.type === 'compaction' && <CompactionContext node={node} />}
           <RawJson value={node.item.raw} />
         </>
       ) : (
@@ -109,7 +111,8 @@ function ResponseInspector({ index }: { index: number }) {
       </div>
     );
   }
-  return <ResponseViews index={index} details={<ResponseDetails record={record} index={index} notes={detail.notes.filter((n) => n.exchangeId === record.exchangeId).map((n) => n.note)} />} />;
+  const notes = detail.notes.filter((n) => n.exchangeId === record.exchangeId).map((n) => n.note);
+  return <ResponseTabs index={index} details={<ResponseDetails record={record} index={index} notes={notes} />} />;
 }
 
 export function Inspector() {

@@ -7,7 +7,10 @@ import { formatCompact, formatCost, formatCount, formatDuration } from '../lib/f
 import { StatusBadge } from '../runs/status.js';
 import { useRunStore } from '../state/run-store.js';
 import { useUiStore } from '../state/ui-store.js';
+import { PaidFor } from './PaidFor.js';
 import { waterfallRows } from './waterfall-model.js';
+
+const NO_PRICES = { models: {} };
 
 const LABEL_W = 150;
 
@@ -27,6 +30,7 @@ const COLUMNS: Array<[string, string, boolean]> = [
 
 export function Waterfall() {
   const view = useRunStore((s) => s.view);
+  const prices = useRunStore((s) => s.detail?.prices ?? NO_PRICES);
   const cursorUs = useRunStore((s) => s.view?.replay.steps[s.replay.step]?.tUs ?? null);
   const select = useRunStore((s) => s.select);
   const setTab = useUiStore((s) => s.setTab);
@@ -136,6 +140,7 @@ export function Waterfall() {
           </tbody>
         </table>
       </div>
+      <PaidFor view={view} prices={prices} />
       <h3 className="mt-6 text-[11px] font-semibold uppercase tracking-wide text-zinc-500">Findings</h3>
       {metrics.findings.length === 0 ? (
         <p className="mt-1 text-[12.5px] text-zinc-500" data-testid="no-findings">Nothing to improve found in this run: no resent input, no missed parallelism, no cache misses.</p>

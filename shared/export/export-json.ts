@@ -5,6 +5,9 @@ import { buildRunGraph } from '../trace/graph.js';
 import type { EdgeKind, RunGraph } from '../trace/graph-types.js';
 import type { Run } from '../trace/thread.js';
 import type { AgentSpan } from '../trace/types.js';
+import type { TokenCounter } from '../context/context-tokens.js';
+import type { PriceTable } from '../trace/prices.js';
+import { contextCounter, exportAttribution, exportContexts, type ExportAttribution, type ExportResponseContext } from './export-context.js';
 
 export interface ExportItem {
   id: string | null;
@@ -32,8 +35,11 @@ export interface ExportRun {
   id: string;
   label: string | null;
   /** `error` only on a response whose stored record could not be read back (status `unreadable`). */
-  responses: Array<{ id: string; model: string | null; status: string; items: ExportItem[]; error?: string }>;
+  /** Each response's effective context (export-context.ts): `context`, `context_tokens`, `reported_input_tokens`. */
+  responses: Array<{ id: string; model: string | null; status: string; items: ExportItem[]; error?: string } & ExportResponseContext>;
   graph: { nodes: ExportNode[]; edges: ExportEdge[] };
+  /** What the run's input tokens paid for, by source, tool and agent (costs null without a price table). */
+  attribution: ExportAttribution;
   /** Agents SDK trace objects attached to the run; present only when there are some. */
   agent_spans?: ExportSpan[];
   /** A forked run's origin (`loupe fork`, "Fork from here…"): the run and the step it was forked at. */
@@ -67,15 +73,30 @@ export function exportGraph(graph: RunGraph): ExportRun['graph'] {
   };
 }
 
-const RUN_GRAPH: GraphBuilder = (run, spans) => exportGraph(buildRunGraph(run, spans));
+/**
+ * What the context and attribution fields need from the edge: the price table, and the
+ * o200k_base tokenizer (shared/context/o200k.ts), whose tables take a moment to load. Without
+ * a tokenizer, text parts have `tokens: null`; without prices, costs are null.
+ */
+export interface ExportOptions {
+  prices?: PriceTable;
+  count?: TokenCounter;
+}
 
-export function exportRun(run: Run, graph: GraphBuilder = RUN_GRAPH, spans: readonly AgentSpan[] = []): ExportRun {
+const NO_PRICES: PriceTable = { models: {} };
+const UNCOUNTED: TokenCounter = () => null;
+
+/** `graph`: the export graph, when the caller has its own way to build it; the run's graph is built once either way, for the contexts. */
+export function exportRun(run: Run, graph?: GraphBuilder, spans: readonly AgentSpan[] = [], options: ExportOptions = {}): ExportRun {
   // An item's agent is its own (multi-agent beta), else the Agents SDK agent whose response it is.
   const { agentOf } = agentLanes(run.responses, spans);
+  const runGraph = buildRunGraph(run, spans);
+  const counter = contextCounter(run, runGraph, options.count ?? UNCOUNTED);
+  const contexts = exportContexts(run, counter);
   const out: ExportRun = {
     id: run.id,
     label: run.label,
-    responses: run.responses.map((r) => ({
+    responses: run.responses.map((r, i) => ({
       id: r.responseId,
       model: r.model,
       status: r.status,
@@ -86,8 +107,10 @@ export function exportRun(run: Run, graph: GraphBuilder = RUN_GRAPH, spans: read
         agent: item.agent ?? agentOf.get(r.responseId) ?? null,
       })),
       ...(r.status === 'unreadable' && r.error ? { error: r.error.message } : {}),
+      ...contexts[i]!,
     })),
-    graph: graph(run, spans),
+    graph: graph ? graph(run, spans) : exportGraph(runGraph),
+    attribution: exportAttribution(run, runGraph, counter, options.prices ?? NO_PRICES),
   };
   if (spans.length > 0) out.agent_spans = spans.map(exportSpan);
   return out;
@@ -108,6 +131,6 @@ function exportSpan(s: AgentSpan): ExportSpan {
 }
 
 /** `spans` holds each run's attached Agents SDK trace objects (attach-agent-spans.ts), by run id. */
-export function exportDocument(runs: Run[], graph?: GraphBuilder, spans?: ReadonlyMap<string, readonly AgentSpan[]>): ExportDocument {
-  return { runs: runs.map((run) => exportRun(run, graph, spans?.get(run.id))) };
+export function exportDocument(runs: Run[], graph?: GraphBuilder, spans?: ReadonlyMap<string, readonly AgentSpan[]>, options?: ExportOptions): ExportDocument {
+  return { runs: runs.map((run) => exportRun(run, graph, spans?.get(run.id), options)) };
 }

@@ -3,31 +3,17 @@
 // where it has one), and each call and output pair in a recording is joined by a `call`
 // edge. Skipped, not passed, when the fixtures folder is absent.
 import { describe, expect, it } from 'vitest';
-import { decodedResponseBody, fixturesRoot, loadRecordings, type RecordedExchange, type Recording } from '../../test/support/fixtures.js';
-import { headerValue } from '../../test/support/wire-body.js';
+import { fixturesRoot, loadRecordings, type Recording } from '../../test/support/fixtures.js';
+import { fixtureRaw } from '../../test/support/fixture-runs.js';
 import { buildRunGraph } from './graph.js';
 import { isCall, isCallOutput } from './graph-kinds.js';
 import { layoutRun } from './layout.js';
 import { normalizeExchange } from './normalize.js';
-import { rawExchange } from './raw-exchange-builder.js';
 import { threadRuns } from './thread.js';
 import { buildTimeline } from './timeline.js';
 import type { RawExchange, TraceItem } from './types.js';
 
 const root = fixturesRoot();
-
-function toRaw(x: RecordedExchange, i: number): RawExchange {
-  const raw = rawExchange({
-    id: i + 1,
-    method: x.method,
-    path: x.path,
-    request: x.requestBody === null ? undefined : x.requestBody.toString('utf8'),
-    status: x.status,
-    contentType: headerValue(x.responseHeaders, 'content-type') ?? null,
-    response: decodedResponseBody(x).toString('utf8'),
-  });
-  return { ...raw, requestHeaders: x.requestHeaders };
-}
 
 describe.skipIf(!root)('real recordings through the whole trace model', () => {
   const recordings: Recording[] = root === null ? [] : loadRecordings().filter((r) => r.exchanges.length > 0);
@@ -35,7 +21,7 @@ describe.skipIf(!root)('real recordings through the whole trace model', () => {
   it('finds the recordings', () => expect(recordings.length).toBeGreaterThan(250));
 
   it.each(recordings.map((r) => [r.file, r] as const))('%s', (_, recording) => {
-    const records = recording.exchanges.flatMap((x, i) => normalizeExchange(toRaw(x, i)).responses);
+    const records = recording.exchanges.flatMap((x, i) => normalizeExchange(fixtureRaw(x, i)).responses);
     const runs = threadRuns(records);
     // One response per response id, however often it was read (retrieve, background polls);
     // Conversations records are context, never responses.

@@ -1,0 +1,73 @@
+// The export's view of each response's effective context (shared/context): its parts in
+// order, with their source and tokens, and the totals to reconcile against the API's own.
+import { attributeRun, type PaidRow } from '../context/attribution.js';
+import { ContextCounter, type TokenCounter } from '../context/context-tokens.js';
+import type { ContextPartKind, ContextSource } from '../context/context-types.js';
+import type { RunGraph } from '../trace/graph-types.js';
+import type { PriceTable } from '../trace/prices.js';
+import type { Run } from '../trace/thread.js';
+
+export interface ExportContextPart {
+  /** The item's graph node id; null for instructions and tools. */
+  item: string | null;
+  part: ContextPartKind;
+  source: ContextSource;
+  from_response: string | null;
+  /** Null when neither the tokenizer nor the bill can size it. */
+  tokens: number | null;
+  /** Wholly inside the prefix the prompt cache served. */
+  cached: boolean;
+}
+
+export interface ExportResponseContext {
+  context: ExportContextPart[];
+  context_tokens: number;
+  reported_input_tokens: number | null;
+}
+
+export interface ExportPaidRow {
+  tokens: number;
+  cost: number | null;
+  first_tokens: number;
+  resent_tokens: number;
+  resends: number;
+}
+
+/** What a run paid for (attribution.ts): input tokens and cost by source, tool and agent, and the biggest resends. */
+export interface ExportAttribution {
+  input_tokens: number;
+  cost: number | null;
+  by_source: Array<{ source: string } & ExportPaidRow>;
+  by_tool: Array<{ tool: string } & ExportPaidRow>;
+  by_agent: Array<{ agent: string } & ExportPaidRow>;
+  levers: Array<{ text: string; tokens: number; cost: number | null }>;
+}
+
+/** `count` is the caller's tokenizer (the edge loads o200k_base only for an export that needs it). */
+export function contextCounter(run: Run, graph: RunGraph, count: TokenCounter): ContextCounter {
+  return new ContextCounter(run, graph, count);
+}
+
+export function exportContexts(run: Run, counter: ContextCounter): ExportResponseContext[] {
+  return run.responses.map((_, i) => {
+    const t = counter.tokens(i);
+    return {
+      context: t.parts.map((p) => ({ item: p.node, part: p.part, source: p.source, from_response: p.fromResponse, tokens: p.tokens, cached: p.cached })),
+      context_tokens: t.contextTokens,
+      reported_input_tokens: t.reported,
+    };
+  });
+}
+
+export function exportAttribution(run: Run, graph: RunGraph, counter: ContextCounter, prices: PriceTable): ExportAttribution {
+  const a = attributeRun(run, graph, counter, prices);
+  const row = (r: PaidRow): ExportPaidRow => ({ tokens: Math.round(r.tokens), cost: r.cost, first_tokens: Math.round(r.firstTokens), resent_tokens: Math.round(r.resentTokens), resends: r.resends });
+  return {
+    input_tokens: a.inputTokens,
+    cost: a.cost,
+    by_source: a.bySource.map((r) => ({ source: r.key, ...row(r) })),
+    by_tool: a.byTool.map((r) => ({ tool: r.key, ...row(r) })),
+    by_agent: a.byAgent.map((r) => ({ agent: r.key, ...row(r) })),
+    levers: a.levers.map((l) => ({ text: l.text, tokens: l.tokens, cost: l.cost })),
+  };
+}
