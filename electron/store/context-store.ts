@@ -79,7 +79,8 @@ export function splitRecord(r: ResponseRecord): SplitRecord {
 /** Writes values and contexts (inside the caller's transaction) and returns their ids. */
 export interface ContextWriter {
   value(v: StoredValue): number;
-  context(input: StoredInput): number;
+  /** The input's context, and the index of its first item that no earlier context held (its length when all were). */
+  context(input: StoredInput): { id: number; from: number };
 }
 
 export function contextWriter(db: Db): ContextWriter {
@@ -103,16 +104,20 @@ export function contextWriter(db: Db): ContextWriter {
         if (parent) break;
       }
       if (parent && parent.length !== k) throw new Error(`context ${parent.id} has ${parent.length} items where its digest says ${k}`);
-      if (parent && k === chain.length) return parent.id;
+      if (parent && k === chain.length) return { id: parent.id, from: k };
       const appended = items.slice(k).map(value);
-      return Number(insertContext.run(chain[chain.length - 1], parent?.id ?? null, chain.length, JSON.stringify(appended)).lastInsertRowid);
+      return { id: Number(insertContext.run(chain[chain.length - 1], parent?.id ?? null, chain.length, JSON.stringify(appended)).lastInsertRowid), from: k };
     },
   };
 }
 
-/** A split record written: the three columns of its responses row. */
-export function storeRecord(write: ContextWriter, split: SplitRecord): [string, number | null, number | null] {
-  return [split.json, split.input ? write.context(split.input) : null, split.params ? write.value(split.params) : null];
+/**
+ * A split record written: the three columns of its responses row, and the index of the
+ * first input item its context appended (the items table lists input items from there on).
+ */
+export function storeRecord(write: ContextWriter, split: SplitRecord): { columns: [string, number | null, number | null]; newFrom: number } {
+  const context = split.input ? write.context(split.input) : null;
+  return { columns: [split.json, context?.id ?? null, split.params ? write.value(split.params) : null], newFrom: context?.from ?? 0 };
 }
 
 /** The responses columns a reader selects: the references, or nulls in a file from before them (opened read-only). */

@@ -14,12 +14,18 @@ export function storeContextsOnce(db: Db, onProgress?: (done: number, total: num
   const exchanges = db.prepare('SELECT DISTINCT exchange_id FROM responses ORDER BY exchange_id').pluck().all() as number[];
   const rowsOf = db.prepare('SELECT response_id AS responseId, record FROM responses WHERE exchange_id = ? AND input_context IS NULL AND params_value IS NULL ORDER BY idx');
   const update = db.prepare('UPDATE responses SET record = ?, input_context = ?, params_value = ? WHERE exchange_id = ? AND response_id = ?');
+  // As derivation now lists them: an input item where its context first holds it (derive.ts).
+  const dropResent = db.prepare("DELETE FROM items WHERE exchange_id = ? AND response_id = ? AND role = 'input' AND idx < ?");
   const write = contextWriter(db);
   let done = 0;
   for (const id of exchanges) {
     for (const row of rowsOf.all(id) as Array<{ responseId: string; record: string }>) {
       const record = parsed(row.record);
-      if (record) update.run(...storeRecord(write, splitRecord(record)), id, row.responseId);
+      if (record) {
+        const stored = storeRecord(write, splitRecord(record));
+        update.run(...stored.columns, id, row.responseId);
+        dropResent.run(id, row.responseId, stored.newFrom);
+      }
       done++;
     }
     onProgress?.(done, total);

@@ -3,7 +3,7 @@
 // (the connection that owns writes). `loupe reindex` rebuilds everything with both;
 // live derivation is scheduled by derive-queue.ts.
 import { normalizeExchange } from '../../shared/trace/normalize.js';
-import type { NormalizeResult } from '../../shared/trace/types.js';
+import type { NormalizeResult, TraceItem } from '../../shared/trace/types.js';
 import { CLEAR_CONTEXTS, contextWriter, splitRecord, storeRecord, type SplitRecord } from './context-store.js';
 import type { Db } from './db.js';
 import { exchangeIds, loadRawExchange } from './raw-read.js';
@@ -18,7 +18,9 @@ export interface DerivedRows {
   /** Each response's columns but its record, and the record split for the reference store (context-store.ts). */
   responses: unknown[][];
   records: SplitRecord[];
+  /** Output items, then per response its input items (the writer keeps those its context appended). */
   items: unknown[][];
+  inputItems: unknown[][][];
   spans: unknown[][];
   notes: string[];
   search: SearchRow[];
@@ -28,6 +30,7 @@ export function derivedRows(exchangeId: number, result: NormalizeResult): Derive
   const responses: unknown[][] = [];
   const records: SplitRecord[] = [];
   const items: unknown[][] = [];
+  const inputItems: unknown[][][] = [];
   result.responses.forEach((r, idx) => {
     const u = r.usage;
     responses.push([
@@ -37,13 +40,13 @@ export function derivedRows(exchangeId: number, result: NormalizeResult): Derive
       r.timings.ttftUs, r.timings.durationUs, r.error ? JSON.stringify(r.error) : null,
     ]);
     records.push(splitRecord(r));
-    for (const [role, list] of [['input', r.request.input], ['output', r.output]] as const) {
-      list.forEach((item, i) => items.push([exchangeId, r.responseId, role, i, item.id, item.type, item.callId, item.agent]));
-    }
+    const row = (role: string) => (item: TraceItem, i: number) => [exchangeId, r.responseId, role, i, item.id, item.type, item.callId, item.agent];
+    inputItems.push(r.request.input.map(row('input')));
+    items.push(...r.output.map(row('output')));
   });
   const spans = (result.spans ?? []).map((s, idx) => [exchangeId, idx, s.traceId, s.id, s.type, s.responseId, JSON.stringify(s)]);
   const search = searchRows(result.responses.map((r) => ({ responseId: r.responseId, input: r.request.input, output: r.output, error: r.error?.message ?? null })));
-  return { exchangeId, responses, records, items, spans, notes: result.notes, search };
+  return { exchangeId, responses, records, items, inputItems, spans, notes: result.notes, search };
 }
 
 /** Writes the derived rows of several exchanges in one transaction, replacing older ones. */
@@ -73,7 +76,12 @@ export function derivedWriter(db: Db): DerivedWriter {
     for (const rows of batch) {
       for (const stmt of clear) stmt.run(rows.exchangeId);
       search.clear(rows.exchangeId);
-      rows.responses.forEach((r, i) => insertResponse.run(...r, ...storeRecord(contexts, rows.records[i]!)));
+      rows.responses.forEach((r, i) => {
+        const stored = storeRecord(contexts, rows.records[i]!);
+        insertResponse.run(...r, ...stored.columns);
+        // An input item is listed where its context first holds it, not again in every request that resends it.
+        for (const item of rows.inputItems[i]!.slice(stored.newFrom)) insertItem.run(...item);
+      });
       for (const i of rows.items) insertItem.run(...i);
       for (const n of rows.notes) insertNote.run(rows.exchangeId, n);
       for (const sp of rows.spans) insertSpan.run(...sp);
