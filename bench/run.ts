@@ -26,7 +26,16 @@ if (only !== null && !(CASES as readonly (string | undefined)[]).includes(only))
 const runs = (c: Case) => only === null || only === c;
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
-const report: { date: string; scale: number; node: string; cpus: number; capture?: CaptureBenchReport; trace?: TraceBenchReport; library?: LibraryBenchReport; stateless?: StatelessBenchReport } = {
+const report: {
+  date: string;
+  scale: number;
+  node: string;
+  cpus: number;
+  capture?: CaptureBenchReport;
+  trace?: TraceBenchReport;
+  library?: LibraryBenchReport;
+  stateless?: StatelessBenchReport;
+} = {
   date: new Date().toISOString(),
   scale,
   node: process.version,

@@ -75,7 +75,7 @@ export class ContextReader {
         break;
       }
       const node = (this.nodeOf ??= this.db.prepare('SELECT parent, length, appended FROM contexts WHERE id = ?')).get(at) as ContextNode | undefined;
-      if (!node) throw new MissingContextError(`its input (context ${at}) is not in the file`);
+      if (!node) throw new MissingContextError(`its input (context ${at}) is not in the file; \`loupe reindex\` rebuilds it from the raw exchange`);
       chain.push({ id: at, node });
       at = node.parent;
     }

@@ -106,7 +106,8 @@ export function contextWriter(db: Db): ContextWriter {
       if (parent && parent.length !== k) throw new Error(`context ${parent.id} has ${parent.length} items where its digest says ${k}`);
       if (parent && k === chain.length) return { id: parent.id, from: k };
       const appended = items.slice(k).map(value);
-      return { id: Number(insertContext.run(chain[chain.length - 1], parent?.id ?? null, chain.length, JSON.stringify(appended)).lastInsertRowid), from: k };
+      const id = insertContext.run(chain[chain.length - 1], parent?.id ?? null, chain.length, JSON.stringify(appended)).lastInsertRowid;
+      return { id: Number(id), from: k };
     },
   };
 }
