@@ -14,7 +14,9 @@ import { unreadableResponse, type ReadDamage } from '../store/read-damage.js';
  * streamed record: parsing them only to drop them was a third of what the service allocated
  * under load) and the request's params but `stream_id` (thread-index.ts's lanes); params
  * carry the tools and instructions an agent resends every turn, and nothing here reads
- * them. Run detail and replay read the whole record (fullRecordOf).
+ * them. Run detail and replay read the whole record (fullRecordOf). A record's input and
+ * params are in the reference store (context-store.ts) for files derived since schema v5:
+ * ContextReader puts them back, params cut to `stream_id` the same way for a slim record.
  */
 const SLIM_RECORD = `CASE WHEN json_valid(record) THEN json_remove(CASE WHEN json_type(record, '$.request.params.stream_id') IS NULL
   THEN json_set(record, '$.request.params', json_object())
