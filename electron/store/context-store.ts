@@ -20,10 +20,12 @@ import { createHash } from 'node:crypto';
 import type { ResponseRecord, TraceItem } from '../../shared/trace/types.js';
 import type { Db } from './db.js';
 
+// AUTOINCREMENT: an id is never given again, even after reindex empties the tables, so a
+// reader that kept what an id held (context-read.ts) can never be handed another's content.
 export const CONTEXT_SCHEMA = `
-  CREATE TABLE stored_values (id INTEGER PRIMARY KEY, digest BLOB NOT NULL UNIQUE, json TEXT NOT NULL);
+  CREATE TABLE stored_values (id INTEGER PRIMARY KEY AUTOINCREMENT, digest BLOB NOT NULL UNIQUE, json TEXT NOT NULL);
   CREATE TABLE contexts (
-    id INTEGER PRIMARY KEY,
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     digest BLOB NOT NULL UNIQUE,       -- chained SHA-1 of its items, in order
     parent INTEGER,                    -- the context it extends; null for a root
     length INTEGER NOT NULL,           -- items in all, the parent's included
