@@ -1,15 +1,17 @@
 // `npm run bench`: every benchmark, side by side with its baselines in one run, printed as
 // ratios and written to bench/results/latest.json. `--quick` runs a smaller scale for a
 // smoke check; the README's figures come from the full run. `--only capture|trace` runs
-// one case; `--only library` is start-up and first search on a 20,000-request library.
+// one case; `--only library` is start-up and first search on a 20,000-request library;
+// `--only stateless` is the file size of 52-, 300- and 600-turn stateless runs.
 import fs from 'node:fs';
 import os from 'node:os';
 import { captureBench, type CaptureBenchReport } from './capture-bench.js';
 import { libraryBench, type LibraryBenchReport } from './library-bench.js';
 import { printCapture, printLibrary, printTrace } from './report.js';
+import { printStateless, statelessBench, type StatelessBenchReport } from './stateless-bench.js';
 import { traceBench, type TraceBenchReport } from './trace-bench.js';
 
-const CASES = ['capture', 'trace', 'library'] as const;
+const CASES = ['capture', 'trace', 'library', 'stateless'] as const;
 type Case = (typeof CASES)[number];
 
 const args = process.argv.slice(2);
@@ -24,7 +26,16 @@ if (only !== null && !(CASES as readonly (string | undefined)[]).includes(only))
 const runs = (c: Case) => only === null || only === c;
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
-const report: { date: string; scale: number; node: string; cpus: number; capture?: CaptureBenchReport; trace?: TraceBenchReport; library?: LibraryBenchReport } = {
+const report: {
+  date: string;
+  scale: number;
+  node: string;
+  cpus: number;
+  capture?: CaptureBenchReport;
+  trace?: TraceBenchReport;
+  library?: LibraryBenchReport;
+  stateless?: StatelessBenchReport;
+} = {
   date: new Date().toISOString(),
   scale,
   node: process.version,
@@ -44,6 +55,11 @@ if (runs('library')) {
   report.library = await libraryBench(log, quick ? 1 : 3);
   // A missed ratio fails the run, after the report is written.
   if (!printLibrary(report.library)) process.exitCode = 1;
+}
+if (runs('stateless')) {
+  // The goal is stated for 600 turns; --quick stops at 120 (the 52-turn baseline runs in both).
+  report.stateless = await statelessBench(quick ? [52, 120] : [52, 300, 600], log);
+  if (!printStateless(report.stateless)) process.exitCode = 1;
 }
 fs.mkdirSync('bench/results', { recursive: true });
 fs.writeFileSync('bench/results/latest.json', `${JSON.stringify(report, null, 2)}\n`);

@@ -197,9 +197,16 @@ describe('the desktop shell (electron/main.ts with a fake electron module)', () 
     const out = path.join(dir, 'menu-export.har');
     fake.answers.push({ canceled: false, filePath: out });
     click('export-har');
-    await eventually(() => (fs.existsSync(out) ? true : undefined));
+    // The file exists from the moment writeFile opens it, before its text is in: wait for the whole document.
+    const har = await eventually(() => {
+      try {
+        return JSON.parse(fs.readFileSync(out, 'utf8')) as { log: { entries: unknown[] } };
+      } catch {
+        return undefined;
+      }
+    });
     expect(fake.dialogs[0]!.options.filters).toEqual([{ name: 'HAR 1.2 (browser devtools, Charles)', extensions: ['har'] }]);
-    expect(JSON.parse(fs.readFileSync(out, 'utf8')).log.entries.length).toBeGreaterThan(0);
+    expect(har.log.entries.length).toBeGreaterThan(0);
   });
 
   it('Proxy settings: a taken port is refused with a clear error, a free one is applied and saved without restarting the app', async () => {

@@ -7,6 +7,7 @@ import { ResponsesWS } from 'openai/resources/responses/ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createService, type LoupeService } from '../service/service.js';
 import { exportRecording } from '../store/export-recording.js';
+import { loadRecords } from '../store/runs-read.js';
 import { eventually, startHarness, type Harness } from '../../test/support/harness.js';
 
 const SECRETS = {
@@ -129,8 +130,9 @@ describe('secrets beyond the known headers', () => {
     await exportRecording(h.core.db, 'har', (text) => void (har += text));
     expect(har).not.toContain(token);
     // The derived rows, in the file, never held it; the raw copy is the gzip as it came (ADR 21).
-    const record = h.core.db.prepare('SELECT record FROM responses WHERE response_id = ?').pluck().get(response.id) as string;
+    const record = JSON.stringify(loadRecords(h.core.db).find((r) => r.responseId === response.id));
     expect(record).toContain('"metadata"');
     expect(record).not.toContain(token);
+    expect(h.core.db.prepare('SELECT json FROM stored_values').pluck().all().join('\n')).not.toContain(token);
   });
 });

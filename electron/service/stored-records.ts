@@ -2,6 +2,8 @@
 // for those a damaged file no longer holds: a record that is not JSON, or on a page SQLite
 // cannot read, reads as an unreadable placeholder (read-damage.ts), noted in `damage`.
 import type { ResponseRecord } from '../../shared/trace/types.js';
+import { ContextReader, isUnreadableRecord, type StoredRecordRow } from '../store/context-read.js';
+import { recordColumns } from '../store/context-store.js';
 import type { Db } from '../store/db.js';
 import { isCorruption } from '../store/integrity-check.js';
 import { unreadableResponse, type ReadDamage } from '../store/read-damage.js';
@@ -12,7 +14,9 @@ import { unreadableResponse, type ReadDamage } from '../store/read-damage.js';
  * streamed record: parsing them only to drop them was a third of what the service allocated
  * under load) and the request's params but `stream_id` (thread-index.ts's lanes); params
  * carry the tools and instructions an agent resends every turn, and nothing here reads
- * them. Run detail and replay read the whole record (fullRecordOf).
+ * them. Run detail and replay read the whole record (fullRecordOf). A record's input and
+ * params are in the reference store (context-store.ts) for files derived since schema v5:
+ * ContextReader puts them back, params cut to `stream_id` the same way for a slim record.
  */
 const SLIM_RECORD = `CASE WHEN json_valid(record) THEN json_remove(CASE WHEN json_type(record, '$.request.params.stream_id') IS NULL
   THEN json_set(record, '$.request.params', json_object())
@@ -25,9 +29,9 @@ const SLIM_RECORD = `CASE WHEN json_valid(record) THEN json_remove(CASE WHEN jso
  * cost (SQLite caches a row's parsed JSON across the functions that read it): 3,000
  * records of 12 KB took 307-487 ms without it and 311-372 ms with it, three runs each.
  */
-const SLIM_COLUMNS = `exchange_id AS id, response_id, model, ${SLIM_RECORD} AS record`;
+const slimColumns = (refs: string) => `exchange_id AS id, response_id, model, ${SLIM_RECORD} AS record, ${refs}`;
 
-interface SlimRow {
+interface SlimRow extends Omit<StoredRecordRow, 'record'> {
   id: number;
   response_id: string;
   model: string | null;
@@ -39,14 +43,18 @@ export class StoredRecords {
   private readonly fullRecord;
   private readonly allRecords;
   private readonly exchangeIds;
+  /** Each record's input and params, read back from the reference store (context-store.ts). */
+  private readonly contexts: ContextReader;
 
   constructor(
     private readonly db: Db,
     private readonly damage: ReadDamage,
   ) {
-    this.byExchange = db.prepare(`SELECT ${SLIM_COLUMNS} FROM responses WHERE exchange_id = ? ORDER BY idx`);
-    this.fullRecord = db.prepare('SELECT record FROM responses WHERE exchange_id = ? AND response_id = ?').pluck();
-    this.allRecords = db.prepare(`SELECT ${SLIM_COLUMNS} FROM responses ORDER BY exchange_id, idx`);
+    const refs = recordColumns(db).replace(/^record, /, '');
+    this.byExchange = db.prepare(`SELECT ${slimColumns(refs)} FROM responses WHERE exchange_id = ? ORDER BY idx`);
+    this.fullRecord = db.prepare(`SELECT ${recordColumns(db)} FROM responses WHERE exchange_id = ? AND response_id = ?`);
+    this.allRecords = db.prepare(`SELECT ${slimColumns(refs)} FROM responses ORDER BY exchange_id, idx`);
+    this.contexts = new ContextReader(db);
     this.exchangeIds = db.prepare('SELECT id FROM exchanges ORDER BY id').pluck();
   }
 
@@ -91,11 +99,12 @@ export class StoredRecords {
 
   /** The whole record, stream events included; undefined if the file holds none. */
   full(exchangeId: number, responseId: string): ResponseRecord | undefined {
-    const json = this.fullRecord.get(exchangeId, responseId) as string | undefined;
-    if (!json) return undefined;
+    const row = this.fullRecord.get(exchangeId, responseId) as StoredRecordRow | undefined;
+    if (!row?.record) return undefined;
     try {
-      return JSON.parse(json) as ResponseRecord;
+      return this.contexts.record(row);
     } catch (err) {
+      if (!isUnreadableRecord(err)) throw err;
       return this.unreadable(exchangeId, responseId, null, err);
     }
   }
@@ -103,7 +112,13 @@ export class StoredRecords {
   /** A SLIM_RECORD row as a record: its events are an empty list, as the type says. */
   private slimRecord(row: SlimRow): ResponseRecord {
     if (row.record === null) return this.unreadable(row.id, row.response_id, row.model, new Error('its stored record is not valid JSON'));
-    return { ...(JSON.parse(row.record) as ResponseRecord), events: [] };
+    try {
+      return { ...this.contexts.record(row as StoredRecordRow, true), events: [] };
+    } catch (err) {
+      // Its context on a page SQLite cannot read, or missing: this response alone is unreadable.
+      if (!isUnreadableRecord(err)) throw err;
+      return this.unreadable(row.id, row.response_id, row.model, err);
+    }
   }
 
   private unreadable(exchangeId: number, responseId: string, model: string | null, err: unknown): ResponseRecord {
@@ -111,3 +126,4 @@ export class StoredRecords {
     return unreadableResponse(this.db, { exchangeId, responseId, model }, reason);
   }
 }
+

@@ -19,7 +19,8 @@ import { SCHEMA_VERSION } from './migrations.js';
 import { OPEN_SESSION } from './session-mark.js';
 
 const BIN = path.join(ROOT, 'bin', 'loupe.js');
-const RESPONSES = 40;
+// Enough that the responses table spans several leaf pages, its records holding only what is new (ADR 30).
+const RESPONSES = 200;
 
 const sha256 = (file: string) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 const loupe = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000, maxBuffer: 64 << 20 });

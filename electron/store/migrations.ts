@@ -8,10 +8,13 @@
 // - derived (responses, items, exchange_notes, agent_spans, search_*): a cache rebuilt from
 //   raw by `loupe reindex`.
 import type Database from 'better-sqlite3';
+import { CONTEXT_SCHEMA } from './context-store.js';
+import { storeContextsOnce } from './context-upgrade.js';
 import { buildSearchIndex, SEARCH_SCHEMA } from './search-index.js';
 
-/** `progress` hears how far a long step has come (responses indexed, say), when it can tell. */
-type Migration = (db: Database.Database, progress: (done: number, total: number) => void) => void;
+/** `progress` hears how far a long step has come (`task`: what it does to how many responses), when it can tell. */
+type Progress = (task: string, done: number, total: number) => void;
+type Migration = (db: Database.Database, progress: Progress) => void;
 
 const migrations: Migration[] = [
   (db) => {
@@ -154,7 +157,14 @@ const migrations: Migration[] = [
   // about 3.5x the distinct text it holds (random words; prose and code index smaller).
   (db, progress) => {
     db.exec(SEARCH_SCHEMA);
-    buildSearchIndex(db, progress);
+    buildSearchIndex(db, (done, total) => progress('indexing for search', done, total));
+  },
+  // v5: context stored once (context-store.ts, ADR 30). Each record held its request's whole
+  // input and params, resent every turn by a stateless agent, so a run's file grew with the
+  // square of its turns; they move to the reference store, each item once.
+  (db, progress) => {
+    db.exec(CONTEXT_SCHEMA);
+    storeContextsOnce(db, (done, total) => progress('storing context once', done, total));
   },
 ];
 
@@ -171,13 +181,13 @@ export function refuseNewerSchema(version: number): void {
  * Hears of an existing recording being upgraded: before (`start`), as a long step goes
  * (`progress`, with how much of that step is done), and after (`done`).
  */
-export type UpgradeListener = (from: number, to: number, phase: 'start' | 'progress' | 'done', done?: number, total?: number) => void;
+export type UpgradeListener = (from: number, to: number, phase: 'start' | 'progress' | 'done', done?: number, total?: number, task?: string) => void;
 
 /**
  * Brings the database up to the current schema; refuses files from a newer Loupe.
  * `onUpgrade` hears of an existing recording being upgraded (not of a new file being set
  * up), before, during and after: v3 copies every recorded byte once (~17 s per GB here),
- * v4 reads every derived record once.
+ * v4 reads every derived record once, v5 rewrites each.
  */
 export function migrate(db: Database.Database, onUpgrade?: UpgradeListener): void {
   const current = db.pragma('user_version', { simple: true }) as number;
@@ -190,8 +200,8 @@ export function migrate(db: Database.Database, onUpgrade?: UpgradeListener): voi
     // once both start here, and the second finds the step done instead of failing it.
     db.transaction(() => {
       if ((db.pragma('user_version', { simple: true }) as number) > v) return;
-      step(db, (done, total) => {
-        if (upgrading) onUpgrade?.(current, SCHEMA_VERSION, 'progress', done, total);
+      step(db, (task, done, total) => {
+        if (upgrading) onUpgrade?.(current, SCHEMA_VERSION, 'progress', done, total, task);
       });
       db.pragma(`user_version = ${v + 1}`);
     }).immediate();

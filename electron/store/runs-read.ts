@@ -7,14 +7,15 @@ import { joinTracedRuns } from '../../shared/trace/join-traced-runs.js';
 import { threadRuns, type Run } from '../../shared/trace/thread.js';
 import type { AgentSpan, ResponseRecord } from '../../shared/trace/types.js';
 import type { Transport } from '../../shared/capture/exchange.js';
+import { ContextReader, isUnreadableRecord, type StoredRecordRow } from './context-read.js';
+import { recordColumns } from './context-store.js';
 import { hasTable, type Db } from './db.js';
 import { parseStored, ReadDamage, scanOrPerExchange, unreadableResponse } from './read-damage.js';
 
-interface Row {
+interface Row extends StoredRecordRow {
   exchange_id: number;
   response_id: string;
   model: string | null;
-  record: string;
   started_at: number;
   transport: Transport;
   label: string | null;
@@ -22,7 +23,7 @@ interface Row {
   connection_id: string;
 }
 
-const RESPONSES_SQL = `SELECT r.exchange_id, r.response_id, r.model, r.record, e.started_at, e.transport, e.label, e.agent, e.connection_id
+const responsesSql = (db: Db) => `SELECT r.exchange_id, r.response_id, r.model, ${recordColumns(db, 'r')}, e.started_at, e.transport, e.label, e.agent, e.connection_id
   FROM responses r JOIN exchanges e ON e.id = r.exchange_id`;
 
 /** The recording's runs as derived; from exchange `since` on, only those exchanges' (one session's, say). */
@@ -33,20 +34,27 @@ export function loadRuns(db: Db, damage = new ReadDamage(), since = 0): Run[] {
 
 /** Derived responses in recording order; from exchange `since` on, only those exchanges'. */
 export function loadRecords(db: Db, damage = new ReadDamage(), since = 0): ResponseRecord[] {
+  const sql = responsesSql(db);
+  const contexts = new ContextReader(db);
   return scanOrPerExchange(
     db,
     'responses',
-    () => (db.prepare(`${RESPONSES_SQL} WHERE r.exchange_id >= ? ORDER BY r.exchange_id, r.idx`).all(since) as Row[]).map((row) => recordOf(db, row, damage)),
-    (id) => (id < since ? [] : (db.prepare(`${RESPONSES_SQL} WHERE r.exchange_id = ? ORDER BY r.idx`).all(id) as Row[])).map((row) => recordOf(db, row, damage)),
+    () => (db.prepare(`${sql} WHERE r.exchange_id >= ? ORDER BY r.exchange_id, r.idx`).all(since) as Row[]).map((row) => recordOf(db, row, contexts, damage)),
+    (id) => (id < since ? [] : (db.prepare(`${sql} WHERE r.exchange_id = ? ORDER BY r.idx`).all(id) as Row[])).map((row) => recordOf(db, row, contexts, damage)),
     (id, reason) => [unreadableResponse(db, { exchangeId: id, responseId: null, model: null }, reason)],
     damage,
   );
 }
 
-function recordOf(db: Db, row: Row, damage: ReadDamage): ResponseRecord {
-  const record = parseStored<ResponseRecord, ResponseRecord>(row.record, `response ${row.response_id} of exchange ${row.exchange_id}`, damage, (reason) =>
-    unreadableResponse(db, { exchangeId: row.exchange_id, responseId: row.response_id, model: row.model }, reason),
-  );
+function recordOf(db: Db, row: Row, contexts: ContextReader, damage: ReadDamage): ResponseRecord {
+  let record: ResponseRecord;
+  try {
+    record = contexts.record(row);
+  } catch (err) {
+    if (!isUnreadableRecord(err)) throw err;
+    const reason = damage.note(`response ${row.response_id} of exchange ${row.exchange_id}`, err);
+    record = unreadableResponse(db, { exchangeId: row.exchange_id, responseId: row.response_id, model: row.model }, reason);
+  }
   record.exchange ??= {
     startedAt: row.started_at,
     transport: row.transport,

@@ -1,7 +1,7 @@
 // What a user sees while an existing recording is upgraded to this build's schema: the
 // upgrade can copy every recorded byte (v3, ~17 s per GB on the dev machine) and read every
-// derived record to index it for search (v4), and a proxy that is silent for that long at
-// start-up looks hung. Progress is a line a second at most, so a log stays readable.
+// derived record to index it for search (v4) and to store its context once (v5), and a
+// proxy that is silent for that long at start-up looks hung. Progress is a line a second at most, so a log stays readable.
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { UpgradeListener } from './migrations.js';
@@ -11,7 +11,7 @@ const PROGRESS_EVERY_MS = 1_000;
 export function upgradeNotice(file: string, log: (line: string) => void): UpgradeListener {
   let startedAt = 0;
   let shownAt = 0;
-  return (from, to, phase, done = 0, total = 0) => {
+  return (from, to, phase, done = 0, total = 0, task = 'upgrading') => {
     const now = performance.now();
     if (phase === 'start') {
       startedAt = shownAt = now;
@@ -20,7 +20,7 @@ export function upgradeNotice(file: string, log: (line: string) => void): Upgrad
     } else if (phase === 'progress') {
       if (now - shownAt < PROGRESS_EVERY_MS && done < total) return;
       shownAt = now;
-      log(`loupe: indexing ${file} for search: ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} responses`);
+      log(`loupe: ${task} in ${file}: ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} responses`);
     } else {
       log(`loupe: upgraded ${file} in ${((now - startedAt) / 1000).toFixed(1)} s`);
     }

@@ -3,12 +3,14 @@
 import Database from 'better-sqlite3';
 import type { Db } from '../../electron/store/db.js';
 import { DROP_SEARCH_SCHEMA } from '../../electron/store/search-index.js';
+import { inlineContexts } from './schema-v4-copy.js';
 
 export async function copyAsSchemaV1(db: Db, file: string): Promise<void> {
   db.pragma('wal_checkpoint(FULL)');
   await db.backup(file);
   const old = new Database(file);
   try {
+    inlineContexts(old);
     old.exec(`
       ${DROP_SEARCH_SCHEMA}
       DROP TABLE agent_spans;

@@ -1,0 +1,137 @@
+// The file-size goal of issue 24: a stateless agent resends its whole history every turn,
+// and its recording should cost about its traffic, not the square of its turns. Each run is
+// a coding-agent-shaped loop through the real proxy (a Loupe child, as `loupe serve` runs it)
+// with the openai SDK as the client: streamed turns that answer with a short message and a
+// tool call, whose ~2.5 KB output goes back with the whole history. The 52-turn run is the
+// baseline in the same run; the 600-turn run (about 590 MB of traffic) must give a file of
+// at most 1.3x its traffic.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import Database from 'better-sqlite3';
+import OpenAI from 'openai';
+import type { ResponseInputItem } from 'openai/resources/responses/responses';
+import { seededRandom } from '../shared/seeded-random.js';
+import { spawnChild } from './child-handle.js';
+
+export const FILE_GOAL = 1.3;
+
+export interface StatelessRunFigures {
+  turns: number;
+  /** Request and response bodies as relayed. */
+  trafficMb: number;
+  /** The .loupe file after the proxy closed (WAL checkpointed into it). */
+  fileMb: number;
+  ratio: number;
+  /** The largest tables and indexes, MB (dbstat). */
+  tablesMb: Record<string, number>;
+  recordSeconds: number;
+}
+
+export interface StatelessBenchReport {
+  runs: StatelessRunFigures[];
+  goal: number;
+  /** The longest run's ratio is within the goal. */
+  met: boolean;
+}
+
+const TOOL_OUTPUT_CHARS = 2_550;
+const INSTRUCTIONS = 'You are a coding agent working in a repository. Read files, run commands and edit code until the task is done. '.repeat(12);
+const TOOLS: OpenAI.Responses.Tool[] = ['read_file', 'run_command', 'apply_patch'].map((name) => ({
+  type: 'function',
+  name,
+  description: `${name.replace('_', ' ')} in the workspace`,
+  parameters: { type: 'object', properties: { path: { type: 'string' }, command: { type: 'string' }, patch: { type: 'string' } }, additionalProperties: false },
+  strict: false,
+}));
+const SIM = JSON.stringify({ events: 6, chunkChars: 12, toolCalls: 1 });
+
+export async function statelessBench(turnCounts: number[], log: (line: string) => void): Promise<StatelessBenchReport> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-stateless-bench-'));
+  const sim = await spawnChild('sim');
+  try {
+    const runs: StatelessRunFigures[] = [];
+    for (const turns of turnCounts) {
+      const figures = await recordRun(dir, sim.url, turns);
+      log(`stateless ${turns} turns: ${figures.trafficMb.toFixed(1)} MB of traffic, file ${figures.fileMb.toFixed(1)} MB (${figures.ratio.toFixed(2)}x), recorded in ${figures.recordSeconds.toFixed(1)} s`);
+      runs.push(figures);
+    }
+    const longest = runs[runs.length - 1]!;
+    return { runs, goal: FILE_GOAL, met: longest.ratio <= FILE_GOAL };
+  } finally {
+    await sim.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function recordRun(dir: string, simUrl: string, turns: number): Promise<StatelessRunFigures> {
+  const file = path.join(dir, `stateless-${turns}.loupe`);
+  const loupe = await spawnChild('loupe', simUrl, file);
+  const startedAt = performance.now();
+  try {
+    const client = new OpenAI({ baseURL: `${loupe.url}/v1`, apiKey: 'sk-bench-stateless-0000000000000000', maxRetries: 0 });
+    const rand = seededRandom(turns);
+    const history: ResponseInputItem[] = [{ role: 'user', content: 'Fix the failing test in src/parser.ts and make sure the suite passes.' }];
+    for (let turn = 0; turn < turns; turn++) {
+      const stream = await client.responses.create(
+        { model: 'gpt-5', instructions: INSTRUCTIONS, tools: TOOLS, input: history, stream: true, store: false },
+        { headers: { 'x-sim': SIM } },
+      );
+      let response: OpenAI.Responses.Response | undefined;
+      for await (const event of stream) if (event.type === 'response.completed') response = event.response;
+      if (!response) throw new Error(`turn ${turn}: the stream ended without response.completed`);
+      history.push(...(response.output as ResponseInputItem[]));
+      for (const item of response.output) {
+        if (item.type === 'function_call') history.push({ type: 'function_call_output', call_id: item.call_id, output: toolOutput(rand, turn) });
+      }
+    }
+    await loupe.settled();
+  } finally {
+    await loupe.close();
+  }
+  const recordSeconds = (performance.now() - startedAt) / 1000;
+  const db = new Database(file, { readonly: true });
+  try {
+    const traffic = db.prepare('SELECT sum(request_bytes + response_bytes) FROM exchange_ends').pluck().get() as number;
+    const bytes = fs.statSync(file).size + (fs.existsSync(`${file}-wal`) ? fs.statSync(`${file}-wal`).size : 0);
+    const tables = db.prepare('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT 8').all() as Array<{ name: string; bytes: number }>;
+    return {
+      turns,
+      trafficMb: traffic / 1e6,
+      fileMb: bytes / 1e6,
+      ratio: bytes / traffic,
+      tablesMb: Object.fromEntries(tables.map((t) => [t.name, Math.round(t.bytes / 1e4) / 100])),
+      recordSeconds,
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/** What a tool prints: lines of a test log and source, different every turn. */
+function toolOutput(rand: () => number, turn: number): string {
+  const lines: string[] = [];
+  for (let n = 0; n < TOOL_OUTPUT_CHARS; ) {
+    const line = `src/parser.ts:${Math.floor(rand() * 900) + 1}  ${turn}  expected token ${Math.floor(rand() * 1e9).toString(36)} but found ${Math.floor(rand() * 1e9).toString(36)} near offset ${Math.floor(rand() * 1e6)}`;
+    lines.push(line);
+    n += line.length + 1;
+  }
+  return lines.join('\n');
+}
+
+export function printStateless(r: StatelessBenchReport): boolean {
+  const out = ['', 'Stateless runs: file size against traffic, recorded through the proxy with the openai SDK (context stored once, ADR 30)'];
+  for (const run of r.runs) {
+    const tables = Object.entries(run.tablesMb)
+      .slice(0, 5)
+      .map(([name, mb]) => `${name} ${mb.toFixed(1)}`)
+      .join(', ');
+    out.push(`  ${run.turns} turns: traffic ${run.trafficMb.toFixed(1)} MB, file ${run.fileMb.toFixed(1)} MB, ${run.ratio.toFixed(2)}x  (largest, MB: ${tables})`);
+  }
+  const longest = r.runs[r.runs.length - 1]!;
+  out.push(`  ${longest.turns} turns: file/traffic ${longest.ratio.toFixed(2)}x  target <= ${r.goal}x: ${r.met ? 'meets target' : 'MISSES target'}`);
+  if (!r.met) out.push('  STATELESS FILE-SIZE TARGET MISSED: the bench fails');
+  process.stdout.write(`${out.join('\n')}\n`);
+  return r.met;
+}
