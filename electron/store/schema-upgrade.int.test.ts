@@ -47,8 +47,8 @@ describe('schema v1 to the current one', () => {
 
     const db = openDb(file);
     try {
-      expect(SCHEMA_VERSION).toBe(4);
-      expect(db.pragma('user_version', { simple: true })).toBe(4);
+      expect(SCHEMA_VERSION).toBe(5);
+      expect(db.pragma('user_version', { simple: true })).toBe(5);
       // v3: an ordinary rowid table, indexed on its old key, holding the same rows.
       expect(chunksTable(db)).not.toMatch(/WITHOUT ROWID/);
       expect(db.prepare("SELECT sql FROM sqlite_master WHERE name = 'chunks_in_order'").pluck().get()).toMatch(/UNIQUE INDEX/);
