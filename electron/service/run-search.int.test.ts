@@ -133,7 +133,7 @@ describe('a recording made before the full-text index', () => {
     } finally {
       upgraded.close();
     }
-    expect(lines[0]).toMatch(/^loupe: upgrading \S+v3\.loupe \(\d+ MB\) from schema v3 to v4, once;/);
+    expect(lines[0]).toMatch(/^loupe: upgrading \S+v3\.loupe \(\d+ MB\) from schema v3 to v5, once;/);
     expect(lines).toContain(`loupe: indexing ${old} for search: ${exchanges.length} of ${exchanges.length} responses`);
     expect(lines[lines.length - 1]).toMatch(/^loupe: upgraded \S+v3\.loupe in \d+\.\d s$/);
     expect(await list(old, NEEDLE)).toEqual(await list(file, NEEDLE));

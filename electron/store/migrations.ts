@@ -12,8 +12,11 @@ import { buildSearchIndex, SEARCH_MERGE_CONFIG, SEARCH_SCHEMA } from './search-i
 import { RUN_SNAPSHOT_SCHEMA } from './run-snapshot.js';
 import { buildRunSnapshot } from './run-snapshot-keeper.js';
 
-/** `progress` hears how far a long step has come (responses indexed, say), when it can tell. */
-type Migration = (db: Database.Database, progress: (done: number, total: number) => void) => void;
+/** `progress` hears how far a long step has come (responses indexed, say), when it can tell, and what the step does. */
+type Migration = (db: Database.Database, progress: (done: number, total: number, step?: UpgradeStep) => void) => void;
+
+/** What a long upgrade step is doing, for its progress line: indexing for search (v4), or summarizing runs (v5). */
+export type UpgradeStep = 'search' | 'runs';
 
 const migrations: Migration[] = [
   (db) => {
@@ -168,9 +171,9 @@ const migrations: Migration[] = [
     db.exec(RUN_SNAPSHOT_SCHEMA);
     db.exec(SEARCH_MERGE_CONFIG);
     const total = db.prepare('SELECT count(*) FROM responses').pluck().get() as number;
-    progress(0, total);
+    progress(0, total, 'runs');
     buildRunSnapshot(db);
-    progress(total, total);
+    progress(total, total, 'runs');
   },
 ];
 
@@ -187,7 +190,7 @@ export function refuseNewerSchema(version: number): void {
  * Hears of an existing recording being upgraded: before (`start`), as a long step goes
  * (`progress`, with how much of that step is done), and after (`done`).
  */
-export type UpgradeListener = (from: number, to: number, phase: 'start' | 'progress' | 'done', done?: number, total?: number) => void;
+export type UpgradeListener = (from: number, to: number, phase: 'start' | 'progress' | 'done', done?: number, total?: number, step?: UpgradeStep) => void;
 
 /**
  * Brings the database up to the current schema; refuses files from a newer Loupe.
@@ -206,8 +209,8 @@ export function migrate(db: Database.Database, onUpgrade?: UpgradeListener): voi
     // once both start here, and the second finds the step done instead of failing it.
     db.transaction(() => {
       if ((db.pragma('user_version', { simple: true }) as number) > v) return;
-      step(db, (done, total) => {
-        if (upgrading) onUpgrade?.(current, SCHEMA_VERSION, 'progress', done, total);
+      step(db, (done, total, what = 'search') => {
+        if (upgrading) onUpgrade?.(current, SCHEMA_VERSION, 'progress', done, total, what);
       });
       db.pragma(`user_version = ${v + 1}`);
     }).immediate();

@@ -1,6 +1,6 @@
 // What a user sees while an existing recording is upgraded to this build's schema: the
 // upgrade can copy every recorded byte (v3, ~17 s per GB on the dev machine) and read every
-// derived record to index it for search (v4), and a proxy that is silent for that long at
+// derived record to index it for search (v4) or to thread it into runs (v5), and a proxy that is silent for that long at
 // start-up looks hung. Progress is a line a second at most, so a log stays readable.
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -11,7 +11,7 @@ const PROGRESS_EVERY_MS = 1_000;
 export function upgradeNotice(file: string, log: (line: string) => void): UpgradeListener {
   let startedAt = 0;
   let shownAt = 0;
-  return (from, to, phase, done = 0, total = 0) => {
+  return (from, to, phase, done = 0, total = 0, step = 'search') => {
     const now = performance.now();
     if (phase === 'start') {
       startedAt = shownAt = now;
@@ -20,7 +20,8 @@ export function upgradeNotice(file: string, log: (line: string) => void): Upgrad
     } else if (phase === 'progress') {
       if (now - shownAt < PROGRESS_EVERY_MS && done < total) return;
       shownAt = now;
-      log(`loupe: indexing ${file} for search: ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} responses`);
+      const count = `${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} responses`;
+      log(step === 'runs' ? `loupe: summarizing the runs of ${file}: ${count}` : `loupe: indexing ${file} for search: ${count}`);
     } else {
       log(`loupe: upgraded ${file} in ${((now - startedAt) / 1000).toFixed(1)} s`);
     }
