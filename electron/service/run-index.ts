@@ -28,6 +28,7 @@ import { mergeSpawnedRuns } from '../../shared/trace/merge-spawned-runs.js';
 import { SettledThreading } from '../../shared/trace/settled-threading.js';
 import type { AgentSpan, ResponseRecord } from '../../shared/trace/types.js';
 import { hasTable, type Db } from '../store/db.js';
+import { isCorruption } from '../store/integrity-check.js';
 import { parseStored, ReadDamage } from '../store/read-damage.js';
 import { RunSnapshot, type SnapshotRun } from '../store/run-snapshot.js';
 import { isSettled, settledStub, type IndexedResponse, type IndexedRun, type SettledResponse } from './indexed-run.js';
@@ -433,7 +434,15 @@ export class RunIndex {
   private storedRecord(exchangeId: number, responseId: string): ResponseRecord | undefined {
     const live = this.provisional.get(exchangeId)?.find((p) => p.responseId === responseId);
     if (live) return live;
-    return this.stored.full(exchangeId, responseId);
+    try {
+      return this.stored.full(exchangeId, responseId);
+    } catch (err) {
+      // On a page SQLite cannot read: the exchange reads as an unreadable placeholder, noted in damage.
+      // (A recording opened from its snapshot reads a record first here, not at start.)
+      if (!isCorruption(err)) throw err;
+      const readable = this.stored.ofExchange(exchangeId);
+      return readable.find((r) => r.responseId === responseId) ?? readable[0];
+    }
   }
 }
 
