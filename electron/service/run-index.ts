@@ -312,7 +312,9 @@ export class RunIndex {
   allSummaries(): RunSummary[] {
     if (this.snapshot && this.summaries.size < this.snapshot.entries.size) {
       for (const s of this.snapshot.summaries()) {
-        if (this.summaries.has(s.id)) continue;
+        // Only the runs this snapshot listed: one the writer added since is new to whoever
+        // reads this index, and the next rebuild reports it as such.
+        if (this.summaries.has(s.id) || !this.snapshot.entries.has(s.id)) continue;
         s.revision = ++this.revision;
         this.summaries.set(s.id, s);
       }
