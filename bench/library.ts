@@ -13,6 +13,8 @@ import { finalResponse } from '../shared/trace/stream-builder.js';
 import type { JsonObject, RawExchange } from '../shared/trace/types.js';
 import type { Db } from '../electron/store/db.js';
 import { derivedRows, derivedWriter } from '../electron/store/derive.js';
+import { buildRunSnapshot } from '../electron/store/run-snapshot-keeper.js';
+import { mergeSearchStep } from '../electron/store/search-index.js';
 
 export interface LibraryOptions {
   runs: number;
@@ -59,12 +61,18 @@ export function libraryExchanges(options: LibraryOptions): RawExchange[] {
   return exchanges;
 }
 
-/** Normalizes and writes the exchanges' derived rows (search index included), a batch per transaction. */
+/**
+ * Normalizes and writes the exchanges' derived rows (search index included), a batch per
+ * transaction, then the run snapshot and the search index's merge into one segment, as
+ * the store writer does at its next quiet moments (derive-queue.ts).
+ */
 export function writeLibrary(db: Db, exchanges: RawExchange[]): void {
   const write = derivedWriter(db);
   for (let i = 0; i < exchanges.length; i += WRITE_BATCH) {
     write(exchanges.slice(i, i + WRITE_BATCH).map((raw) => derivedRows(raw.id, normalizeExchange(raw))));
   }
+  buildRunSnapshot(db);
+  while (mergeSearchStep(db, 'all'));
 }
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'su', 'ta', 'ri', 'vo', 'ze', 'pu', 'da', 'fe'];

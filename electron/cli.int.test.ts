@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { startSimUpstream, type SimUpstream } from './sim/index.js';
 import Database from 'better-sqlite3';
 import { openDb } from './store/db.js';
+import { snapshotIsCurrent } from './store/run-snapshot.js';
 import { WRITER_KEY } from './store/recording-lock.js';
 import { copyAsSchemaV1 } from '../test/support/schema-v1-copy.js';
 import { eventually } from '../test/support/harness.js';
@@ -224,6 +225,13 @@ describe('loupe CLI', () => {
     expect(result.status).toBe(0);
     expect(result.stderr).toMatch(/rebuilt 2 responses from 2 exchanges/);
     expect(loupe(['export', db]).stdout).toBe(before);
+    // It leaves the run snapshot current, so the next open reads it instead of threading.
+    const after = openDb(db, { readonly: true });
+    try {
+      expect(snapshotIsCurrent(after)).toBe(true);
+    } finally {
+      after.close();
+    }
   });
 
   it('reindex upgrades a recording made by an older Loupe, and says so while it does', async () => {

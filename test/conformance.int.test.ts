@@ -12,6 +12,7 @@ import { fixturesRoot, loadRecordings, type Recording } from './support/fixtures
 import { rawRequest } from './support/raw-request.js';
 import { startReplayUpstream, type ReplayUpstream } from './support/replay-upstream.js';
 import { TEST_KEY } from './support/harness.js';
+import { expectSnapshotEqualsThreading } from './support/run-snapshot-check.js';
 
 const root = fixturesRoot();
 const recordings: Recording[] = root ? loadRecordings().filter((r) => r.exchanges.length > 0) : [];
@@ -119,6 +120,12 @@ describe.skipIf(!root)('conformance: recorded traffic through the proxy', () => 
       });
     }
     expect(missing).toEqual([]);
+  });
+
+  it('keeps a run snapshot that says what threading every record says', () => {
+    const view = expectSnapshotEqualsThreading(db);
+    expect(view.runs.length).toBeGreaterThan(100);
+    expect(view.runs.some((r) => r.summary.tokens.total > 0)).toBe(true);
   });
 
   it('never writes the API key into the database or its WAL', () => {

@@ -2,6 +2,7 @@
 // exchanges, e.g. after an upgrade taught the normalizer something new.
 import { openLocked } from '../store/recording-lock.js';
 import { reindex } from '../store/derive.js';
+import { buildRunSnapshot } from '../store/run-snapshot-keeper.js';
 import { upgradeNotice } from '../store/upgrade-notice.js';
 import { UsageError, type ParsedArgs } from './args.js';
 import fs from 'node:fs';
@@ -18,6 +19,8 @@ export async function reindexCommand(args: ParsedArgs): Promise<number> {
       if (showProgress && (done % 100 === 0 || done === total)) process.stderr.write(`\rloupe: reindexed ${done}/${total}`);
     });
     if (showProgress) process.stderr.write('\n');
+    // The run snapshot is derived from what was just rebuilt: written now, so the next open reads it.
+    buildRunSnapshot(db);
     const responses = (db.prepare('SELECT COUNT(*) AS n FROM responses').get() as { n: number }).n;
     process.stderr.write(`loupe: rebuilt ${responses} responses from ${count} exchanges in ${file}\n`);
   } finally {

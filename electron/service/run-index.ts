@@ -11,10 +11,16 @@
 // the responses still changing are kept whole, so the index no longer grows by every
 // response's items and text (2.3 KB a response of the bench's; see ADR 18).
 //
+// A recording whose file holds a current snapshot of all this (electron/store/run-snapshot.ts,
+// ADR 29) opens from it: summaries at once, a run's members when it is asked for, and the
+// run of an exchange from the file. Only when something changes (a new or re-derived
+// exchange, one in flight) is every record read and threaded, once; the first rebuild
+// after that reports only what differs from the snapshot.
+//
 // Invariants after every rebuild(): each record belongs to exactly one run; a summary's
 // revision changes iff its content changed; runs that vanished (merged into another when
 // an in-flight response learned its id) are reported with the run that now holds them.
-import { summaryText } from '../../shared/api/run-filter.js';
+import { compareRuns, summaryText } from '../../shared/api/run-filter.js';
 import type { RunSummary } from '../../shared/api/types.js';
 import { attachAgentSpans } from '../../shared/trace/attach-agent-spans.js';
 import { foldRead } from '../../shared/trace/response-reads.js';
@@ -22,7 +28,9 @@ import { joinTracedRuns } from '../../shared/trace/join-traced-runs.js';
 import { SettledThreading } from '../../shared/trace/settled-threading.js';
 import type { AgentSpan, ResponseRecord } from '../../shared/trace/types.js';
 import { hasTable, type Db } from '../store/db.js';
+import { isCorruption } from '../store/integrity-check.js';
 import { parseStored, ReadDamage } from '../store/read-damage.js';
+import { RunSnapshot, type SnapshotRun } from '../store/run-snapshot.js';
 import { isSettled, settledStub, type IndexedResponse, type IndexedRun, type SettledResponse } from './indexed-run.js';
 import { RunTally, runSearchText, summarizeRun } from './run-summary.js';
 import { loadForkOrigins, originOfLabel } from '../fork/fork-store.js';
@@ -33,6 +41,8 @@ import { StoredRecords } from './stored-records.js';
 export interface IndexChange {
   updated: RunSummary[];
   removed: Array<{ runId: string; replacedBy: string | null }>;
+  /** Runs whose responses or spans changed, their summary with them or not (the snapshot rewrites them). */
+  reread: string[];
 }
 
 export class RunIndex {
@@ -42,6 +52,10 @@ export class RunIndex {
   private readonly spans = new Map<number, AgentSpan[]>();
   private spansByRun = new Map<string, AgentSpan[]>();
   private readonly spansOf: ((exchangeId: number) => AgentSpan[]) | null;
+  private readonly allSpans: (() => Array<{ id: number; record: string }>) | null;
+  /** Until something changes: the file's snapshot, and the runs read from it so far. */
+  private snapshot: RunSnapshot | null;
+  private readonly snapshotRuns = new Map<string, { run: IndexedRun; spans: AgentSpan[] }>();
   private readonly provisional = new Map<number, ResponseRecord[]>();
   private readonly open = new Set<number>();
   private readonly dirty = new Set<number>();
@@ -54,6 +68,8 @@ export class RunIndex {
   /** Lower-cased words of each summary (run-filter.ts summaryText), made as the summary changes: every search reads all of them. */
   private readonly summaryTexts = new Map<string, string>();
   private revision = 0;
+  /** The runs in the list's order, until a summary changes. */
+  private order: Array<{ id: string; startedAt: number }> | null = null;
   /** Rows of the file that could not be read back; their responses are shown as unreadable. */
   readonly damage = new ReadDamage();
   private readonly stored: StoredRecords;
@@ -78,31 +94,75 @@ export class RunIndex {
   /** Stored fork plans' origins (fork-store.ts), read again when a forked run shows up that it lacks. */
   private forkOrigins: Map<string, ForkOrigin>;
 
-  constructor(private readonly db: Db) {
+  /** `snapshot: false` threads every record even when the file holds a current snapshot (tests compare the two). */
+  constructor(
+    private readonly db: Db,
+    options: { snapshot?: boolean } = {},
+  ) {
     this.forkOrigins = loadForkOrigins(db);
     this.stored = new StoredRecords(db, this.damage);
-    this.loadDerived(() => true);
-    for (const id of this.derived.keys()) this.dirty.add(id);
     // A recording opened read-only from before schema v2 has no agent_spans table.
     if (hasTable(db, 'agent_spans')) {
       const bySpanExchange = db.prepare('SELECT record FROM agent_spans WHERE exchange_id = ? ORDER BY idx').pluck();
+      const spanRows = db.prepare('SELECT exchange_id AS id, record FROM agent_spans ORDER BY exchange_id, idx');
       this.spansOf = (id) => (bySpanExchange.all(id) as string[]).flatMap((json) => parseStored<AgentSpan>(json, `an agent span of exchange ${id}`, this.damage) ?? []);
-      const spanRows = db.prepare('SELECT exchange_id AS id, record FROM agent_spans ORDER BY exchange_id, idx').all() as Array<{ id: number; record: string }>;
-      for (const row of spanRows) {
-        const span = parseStored<AgentSpan>(row.record, `an agent span of exchange ${row.id}`, this.damage);
-        if (!span) continue;
-        const list = this.spans.get(row.id) ?? [];
-        list.push(span);
-        this.spans.set(row.id, list);
-      }
+      this.allSpans = () => spanRows.all() as Array<{ id: number; record: string }>;
     } else {
       this.spansOf = null;
+      this.allSpans = null;
     }
+    this.snapshot = options.snapshot === false ? null : RunSnapshot.read(db);
+    if (this.snapshot) return;
+    this.loadAll();
     this.rebuild();
+  }
+
+  /** Every derived record and span, to thread them all. */
+  private loadAll(): void {
+    this.loadDerived(() => true);
+    for (const id of this.derived.keys()) this.dirty.add(id);
+    for (const row of this.allSpans?.() ?? []) {
+      const span = parseStored<AgentSpan>(row.record, `an agent span of exchange ${row.id}`, this.damage);
+      if (!span) continue;
+      const list = this.spans.get(row.id) ?? [];
+      list.push(span);
+      this.spans.set(row.id, list);
+    }
+  }
+
+  /**
+   * Leaves the snapshot for the threaded state, before anything changes it. Its runs stay
+   * as placeholders, so the next rebuild compares every run with what the snapshot said
+   * and reports only the differences (and any run the snapshot held that is gone).
+   */
+  private leaveSnapshot(): void {
+    if (!this.snapshot) return;
+    for (const s of this.allSummaries()) this.summaryTexts.set(s.id, summaryText(s));
+    this.snapshot = null;
+    this.order = null;
+    this.snapshotRuns.clear();
+    for (const s of this.summaries.values()) this.runs.set(s.id, { id: s.id, label: s.label, responses: [], links: [] });
+    this.loadAll();
+  }
+
+  /** In snapshot mode, summaries are read the first time they are asked for, a page at a time. */
+  private readSnapshotSummaries(runIds: string[]): void {
+    const missing = runIds.filter((id) => !this.summaries.has(id) && this.snapshot!.entries.has(id));
+    if (!missing.length) return;
+    for (const s of this.snapshot!.summariesOf(missing)) {
+      s.revision = ++this.revision;
+      this.summaries.set(s.id, s);
+    }
+  }
+
+  private setSummary(summary: RunSummary): void {
+    this.summaries.set(summary.id, summary);
+    this.summaryTexts.set(summary.id, summaryText(summary));
   }
 
   /** The exchange's derived rows were (re)written: they replace any in-flight view of it. */
   refreshDerived(exchangeId: number): void {
+    this.leaveSnapshot();
     const records = this.stored.ofExchange(exchangeId);
     if (records.length) this.derived.set(exchangeId, records);
     else this.derived.delete(exchangeId);
@@ -116,6 +176,7 @@ export class RunIndex {
 
   /** An in-flight (or just ended, not yet derived) exchange as normalized so far. */
   setProvisional(exchangeId: number, records: ResponseRecord[], open: boolean): void {
+    this.leaveSnapshot();
     if (this.derived.has(exchangeId) && !open) return;
     this.provisional.set(exchangeId, records);
     if (open) this.open.add(exchangeId);
@@ -125,6 +186,7 @@ export class RunIndex {
 
   /** Its derived rows are loaded (set by refreshDerived or read at start). */
   isDerived(exchangeId: number): boolean {
+    if (this.snapshot) return this.snapshot.isDerived(exchangeId);
     return this.derived.has(exchangeId) || this.spans.has(exchangeId);
   }
 
@@ -133,11 +195,16 @@ export class RunIndex {
   }
 
   runIdOf(exchangeId: number): string | null {
+    if (this.snapshot) return this.snapshot.runOfExchange(exchangeId);
     return this.runOfExchange.get(exchangeId) ?? null;
   }
 
   /** The run whose search an exchange's items count for: its own, or that of the response it read. */
   searchRunOf(exchangeId: number): string | null {
+    if (this.snapshot) {
+      const runId = this.snapshot.runOfExchange(exchangeId);
+      return runId !== null && this.snapshot.entries.has(runId) ? runId : null;
+    }
     const runId = this.runOfExchange.get(exchangeId) ?? this.runOfRead.get(exchangeId);
     return runId !== undefined && this.runs.has(runId) ? runId : null;
   }
@@ -159,7 +226,7 @@ export class RunIndex {
   }
 
   rebuild(): IndexChange {
-    if (!this.dirty.size) return { updated: [], removed: [] };
+    if (!this.dirty.size) return { updated: [], removed: [], reread: [] };
     const before = this.runs;
     const threaded = this.threading.thread(this.dirty, {
       ids: () => new Set([...this.derived.keys(), ...this.provisional.keys()]),
@@ -173,13 +240,14 @@ export class RunIndex {
     this.runs = new Map(runs.map((run) => [run.id, run]));
     const spansBefore = this.spansByRun;
     this.spansByRun = spans.length ? attachAgentSpans(runs, spans).byRun : new Map();
-    const change: IndexChange = { updated: [], removed: [] };
+    const change: IndexChange = { updated: [], removed: [], reread: [] };
     for (const run of runs) {
       // A run nothing was added to keeps its arrays (threading copies a run it adds to), so
       // only runs with new arrays are read through.
       const previous = before.get(run.id);
       const spansChanged = (spansBefore.get(run.id)?.length ?? 0) !== (this.spansByRun.get(run.id)?.length ?? 0);
       if (previous?.responses === run.responses && !spansChanged) continue;
+      change.reread.push(run.id);
       for (const r of run.responses) {
         this.runOfExchange.set(r.exchangeId, run.id);
         for (const read of r.readBy ?? []) this.runOfRead.set(read, run.id);
@@ -193,8 +261,8 @@ export class RunIndex {
       for (const sp of runSpans) if (sp.type === 'agent' && !next.agents.includes(sp.name)) next.agents.push(sp.name);
       if (summary && sameSummary(summary, next)) continue;
       next.revision = ++this.revision;
-      this.summaries.set(run.id, next);
-      this.summaryTexts.set(run.id, summaryText(next));
+      this.setSummary(next);
+      this.order = null;
       change.updated.push(next);
     }
     for (const id of this.dirty) if (!this.derived.has(id) && !this.provisional.has(id)) this.runOfExchange.delete(id);
@@ -203,6 +271,7 @@ export class RunIndex {
       if (this.runs.has(runId)) continue;
       this.summaries.delete(runId);
       this.summaryTexts.delete(runId);
+      this.order = null;
       // A folded run is still threaded on its own: its settled tally is still counted into its caller's.
       if (!threadedIds.has(runId)) this.tallies.delete(runId);
       this.texts.delete(runId);
@@ -259,31 +328,94 @@ export class RunIndex {
   }
 
   allSummaries(): RunSummary[] {
+    if (this.snapshot && this.summaries.size < this.snapshot.entries.size) {
+      for (const s of this.snapshot.summaries()) {
+        // Only the runs this snapshot listed: one the writer added since is new to whoever
+        // reads this index, and the next rebuild reports it as such.
+        if (this.summaries.has(s.id) || !this.snapshot.entries.has(s.id)) continue;
+        s.revision = ++this.revision;
+        this.summaries.set(s.id, s);
+      }
+    }
     return [...this.summaries.values()];
   }
 
-  summaryText(runId: string): string {
-    return this.summaryTexts.get(runId) ?? '';
+  /** Every run in the list's order (run-filter.ts compareRuns), without reading their summaries. */
+  ordered(): Array<{ id: string; startedAt: number }> {
+    this.order ??= [...(this.snapshot?.entries.values() ?? this.summaries.values())].map(({ id, startedAt }) => ({ id, startedAt })).sort(compareRuns);
+    return this.order;
   }
 
+  /** Every model seen in the recording, sorted. */
+  models(): string[] {
+    if (this.snapshot) return this.snapshot.models;
+    return [...new Set([...this.summaries.values()].flatMap((r) => r.models))].sort();
+  }
+
+  /** The runs whose summary (run-filter.ts summaryText) holds `term`, lower-cased. */
+  runsWithSummaryTerm(term: string): Set<string> {
+    if (this.snapshot) return this.snapshot.runsWithWord(term);
+    const out = new Set<string>();
+    for (const [id, text] of this.summaryTexts) if (text.includes(term)) out.add(id);
+    return out;
+  }
+
+
   summary(runId: string): RunSummary | undefined {
+    if (this.snapshot) this.readSnapshotSummaries([runId]);
     return this.summaries.get(runId);
   }
 
+  /** Summaries of these runs, in this order (those the recording has). */
+  summariesOf(runIds: string[]): RunSummary[] {
+    if (this.snapshot) this.readSnapshotSummaries(runIds);
+    return runIds.flatMap((id) => this.summaries.get(id) ?? []);
+  }
+
   run(runId: string): IndexedRun | undefined {
+    if (this.snapshot) return this.fromSnapshot(runId)?.run;
     return this.runs.get(runId);
   }
 
   /** The Agents SDK trace objects attached to a run, in start order. */
   agentSpans(runId: string): AgentSpan[] {
+    if (this.snapshot) return this.fromSnapshot(runId)?.spans ?? [];
     return this.spansByRun.get(runId) ?? [];
+  }
+
+  private fromSnapshot(runId: string): { run: IndexedRun; spans: AgentSpan[] } | undefined {
+    let kept = this.snapshotRuns.get(runId);
+    if (!kept && this.snapshot!.entries.has(runId)) {
+      const members = this.snapshot!.members(runId);
+      if (!members) return undefined;
+      kept = { run: { id: runId, label: members.label, responses: members.responses, links: members.links }, spans: members.spans };
+      this.snapshotRuns.set(runId, kept);
+    }
+    return kept;
+  }
+
+  /** A run as the snapshot keeps it: its summary (not live), settled stubs, links, spans and exchanges. */
+  snapshotRun(runId: string): SnapshotRun | null {
+    const run = this.run(runId);
+    const summary = this.summary(runId);
+    if (!run || !summary) return null;
+    const exchangeIds = new Set<number>();
+    for (const r of run.responses) {
+      exchangeIds.add(r.exchangeId);
+      for (const read of r.readBy ?? []) exchangeIds.add(read);
+    }
+    return {
+      summary: { ...summary, revision: 0, live: false },
+      members: { label: run.label, responses: run.responses.map((r) => (isSettled(r) ? r : settledStub(r))), links: run.links, spans: this.agentSpans(runId) },
+      exchangeIds: [...exchangeIds],
+    };
   }
 
   /** Lower-cased searchable text of a run, computed on first use after each change. */
   text(runId: string): string {
     let text = this.texts.get(runId);
     if (text === undefined) {
-      const run = this.runs.get(runId);
+      const run = this.run(runId);
       text = run ? runSearchText({ ...run, responses: this.wholeRecords(run.responses) }) : '';
       this.texts.set(runId, text);
     }
@@ -322,7 +454,15 @@ export class RunIndex {
   private storedRecord(exchangeId: number, responseId: string): ResponseRecord | undefined {
     const live = this.provisional.get(exchangeId)?.find((p) => p.responseId === responseId);
     if (live) return live;
-    return this.stored.full(exchangeId, responseId);
+    try {
+      return this.stored.full(exchangeId, responseId);
+    } catch (err) {
+      // On a page SQLite cannot read: the exchange reads as an unreadable placeholder, noted in damage.
+      // (A recording opened from its snapshot reads a record first here, not at start.)
+      if (!isCorruption(err)) throw err;
+      const readable = this.stored.ofExchange(exchangeId);
+      return readable.find((r) => r.responseId === responseId) ?? readable[0];
+    }
   }
 }
 

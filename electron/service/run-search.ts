@@ -11,7 +11,7 @@
 // The trigram index answers terms of 3 characters or more; shorter ones match the
 // summary only, where a scan of every text would match nearly every run anyway.
 import { matchesQuery } from '../../shared/api/run-filter.js';
-import { SEARCH_HITS_PER_RUN, type RunSummary, type SearchHit } from '../../shared/api/types.js';
+import { SEARCH_HITS_PER_RUN, type SearchHit } from '../../shared/api/types.js';
 import { itemNodeId } from '../../shared/trace/node-id.js';
 import { itemSearchText } from '../../shared/trace/search-text.js';
 import type { ResponseRecord } from '../../shared/trace/types.js';
@@ -48,13 +48,17 @@ export class FullTextSearch {
   }
 }
 
-export interface SearchResult {
-  runs: RunSummary[];
+export interface SearchResult<Run> {
+  runs: Run[];
   hits: Record<string, SearchHit[]>;
 }
 
-/** `query` is normalized (run-filter.ts normalizeQuery): trimmed, lower-cased, non-empty. */
-export function searchRuns(candidates: RunSummary[], query: string, index: RunIndex, fts: FullTextSearch | null): SearchResult {
+/**
+ * The candidates (runs or their places in the list) that hold every term of `query`, in
+ * their order. `query` is normalized (run-filter.ts normalizeQuery): trimmed,
+ * lower-cased, non-empty.
+ */
+export function searchRuns<Run extends { id: string }>(candidates: Run[], query: string, index: RunIndex, fts: FullTextSearch | null): SearchResult<Run> {
   if (!fts) return { runs: candidates.filter((run) => matchesQuery(index.text(run.id), query)), hits: {} };
   const terms = query.split(/\s+/);
   const found = new Map<string, { terms: Set<number>; hits: Map<string, SearchHit> }>();
@@ -63,11 +67,11 @@ export function searchRuns(candidates: RunSummary[], query: string, index: RunIn
     if (!e) found.set(runId, (e = { terms: new Set(), hits: new Map() }));
     return e;
   };
-  const summaries = candidates.map((run) => index.summaryText(run.id));
+  const bySummary = terms.map((term) => index.runsWithSummaryTerm(term));
   terms.forEach((term, t) => {
     // A term every run's summary holds (a tool name, a model) needs no look-up: it would
     // only list items, and a term that common would list nearly all of them.
-    if (!indexable(term) || summaries.every((text) => text.includes(term))) return;
+    if (!indexable(term) || candidates.every((run) => bySummary[t]!.has(run.id))) return;
     for (const row of fts.find(term)) {
       const runId = index.searchRunOf(row.exchangeId);
       if (runId === null) continue;
@@ -79,10 +83,9 @@ export function searchRuns(candidates: RunSummary[], query: string, index: RunIn
     }
   });
   for (const [runId, records] of index.underived()) matchUnderived(records, terms, entry(runId));
-  const runs = candidates.filter((run, i) => {
-    const summary = summaries[i]!;
+  const runs = candidates.filter((run) => {
     const e = found.get(run.id);
-    return terms.every((term, t) => summary.includes(term) || e?.terms.has(t));
+    return terms.every((_, t) => bySummary[t]!.has(run.id) || e?.terms.has(t));
   });
   const hits: Record<string, SearchHit[]> = {};
   for (const run of runs) {

@@ -18,8 +18,9 @@ import {
 } from '../../shared/api/contract.js';
 import { ApiError } from '../../shared/api/errors.js';
 import { compareRuns as compareRunOrder, matchesFilters, normalizeQuery } from '../../shared/api/run-filter.js';
+import { firstAfter, parseRunCursor, runCursor } from '../../shared/api/run-cursor.js';
 import { compareRuns } from '../../shared/diff/run-comparison.js';
-import type { ForkCreateRequest, ForkInfo, RecordingHealth, RunDetail, RunsListResponse, RunStatus, RunSummary } from '../../shared/api/types.js';
+import type { ForkCreateRequest, ForkInfo, RecordingHealth, RunDetail, RunsListResponse, RunStatus, RunSummary, SearchHit } from '../../shared/api/types.js';
 import { readExchange } from './exchange-read.js';
 import { outputItemsOf } from './indexed-run.js';
 import { priceTable, type Run } from './trace-adapter.js';
@@ -97,14 +98,35 @@ export function createService(options: ServiceOptions): LoupeService {
       const req = requestObject(request);
       const query = normalizeQuery(optionalString(req, 'query'));
       const filter = { status: optionalStrings(req, 'status') as RunStatus[] | undefined, models: optionalStrings(req, 'models') };
+      const limit = optionalCount(req, 'limit');
+      if (limit === 0) throw new ApiError('bad_request', '"limit" must be at least 1');
+      const cursor = optionalString(req, 'cursor');
+      const after = cursor === undefined ? null : parseRunCursor(cursor);
+      if (after === null && cursor !== undefined) throw new ApiError('bad_request', `"cursor" is not a cursor this service gave: ${JSON.stringify(cursor)}`);
       await source.catchUp();
-      const all = source.index.allSummaries();
-      const filtered = all.filter((run) => matchesFilters(run, filter));
-      const found = query ? searchRuns(filtered, query, source.index, source.search) : null;
-      const runs = found?.runs ?? filtered;
-      runs.sort(compareRunOrder);
-      const models = [...new Set(all.flatMap((r) => r.models))].sort();
-      return found ? { runs, total: all.length, models, hits: found.hits } : { runs, total: all.length, models };
+      const index = source.index;
+      // Unfiltered, the list's order is known without reading a summary, and only the
+      // page's are read: what opening a large library costs.
+      let ordered: Array<{ id: string; startedAt: number }> = index.ordered();
+      let hits: Record<string, SearchHit[]> | undefined;
+      if (filter.status?.length || filter.models?.length) ordered = index.allSummaries().filter((run) => matchesFilters(run, filter)).sort(compareRunOrder);
+      if (query) {
+        const found = searchRuns(ordered, query, index, source.search);
+        ordered = found.runs;
+        hits = found.hits;
+      }
+      const start = after ? firstAfter(ordered, after) : 0;
+      const end = limit === undefined ? ordered.length : Math.min(ordered.length, start + limit);
+      const runs = index.summariesOf(ordered.slice(start, end).map((r) => r.id));
+      const page: RunsListResponse = {
+        runs,
+        total: index.ordered().length,
+        matched: ordered.length,
+        nextCursor: end < ordered.length && end > 0 ? runCursor(ordered[end - 1]!) : null,
+        models: index.models(),
+      };
+      if (hits) page.hits = Object.fromEntries(runs.filter((r) => hits[r.id]).map((r) => [r.id, hits[r.id]!]));
+      return page;
     },
 
     async 'runs.get'(request): Promise<RunDetail> {

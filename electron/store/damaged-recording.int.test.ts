@@ -109,10 +109,20 @@ describe('a recording with flipped bytes in the middle', () => {
     const file = damagedCopy('flipped-view.loupe');
     const db = openDb(file, { readonly: true });
     try {
-      const index = new RunIndex(db);
-      expect(index.allSummaries().reduce((n, s) => n + s.responses, 0)).toBe(RESPONSES);
-      expect(index.damage.rows.length).toBeGreaterThan(0);
-      expect(index.damage.rows.every((row) => /^response exchange:\d+ of exchange \d+: database disk image is malformed$/.test(row))).toBe(true);
+      const damaged = (index: RunIndex) => {
+        expect(index.damage.rows.length).toBeGreaterThan(0);
+        expect(index.damage.rows.every((row) => /^response exchange:\d+ of exchange \d+: database disk image is malformed$/.test(row))).toBe(true);
+      };
+      const threaded = new RunIndex(db, { snapshot: false });
+      expect(threaded.allSummaries().reduce((n, s) => n + s.responses, 0)).toBe(RESPONSES);
+      damaged(threaded);
+      // Opened from its run snapshot, it reads the records when a run is opened, and those are unreadable there.
+      const fromSnapshot = new RunIndex(db);
+      expect(fromSnapshot.damage.rows).toEqual([]);
+      const records = fromSnapshot.allSummaries().flatMap((s) => fromSnapshot.run(s.id)!.responses.map((r) => fromSnapshot.fullRecordOf(r)));
+      expect(records).toHaveLength(RESPONSES);
+      expect(records.filter((r) => r.status === 'unreadable').length).toBeGreaterThan(0);
+      damaged(fromSnapshot);
     } finally {
       db.close();
     }

@@ -7,13 +7,24 @@
 // ended. Normalizing costs more CPU than relaying and recording together, and on a busy
 // machine it would take the cores the relay needs; the derived rows are a cache, and the UI
 // shows exchanges in flight from the raw rows meanwhile. idle() derives at once.
+//
+// Upkeep waits for quiet moments too: the run snapshot (run-snapshot-keeper.ts) is
+// brought up to date at the first quiet moment after a drain, and at once by idle() (it
+// rewrites each changed run's members, so doing it per exchange would cost a long run's
+// size per exchange); then the full-text index's segments are merged a step per quiet
+// moment (search-index.ts mergeSearchStep): a level at a time, and after a long quiet
+// (LONG_QUIET_MS: a session ended) all into one.
 import { systemClock, type Clock } from '../clock.js';
 import type { Db } from './db.js';
 import { computeDerived, derivedRows, derivedWriter, type DerivedRows, type DerivedWriter } from './derive.js';
+import { RunSnapshotKeeper } from './run-snapshot-keeper.js';
+import { mergeSearchStep } from './search-index.js';
 
 export interface DeriveQueueOptions {
   onDerived?: (ids: number[]) => void;
   onError?: (id: number, err: unknown) => void;
+  /** The run snapshot, or a merge of the search index, could not be written (it is tried again). */
+  onSnapshotError?: (err: unknown) => void;
   /** No raw batch for this long counts as quiet. Default 150 ms (the recorder flushes every 100). */
   quietMs?: number;
   /** An ended exchange waits at most this long for quiet. Default 1,000 ms. */
@@ -24,6 +35,8 @@ export interface DeriveQueueOptions {
 const EXCHANGES_PER_WRITE = 4;
 const DEFAULT_QUIET_MS = 150;
 const DEFAULT_MAX_DEFER_MS = 1_000;
+/** Quiet this long, the index's segments are merged into one (it rewrites the whole index). */
+const LONG_QUIET_MS = 5_000;
 
 export class DeriveQueue {
   private queue: Array<{ id: number; at: number }> = [];
@@ -34,8 +47,13 @@ export class DeriveQueue {
   private unwritten: number[] = [];
   /** Set by idle(): someone waits for the derived rows, so nothing waits for quiet. */
   private urgent = 0;
+  private readonly snapshot: RunSnapshotKeeper;
+  /** Cancels the quiet-moment timer, while one is set. */
+  private upkeepTimer: (() => void) | null = null;
   /** Ends the wait for quiet early: for idle(). */
   private wake: (() => void) | null = null;
+  /** What merging the index may still do: set by every write, moved on when a step finds nothing. */
+  private merging: 'levels' | 'all' | 'done' = 'levels';
 
   private readonly quietMs: number;
   private readonly maxDeferMs: number;
@@ -49,6 +67,9 @@ export class DeriveQueue {
     this.quietMs = options.quietMs ?? DEFAULT_QUIET_MS;
     this.maxDeferMs = options.maxDeferMs ?? DEFAULT_MAX_DEFER_MS;
     this.clock = options.clock ?? systemClock;
+    this.snapshot = new RunSnapshotKeeper(db);
+    // A snapshot left stale (a crash, an older Loupe) is rebuilt once things are quiet.
+    this.scheduleUpkeep();
   }
 
   /** A raw batch was just written: traffic is flowing. */
@@ -59,7 +80,10 @@ export class DeriveQueue {
   push(ids: number[]): void {
     const at = this.clock.now();
     for (const id of ids) this.queue.push({ id, at });
-    this.running ??= this.drain().finally(() => (this.running = null));
+    this.running ??= this.drain().finally(() => {
+      this.running = null;
+      this.scheduleUpkeep();
+    });
   }
 
   /** Derives again the exchanges whose rows could not be written: for when a write just succeeded. */
@@ -73,8 +97,48 @@ export class DeriveQueue {
     this.wake?.();
     try {
       while (this.running) await this.running;
+      this.updateSnapshot();
     } finally {
       this.urgent--;
+    }
+  }
+
+  /** Stops the quiet-moment timer (the writer closes; idle() has updated the snapshot). */
+  stop(): void {
+    this.upkeepTimer?.();
+    this.upkeepTimer = null;
+  }
+
+  private scheduleUpkeep(): void {
+    if (this.upkeepTimer || !(this.snapshot.pending || this.merging !== 'done')) return;
+    const quietFor = this.snapshot.pending || this.merging === 'levels' ? this.quietMs : LONG_QUIET_MS;
+    const wait = Math.max(this.quietMs, this.lastBatchAt + quietFor - this.clock.now());
+    this.upkeepTimer = this.clock.after(Number.isFinite(wait) ? wait : this.quietMs, () => {
+      this.upkeepTimer = null;
+      if (this.running) return; // the drain's end schedules it again
+      if (this.clock.now() - this.lastBatchAt >= quietFor) {
+        this.updateSnapshot();
+        if (this.merging !== 'done') this.mergeStep(this.merging);
+      }
+      this.scheduleUpkeep();
+    });
+  }
+
+  private mergeStep(scope: 'levels' | 'all'): void {
+    try {
+      if (!mergeSearchStep(this.db, scope)) this.merging = scope === 'levels' ? 'all' : 'done';
+    } catch (err) {
+      this.merging = 'done';
+      this.options.onSnapshotError?.(err);
+    }
+  }
+
+  private updateSnapshot(): void {
+    try {
+      this.snapshot.update();
+    } catch (err) {
+      // A cache: left stale, readers thread the records instead, and the next quiet moment tries again.
+      this.options.onSnapshotError?.(err);
     }
   }
 
@@ -123,7 +187,10 @@ export class DeriveQueue {
     if (!batch.length) return;
     try {
       this.write(batch);
-      this.options.onDerived?.(batch.map((r) => r.exchangeId));
+      const ids = batch.map((r) => r.exchangeId);
+      this.snapshot.noteDerived(ids);
+      this.merging = 'levels';
+      this.options.onDerived?.(ids);
     } catch (err) {
       for (const rows of batch) {
         this.unwritten.push(rows.exchangeId);

@@ -6,11 +6,13 @@
 //   An exchange's life is spread over insert-only tables instead of updating one row, so a
 //   crash mid-exchange leaves exactly what was seen and nothing is ever overwritten.
 // - derived (responses, items, exchange_notes, agent_spans, search_*): a cache rebuilt from
-//   raw by `loupe reindex`.
+//   raw by `loupe reindex`. The run snapshot (run_*) is derived from those in turn.
 import type Database from 'better-sqlite3';
 import { CONTEXT_SCHEMA } from './context-store.js';
 import { storeContextsOnce } from './context-upgrade.js';
-import { buildSearchIndex, SEARCH_SCHEMA } from './search-index.js';
+import { RUN_SNAPSHOT_SCHEMA } from './run-snapshot.js';
+import { buildRunSnapshot } from './run-snapshot-keeper.js';
+import { buildSearchIndex, SEARCH_MERGE_CONFIG, SEARCH_SCHEMA } from './search-index.js';
 
 /** `progress` hears how far a long step has come (`task`: what it does to how many responses), when it can tell. */
 type Progress = (task: string, done: number, total: number) => void;
@@ -166,6 +168,20 @@ const migrations: Migration[] = [
     db.exec(CONTEXT_SCHEMA);
     storeContextsOnce(db, (done, total) => progress('storing context once', done, total));
   },
+  // v6: the run snapshot (run-snapshot.ts, ADR 29): each run's summary, members and
+  // exchanges, so that opening a recording reads its runs instead of threading every
+  // record (1.1 s on the bench's 20,000-request library, and growing with it). Built here
+  // by threading the derived responses once; the writer keeps it current from then on.
+  // Also: the full-text index's segments are merged at quiet moments (search-index.ts
+  // mergeSearchStep), down to one.
+  (db, progress) => {
+    db.exec(RUN_SNAPSHOT_SCHEMA);
+    db.exec(SEARCH_MERGE_CONFIG);
+    const total = db.prepare('SELECT count(*) FROM responses').pluck().get() as number;
+    progress('summarizing the runs', 0, total);
+    buildRunSnapshot(db);
+    progress('summarizing the runs', total, total);
+  },
 ];
 
 export const SCHEMA_VERSION = migrations.length;
@@ -187,7 +203,7 @@ export type UpgradeListener = (from: number, to: number, phase: 'start' | 'progr
  * Brings the database up to the current schema; refuses files from a newer Loupe.
  * `onUpgrade` hears of an existing recording being upgraded (not of a new file being set
  * up), before, during and after: v3 copies every recorded byte once (~17 s per GB here),
- * v4 reads every derived record once, v5 rewrites each.
+ * v4 reads every derived record once, v5 rewrites each, v6 threads them once.
  */
 export function migrate(db: Database.Database, onUpgrade?: UpgradeListener): void {
   const current = db.pragma('user_version', { simple: true }) as number;

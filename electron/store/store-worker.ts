@@ -37,6 +37,8 @@ const derive = new DeriveQueue(db, {
     post({ type: 'derived', ids });
   },
   onError: (id, err) => post({ type: 'derive-failed', id, error: errorMessage(err) }),
+  // A cache: readers thread the records instead meanwhile, so it is told, not counted as a loss.
+  onSnapshotError: (err) => process.stderr.write(`loupe: the run snapshot could not be written (it is tried again): ${errorMessage(err)}\n`),
 });
 
 let chain = Promise.resolve();
@@ -64,6 +66,7 @@ parentPort!.on('message', (msg: Inbound) => {
       post({ type: 'idle', token: msg.token });
     } else {
       checkpointer.stop();
+      derive.stop();
       try {
         db.pragma('wal_checkpoint(TRUNCATE)');
       } catch (err) {

@@ -107,8 +107,9 @@ class InlineStoreWriter implements StoreWriter {
     return this.derive.idle();
   }
 
-  close(): Promise<void> {
-    return this.idle();
+  async close(): Promise<void> {
+    await this.idle();
+    this.derive.stop();
   }
 }
 

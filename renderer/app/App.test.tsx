@@ -19,7 +19,7 @@ function client(runs: RunSummary[] = []) {
   const detail = detailFrom();
   return new FakeClient({
     'app.info': () => INFO,
-    'runs.list': () => ({ runs, total: runs.length, models: ['gpt-5'] }),
+    'runs.list': () => ({ runs, total: runs.length, matched: runs.length, nextCursor: null, models: ['gpt-5'] }),
     'runs.get': () => detail,
   });
 }

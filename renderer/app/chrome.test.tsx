@@ -27,7 +27,7 @@ function setup(options: { runs?: RunSummary[]; detail?: RunDetail; extra?: Const
   const runs = options.runs ?? [detail.summary];
   const api = new FakeClient({
     'app.info': () => INFO,
-    'runs.list': () => ({ runs, total: runs.length, models: ['gpt-5'] }),
+    'runs.list': () => ({ runs, total: runs.length, matched: runs.length, nextCursor: null, models: ['gpt-5'] }),
     'runs.get': () => detail,
     ...options.extra,
   });

@@ -21,6 +21,8 @@ const DETAIL_MIN_INTERVAL_MS = 250;
 export class Controller {
   private readonly offs: Array<() => void> = [];
   private listTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The cursor of the page being fetched, if one is. */
+  private pageInFlight: string | null = null;
   private detail: { inFlight: boolean; again: boolean; last: number; timer: ReturnType<typeof setTimeout> | null } = {
     inFlight: false,
     again: false,
@@ -203,6 +205,20 @@ export class Controller {
       if (newest && useAppStore.getState().info?.recording.live !== false) this.judgeUpstream(newest);
     } catch (err) {
       useRunsStore.getState().listFailed(message(err));
+    }
+  }
+
+  /** The list's next page, when it is scrolled near its end; one request at a time. */
+  async loadMoreRuns(): Promise<void> {
+    const { filter: asked, nextCursor: cursor } = useRunsStore.getState();
+    if (cursor === null || this.pageInFlight === cursor) return;
+    this.pageInFlight = cursor;
+    try {
+      useRunsStore.getState().pageLoaded(asked, cursor, await this.api.invoke('runs.list', listRequest(asked, cursor)));
+    } catch (err) {
+      useRunsStore.getState().listFailed(message(err));
+    } finally {
+      this.pageInFlight = null;
     }
   }
 

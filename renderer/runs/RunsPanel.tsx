@@ -1,5 +1,7 @@
 // The runs list: search, status and model filters, and a virtualised list that stays
-// smooth with 10,000 runs. Rows carry `data-run-id` for tests outside the project.
+// smooth with 10,000 runs. It is fetched a page at a time: the next page when the rows
+// drawn come near the end of those loaded. Rows carry `data-run-id` for tests outside
+// the project.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
@@ -80,10 +82,15 @@ function Filters() {
   );
 }
 
+/** Rows from the end of those loaded at which the next page is asked for. */
+const PAGE_AHEAD = 40;
+
 export function RunsPanel() {
   // Shallow-compared: a push that changes no order (most of them) re-renders no list.
   const ids = useRunsStore(useShallow((s) => forksUnderOriginals(s.ids, s.byId)));
   const total = useRunsStore((s) => s.total);
+  const matched = useRunsStore((s) => s.matched);
+  const more = useRunsStore((s) => s.nextCursor !== null);
   const loaded = useRunsStore((s) => s.loaded);
   const error = useRunsStore((s) => s.error);
   const controller = useController();
@@ -92,12 +99,16 @@ export function RunsPanel() {
   const now = useNow(2_000);
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read each render, never memoized
   const virtual = useVirtualizer({ count: ids.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
+  const lastDrawn = virtual.getVirtualItems().at(-1)?.index ?? -1;
+  useEffect(() => {
+    if (more && lastDrawn >= ids.length - PAGE_AHEAD) void controller.loadMoreRuns();
+  }, [more, lastDrawn, ids.length, controller]);
   return (
     <SidePanel id="runs" side="left" title="Runs">
       <Filters />
       <div className="flex items-center gap-2 px-3 py-1.5 text-[11px] text-zinc-500 dark:text-zinc-400">
         <span data-testid="runs-count" className="flex-1">
-          {ids.length === total ? `${total} run${total === 1 ? '' : 's'}` : `${ids.length} of ${total} runs`}
+          {matched === total ? `${total} run${total === 1 ? '' : 's'}` : `${matched} of ${total} runs`}
         </span>
         {error && <span className="min-w-0 truncate text-red-600 dark:text-red-400" title={error}>list failed: {error}</span>}
         <PanelToggle id="runs" side="left" title="Runs" />

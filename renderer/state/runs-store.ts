@@ -5,6 +5,7 @@ import * as logic from './runs-logic.js';
 
 export interface RunsStore extends logic.RunsState {
   listLoaded(asked: logic.RunFilter, res: RunsListResponse): void;
+  pageLoaded(asked: logic.RunFilter, cursor: string, res: RunsListResponse): void;
   listFailed(message: string): void;
   runUpdated(run: RunSummary): void;
   runRemoved(runId: string): void;
@@ -15,6 +16,7 @@ export interface RunsStore extends logic.RunsState {
 export const useRunsStore = create<RunsStore>()((set) => ({
   ...logic.initialRunsState,
   listLoaded: (asked, res) => set((s) => logic.listLoaded(s, asked, res)),
+  pageLoaded: (asked, cursor, res) => set((s) => logic.pageLoaded(s, asked, cursor, res)),
   listFailed: (message) => set((s) => logic.listFailed(s, message)),
   runUpdated: (run) => set((s) => logic.runUpdated(s, run)),
   runRemoved: (runId) => set((s) => logic.runRemoved(s, runId)),

@@ -28,6 +28,6 @@ export function matchesFilters(run: RunSummary, request: RunsListRequest): boole
 }
 
 /** Newest first: the run whose first request is latest comes first; ties by id for stability. */
-export function compareRuns(a: RunSummary, b: RunSummary): number {
+export function compareRuns(a: Pick<RunSummary, 'id' | 'startedAt'>, b: Pick<RunSummary, 'id' | 'startedAt'>): number {
   return b.startedAt - a.startedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }

@@ -105,12 +105,25 @@ export interface RunsListRequest {
   query?: string;
   status?: RunStatus[];
   models?: string[];
+  /** At most this many runs (a page); all of them when absent. */
+  limit?: number;
+  /** `nextCursor` of the previous page: the page after it, in the same order. */
+  cursor?: string;
 }
 
 export interface RunsListResponse {
+  /** Newest first (run-filter.ts compareRuns): the page asked for. */
   runs: RunSummary[];
   /** Runs in the recording before filtering. */
   total: number;
+  /** Runs the filters and query match, on every page. */
+  matched: number;
+  /**
+   * Where the next page starts, or null after the last. It names the last run listed by
+   * its place in the order, so runs that change, arrive or go between pages neither
+   * repeat nor push others off the next page.
+   */
+  nextCursor: string | null;
   /** Every model seen in the recording, for the filter menu. */
   models: string[];
   /**

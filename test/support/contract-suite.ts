@@ -57,7 +57,7 @@ export function describeContract(adapter: string, connect: Connect): void {
     });
 
     it('an empty recording lists no runs', async () => {
-      expect(await api.invoke('runs.list', {})).toEqual({ runs: [], total: 0, models: [] });
+      expect(await api.invoke('runs.list', {})).toEqual({ runs: [], total: 0, matched: 0, nextCursor: null, models: [] });
     });
 
     it('pushes a recorded agent run and serves its summary, records and raw exchanges', async () => {

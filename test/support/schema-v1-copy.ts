@@ -2,6 +2,7 @@
 // WITHOUT ROWID as before v3, and without v4's full-text index), to test opening and upgrading recordings made by an older Loupe.
 import Database from 'better-sqlite3';
 import type { Db } from '../../electron/store/db.js';
+import { DROP_RUN_SNAPSHOT_SCHEMA } from '../../electron/store/run-snapshot.js';
 import { DROP_SEARCH_SCHEMA } from '../../electron/store/search-index.js';
 import { inlineContexts } from './schema-v4-copy.js';
 
@@ -12,6 +13,7 @@ export async function copyAsSchemaV1(db: Db, file: string): Promise<void> {
   try {
     inlineContexts(old);
     old.exec(`
+      ${DROP_RUN_SNAPSHOT_SCHEMA}
       ${DROP_SEARCH_SCHEMA}
       DROP TABLE agent_spans;
       CREATE TABLE chunks_v1 (

@@ -2,6 +2,7 @@
 // to test searching and upgrading recordings made before it.
 import Database from 'better-sqlite3';
 import type { Db } from '../../electron/store/db.js';
+import { DROP_RUN_SNAPSHOT_SCHEMA } from '../../electron/store/run-snapshot.js';
 import { DROP_SEARCH_SCHEMA } from '../../electron/store/search-index.js';
 import { inlineContexts } from './schema-v4-copy.js';
 
@@ -11,7 +12,7 @@ export async function copyAsSchemaV3(db: Db, file: string): Promise<void> {
   const old = new Database(file);
   try {
     inlineContexts(old);
-    old.exec(`${DROP_SEARCH_SCHEMA} PRAGMA user_version = 3;`);
+    old.exec(`${DROP_RUN_SNAPSHOT_SCHEMA} ${DROP_SEARCH_SCHEMA} PRAGMA user_version = 3;`);
   } finally {
     old.close();
   }
