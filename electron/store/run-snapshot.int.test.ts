@@ -84,10 +84,10 @@ describe('a snapshot the file no longer vouches for', () => {
 
   it('a file from before the snapshot opens read-only by threading, and is given one when opened for writing', async () => {
     await h.settle();
-    const file = path.join(h.dir, 'v4.loupe');
+    const file = path.join(h.dir, 'v5.loupe');
     await h.core.db.backup(file);
     const old = new Database(file);
-    old.exec(`${DROP_RUN_SNAPSHOT_SCHEMA} PRAGMA user_version = 4;`);
+    old.exec(`${DROP_RUN_SNAPSHOT_SCHEMA} PRAGMA user_version = 5;`);
     old.close();
 
     const readOnly = openDb(file, { readonly: true });
@@ -99,9 +99,9 @@ describe('a snapshot the file no longer vouches for', () => {
     const phases: string[] = [];
     const db = openDb(file, { onUpgrade: (from, to, phase) => phases.push(`${from}->${to} ${phase}`) });
     try {
-      expect(phases[0]).toBe(`4->${SCHEMA_VERSION} start`);
-      expect(phases).toContain(`4->${SCHEMA_VERSION} progress`);
-      expect(phases.at(-1)).toBe(`4->${SCHEMA_VERSION} done`);
+      expect(phases[0]).toBe(`5->${SCHEMA_VERSION} start`);
+      expect(phases).toContain(`5->${SCHEMA_VERSION} progress`);
+      expect(phases.at(-1)).toBe(`5->${SCHEMA_VERSION} done`);
       expect(expectSnapshotEqualsThreading(db)).toEqual(threaded);
     } finally {
       db.close();

@@ -1,9 +1,10 @@
 // Recordings as schema v4 and earlier wrote them: each record holding its request's input
-// and params inline, no reference store (context-store.ts). Made from a current recording,
-// to test reading and upgrading files made before v5.
+// and params inline, no reference store (context-store.ts), no run snapshot (run-snapshot.ts).
+// Made from a current recording, to test reading and upgrading files made before v5.
 import Database from 'better-sqlite3';
 import { ContextReader, type StoredRecordRow } from '../../electron/store/context-read.js';
 import type { Db } from '../../electron/store/db.js';
+import { DROP_RUN_SNAPSHOT_SCHEMA } from '../../electron/store/run-snapshot.js';
 
 /** Rewrites an open copy in place as v4 wrote it (the caller sets user_version). */
 export function inlineContexts(db: Db): void {
@@ -35,7 +36,7 @@ export async function copyAsSchemaV4(db: Db, file: string): Promise<void> {
   const old = new Database(file);
   try {
     inlineContexts(old);
-    old.exec('PRAGMA user_version = 4; VACUUM;');
+    old.exec(`${DROP_RUN_SNAPSHOT_SCHEMA} PRAGMA user_version = 4; VACUUM;`);
   } finally {
     old.close();
   }
