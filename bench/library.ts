@@ -7,9 +7,9 @@
 // Only derived rows are written (no raw bytes): start-up and search read nothing else,
 // and writing through the proxy would take minutes for 20,000 requests.
 import { seededRandom } from '../shared/seeded-random.js';
-import { normalizeExchange } from '../shared/trace/normalize.js';
-import { rawExchange } from '../shared/trace/raw-exchange-builder.js';
-import { finalResponse } from '../shared/trace/stream-builder.js';
+import { normalizeExchange } from '../shared/trace/normalize/normalize.js';
+import { rawExchange } from '../shared/trace/testing/raw-exchange-builder.js';
+import { finalResponse } from '../shared/trace/testing/stream-builder.js';
 import type { JsonObject, RawExchange } from '../shared/trace/types.js';
 import type { Db } from '../electron/store/db.js';
 import { derivedRows, derivedWriter } from '../electron/store/derive.js';

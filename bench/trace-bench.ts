@@ -5,12 +5,12 @@
 // the steady state of a long-lived process (the app, the derive worker), not JIT start-up.
 import { requestChanges } from '../shared/diff/request-changes.js';
 import { compareRuns } from '../shared/diff/run-comparison.js';
-import { buildRunGraph } from '../shared/trace/graph.js';
-import { layoutRun } from '../shared/trace/layout.js';
-import { normalizeExchange } from '../shared/trace/normalize.js';
-import { syntheticRun } from '../shared/trace/synthetic-run.js';
-import { threadRuns } from '../shared/trace/thread.js';
-import { buildTimeline } from '../shared/trace/timeline.js';
+import { buildRunGraph } from '../shared/trace/graph/graph.js';
+import { layoutRun } from '../shared/trace/layout/layout.js';
+import { normalizeExchange } from '../shared/trace/normalize/normalize.js';
+import { syntheticRun } from '../shared/trace/testing/synthetic-run.js';
+import { threadRuns } from '../shared/trace/thread/thread.js';
+import { buildTimeline } from '../shared/trace/timeline/timeline.js';
 import type { ResponseRecord } from '../shared/trace/types.js';
 
 export interface TraceBenchReport {

@@ -14,9 +14,9 @@ import { startHeadlessServer } from '../electron/headless/server.js';
 import { createService } from '../electron/service/service.js';
 import { openDb } from '../electron/store/db.js';
 import { derivedRows, derivedWriter } from '../electron/store/derive.js';
-import { normalizeExchange } from '../shared/trace/normalize.js';
-import { statelessTurns } from '../shared/trace/scenarios-wide.js';
-import { syntheticRun } from '../shared/trace/synthetic-run.js';
+import { normalizeExchange } from '../shared/trace/normalize/normalize.js';
+import { statelessTurns } from '../shared/trace/testing/scenarios-wide.js';
+import { syntheticRun } from '../shared/trace/testing/synthetic-run.js';
 import type { RawExchange } from '../shared/trace/types.js';
 
 export interface UiBenchReport {

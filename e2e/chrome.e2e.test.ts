@@ -10,7 +10,7 @@ import OpenAI from 'openai';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimUpstream, type SimUpstream } from '../electron/sim/index.js';
-import { multiAgent, parallelCalls } from '../shared/trace/scenarios.js';
+import { multiAgent, parallelCalls } from '../shared/trace/testing/scenarios.js';
 import { runWeatherAgent } from '../test/support/agent-script.js';
 import { freePort } from '../test/support/free-port.js';
 import { eventually } from '../test/support/harness.js';

@@ -3,7 +3,7 @@
 // runs from them; the raw tables stay empty.
 import { openDb } from '../../electron/store/db.js';
 import { derivedRows, derivedWriter } from '../../electron/store/derive.js';
-import { normalizeExchange } from '../../shared/trace/normalize.js';
+import { normalizeExchange } from '../../shared/trace/normalize/normalize.js';
 import type { RawExchange } from '../../shared/trace/types.js';
 
 /** `firstId`: exchange ids start there, past those a recording being added to already holds. */

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { comparisonJson } from '../../shared/diff/comparison-json.js';
 import { comparisonText } from '../../shared/diff/comparison-text.js';
 import { compareRuns } from '../../shared/diff/run-comparison.js';
-import type { Run } from '../../shared/trace/thread.js';
+import type { Run } from '../../shared/trace/thread/thread.js';
 import { priceTable } from '../service/trace-adapter.js';
 import { openDb } from '../store/db.js';
 import { ReadDamage } from '../store/read-damage.js';

@@ -6,7 +6,7 @@
 import OpenAI from 'openai';
 import { ResponsesWS } from 'openai/resources/responses/ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRunGraph } from '../../shared/trace/graph.js';
+import { buildRunGraph } from '../../shared/trace/graph/graph.js';
 import { loadRuns } from '../store/runs-read.js';
 import { eventually, startHarness, TEST_KEY, type Harness } from '../../test/support/harness.js';
 import { exchangeRows, settledExchange, storedFrames, tapSocket } from '../../test/support/wire-tap.js';

@@ -15,7 +15,7 @@ import { canonicalJson, requestKey } from '../../shared/replay/normalize.js';
 import { ReplayMatcher } from '../../shared/replay/matcher.js';
 import { missBody, MISS_STATUS } from '../../shared/replay/miss.js';
 import { isObject, parseJson } from '../../shared/trace/json.js';
-import { bodyText, isEventStream } from '../../shared/trace/exchange-body.js';
+import { bodyText, isEventStream } from '../../shared/trace/decode/exchange-body.js';
 import type { Json, JsonObject } from '../../shared/trace/types.js';
 import type { ForkDecision, ForkRoute } from '../capture/forward-fork.js';
 import type { Db } from '../store/db.js';

@@ -18,7 +18,7 @@ import { forkBaseUrl } from './fork-registry.js';
 import { ForkPlanError } from './prepare-fork.js';
 import { parseSetArg } from '../../shared/fork/fork-edits.js';
 import type { ExportDocument } from '../../shared/export/export-json.js';
-import { bodyText } from '../../shared/trace/exchange-body.js';
+import { bodyText } from '../../shared/trace/decode/exchange-body.js';
 import { startHarness, TEST_KEY, type Harness } from '../../test/support/harness.js';
 
 const TOOLS: OpenAI.Responses.Tool[] = [

@@ -7,7 +7,7 @@ import { applyResponseEdits, editedBody, EditedResponseError, readRecordedRespon
 import { setAt, PointerError } from '../../shared/fork/json-pointer.js';
 import type { ForkPlan } from '../../shared/fork/fork-plan.js';
 import { isObject, parseJson } from '../../shared/trace/json.js';
-import { bodyText, isEventStream } from '../../shared/trace/exchange-body.js';
+import { bodyText, isEventStream } from '../../shared/trace/decode/exchange-body.js';
 import type { Json, JsonObject } from '../../shared/trace/types.js';
 import { ignoreList } from '../../shared/replay/normalize.js';
 import type { ReplayEntry } from '../../shared/replay/matcher.js';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../test/support/harness.js';
 import { writeScenarios } from '../../e2e/support/recording.js';
-import { parallelCalls } from '../../shared/trace/scenarios.js';
+import { parallelCalls } from '../../shared/trace/testing/scenarios.js';
 import { createService, type LoupeService } from '../service/service.js';
 import { startHeadlessServer, type HeadlessServer } from './server.js';
 import { UPLOAD_NAME_HEADER, UPLOAD_PATH } from './upload.js';

@@ -4,8 +4,8 @@
 // RUN_IDLE_MS, or at shutdown. Only this session's exchanges are read (from `firstId` on),
 // so the work grows with what was recorded since start, not with the library.
 import { runSpans, type GenAiSpan } from '../../shared/export/genai-spans.js';
-import { RUN_IDLE_MS } from '../../shared/trace/run-idle.js';
-import { attachAgentSpans } from '../../shared/trace/attach-agent-spans.js';
+import { RUN_IDLE_MS } from '../../shared/trace/thread/run-idle.js';
+import { attachAgentSpans } from '../../shared/trace/thread/attach-agent-spans.js';
 import type { Db } from '../store/db.js';
 import { ReadDamage } from '../store/read-damage.js';
 import { loadAgentSpans, loadRuns } from '../store/runs-read.js';

@@ -2,7 +2,7 @@
 // own read helpers plus the few columns they do not return; bodies are cut for display
 // (the full bytes stay in the file and in `loupe export`).
 import type { BodyView, ExchangeDetail, FrameView } from '../../shared/api/types.js';
-import { mb } from '../../shared/trace/large-body.js';
+import { mb } from '../../shared/trace/decode/large-body.js';
 import type { DecodedBody } from '../../shared/trace/types.js';
 import type { Db } from '../store/db.js';
 import { loadRawExchange } from '../store/raw-read.js';

@@ -3,7 +3,7 @@
 // it, counts its items, and is read back from the file when someone asks for it
 // (settled-threading.ts settles them; run-index.ts keeps the stubs). Runs hold their
 // settled responses first.
-import type { RunOf } from '../../shared/trace/thread.js';
+import type { RunOf } from '../../shared/trace/thread/thread.js';
 import type { ResponseRecord } from '../../shared/trace/types.js';
 
 export interface SettledResponse {

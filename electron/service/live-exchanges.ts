@@ -4,7 +4,7 @@
 // records to the index as provisional. The recorder commits every few milliseconds, so a
 // short poll sees the stream at close to its real pace without touching the capture path.
 import { systemClock, type Clock } from '../clock.js';
-import { normalizeExchange } from '../../shared/trace/normalize.js';
+import { normalizeExchange } from '../../shared/trace/normalize/normalize.js';
 import type { Db } from '../store/db.js';
 import { loadRawExchange, WHOLE_BODY_BYTES } from '../store/raw-read.js';
 import type { RunIndex } from './run-index.js';

@@ -1,7 +1,7 @@
 // The service's view of a recording as runs. It threads each batch of changes, so run ids
 // and membership are always exactly what `loupe export` would print for the same file.
 //
-// Threading is incremental (shared/trace/settled-threading.ts): responses that can no
+// Threading is incremental (shared/trace/thread/settled-threading.ts): responses that can no
 // longer change are threaded once, and each rebuild threads only those after the earliest
 // one still changing. Rethreading the whole recording every rebuild made a growing
 // recording's rebuilds slower and their garbage larger (50 ms and 15 MB at 8,000 responses).
@@ -22,10 +22,10 @@
 // an in-flight response learned its id) are reported with the run that now holds them.
 import { compareRuns, summaryText } from '../../shared/api/run-filter.js';
 import type { RunSummary } from '../../shared/api/types.js';
-import { attachAgentSpans } from '../../shared/trace/attach-agent-spans.js';
-import { foldRead } from '../../shared/trace/response-reads.js';
-import { joinTracedRuns } from '../../shared/trace/join-traced-runs.js';
-import { SettledThreading } from '../../shared/trace/settled-threading.js';
+import { attachAgentSpans } from '../../shared/trace/thread/attach-agent-spans.js';
+import { foldRead } from '../../shared/trace/thread/response-reads.js';
+import { joinTracedRuns } from '../../shared/trace/thread/join-traced-runs.js';
+import { SettledThreading } from '../../shared/trace/thread/settled-threading.js';
 import type { AgentSpan, ResponseRecord } from '../../shared/trace/types.js';
 import { hasTable, type Db } from '../store/db.js';
 import { isCorruption } from '../store/integrity-check.js';

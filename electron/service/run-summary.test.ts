@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeExchange } from '../../shared/trace/normalize.js';
-import { multiAgent, parallelCalls } from '../../shared/trace/scenarios.js';
-import { threadRuns } from '../../shared/trace/thread.js';
+import { normalizeExchange } from '../../shared/trace/normalize/normalize.js';
+import { multiAgent, parallelCalls } from '../../shared/trace/testing/scenarios.js';
+import { threadRuns } from '../../shared/trace/thread/thread.js';
 import type { RawExchange } from '../../shared/trace/types.js';
-import { randomRun } from '../../shared/trace/random-run.js';
+import { randomRun } from '../../shared/trace/testing/random-run.js';
 import { RunTally, runSearchText, runStatusOf, summarizeRun } from './run-summary.js';
 
 const runOf = (raws: RawExchange[]) => threadRuns(raws.flatMap((r) => normalizeExchange(r).responses))[0]!;

@@ -1,8 +1,8 @@
 // The service's doorway into the trace model's pricing, and its Run type. Threading enters
-// through shared/trace/settled-threading.ts (run-index.ts), which threads as `loupe export`
+// through shared/trace/thread/settled-threading.ts (run-index.ts), which threads as `loupe export`
 // does, response by response.
-import { costOf, type PriceTable } from '../../shared/trace/prices.js';
-import type { Run } from '../../shared/trace/thread.js';
+import { costOf, type PriceTable } from '../../shared/trace/metrics/prices.js';
+import type { Run } from '../../shared/trace/thread/thread.js';
 import type { ResponseRecord } from '../../shared/trace/types.js';
 import { loadPriceTable } from '../trace/price-table.js';
 

@@ -21,7 +21,7 @@ import {
 } from '@openai/agents';
 import { exportRecording } from './export-recording.js';
 import { exportGraph, type ExportDocument, type ExportRun } from '../../shared/export/export-json.js';
-import { buildRunGraph } from '../../shared/trace/graph.js';
+import { buildRunGraph } from '../../shared/trace/graph/graph.js';
 import { createService } from '../service/service.js';
 import { SUPPORT_AGENTS, SUPPORT_CUSTOMER, SUPPORT_HANDOFF_TOOL, SUPPORT_TOOLS } from '../../shared/sim/scenarios/support.js';
 import { simHeaders } from '../demo/client.js';

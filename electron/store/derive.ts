@@ -2,7 +2,7 @@
 // agent_spans, the search index) from raw exchanges with the pure normalizer: computeDerived
 // reads and normalizes (any thread), derivedWriter writes (the connection that owns writes).
 // `loupe reindex` rebuilds everything with both; live derivation is scheduled by derive-queue.ts.
-import { normalizeExchange } from '../../shared/trace/normalize.js';
+import { normalizeExchange } from '../../shared/trace/normalize/normalize.js';
 import type { NormalizeResult, TraceItem } from '../../shared/trace/types.js';
 import { CLEAR_CONTEXTS, contextWriter, splitRecord, storeRecord, type SplitRecord } from './context-store.js';
 import type { Db } from './db.js';

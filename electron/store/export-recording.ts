@@ -11,7 +11,7 @@ import { loadForkOrigins, originOfLabel } from '../fork/fork-store.js';
 import { harDocument, type HarInput, type HarUnreadable } from '../../shared/export/har.js';
 import { otlpDocument } from '../../shared/export/otlp.js';
 import { loadPriceTable } from '../trace/price-table.js';
-import { attachAgentSpans } from '../../shared/trace/attach-agent-spans.js';
+import { attachAgentSpans } from '../../shared/trace/thread/attach-agent-spans.js';
 import type { Db } from './db.js';
 import { isCorruption } from './integrity-check.js';
 import { exchangeIds, loadRawExchange } from './raw-read.js';

@@ -2,7 +2,7 @@
 // read, is noted here and read as what it could be (a placeholder response, a skipped span)
 // so the rest of the file still comes out. `loupe export` reports the tally and exits with
 // its partial status; the viewer shows the placeholders.
-import { unreadableRecord } from '../../shared/trace/unreadable-record.js';
+import { unreadableRecord } from '../../shared/trace/normalize/unreadable-record.js';
 import type { ExchangeContext, ResponseRecord } from '../../shared/trace/types.js';
 import type { Db } from './db.js';
 import { isCorruption } from './integrity-check.js';

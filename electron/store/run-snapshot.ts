@@ -19,7 +19,7 @@
 // snapshot was). A snapshot that is not current is not read at all.
 import { summaryText } from '../../shared/api/run-filter.js';
 import type { RunSummary } from '../../shared/api/types.js';
-import type { RunLink } from '../../shared/trace/thread.js';
+import type { RunLink } from '../../shared/trace/thread/thread.js';
 import type { AgentSpan } from '../../shared/trace/types.js';
 import type { SettledResponse } from '../service/indexed-run.js';
 import { hasTable, type Db } from './db.js';

@@ -3,8 +3,8 @@
 // recording threads the same way after an upgrade without a reindex. A row that cannot be
 // read back becomes an unreadable placeholder in its place (read-damage.ts). An agent the
 // Agents SDK called as a tool is folded into its caller's run, as the run index does.
-import { joinTracedRuns } from '../../shared/trace/join-traced-runs.js';
-import { threadRuns, type Run } from '../../shared/trace/thread.js';
+import { joinTracedRuns } from '../../shared/trace/thread/join-traced-runs.js';
+import { threadRuns, type Run } from '../../shared/trace/thread/thread.js';
 import type { AgentSpan, ResponseRecord } from '../../shared/trace/types.js';
 import type { Transport } from '../../shared/capture/exchange.js';
 import { ContextReader, isUnreadableRecord, type StoredRecordRow } from './context-read.js';

@@ -4,8 +4,8 @@
 // them out without a word; this normalizes them from raw in memory with computeDerived, the
 // very work derivation will do, so what an export shows of them is what derivation writes.
 // It reads only: an export opens the file read-only.
-import { joinTracedRuns } from '../../shared/trace/join-traced-runs.js';
-import { threadRuns, type Run } from '../../shared/trace/thread.js';
+import { joinTracedRuns } from '../../shared/trace/thread/join-traced-runs.js';
+import { threadRuns, type Run } from '../../shared/trace/thread/thread.js';
 import type { AgentSpan, ResponseRecord } from '../../shared/trace/types.js';
 import { hasTable, type Db } from './db.js';
 import { computeDerived } from './derive.js';

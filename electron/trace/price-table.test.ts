@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { costOf, priceFor } from '../../shared/trace/prices.js';
+import { costOf, priceFor } from '../../shared/trace/metrics/prices.js';
 import { loadPriceTable } from './price-table.js';
 
 describe('price table (resources/prices.json)', () => {

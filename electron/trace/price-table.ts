@@ -1,8 +1,8 @@
 // Loads the editable price table (`resources/prices.json`) for the pure cost functions in
-// shared/trace/prices.ts: the file read happens here, at the edge, once per process.
+// shared/trace/metrics/prices.ts: the file read happens here, at the edge, once per process.
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parsePriceTable, type PriceTable } from '../../shared/trace/prices.js';
+import { parsePriceTable, type PriceTable } from '../../shared/trace/metrics/prices.js';
 
 /** The table shipped with Loupe, next to package.json (the same path from src and dist). */
 export function defaultPricesPath(): string {

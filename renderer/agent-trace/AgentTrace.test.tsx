@@ -1,8 +1,8 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { normalizeExchange } from '../../shared/trace/normalize.js';
+import { normalizeExchange } from '../../shared/trace/normalize/normalize.js';
 import type { Json, JsonObject } from '../../shared/trace/types.js';
-import { rawExchange } from '../../shared/trace/raw-exchange-builder.js';
+import { rawExchange } from '../../shared/trace/testing/raw-exchange-builder.js';
 import { buildRunView } from '../model/run-view.js';
 import { useRunStore } from '../state/run-store.js';
 import { useUiStore } from '../state/ui-store.js';

@@ -2,7 +2,7 @@
 // its reason, above the canvas. A failed response with a frame says why in the frame itself
 // (layout.ts keeps it a row); together, no failure is read only after a click.
 import { useMemo } from 'react';
-import { failureReason } from '../../shared/trace/failure-reason.js';
+import { failureReason } from '../../shared/trace/normalize/failure-reason.js';
 import { useRunStore } from '../state/run-store.js';
 
 const SHOWN = 3;

@@ -4,7 +4,7 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../shared/api/errors.js';
 import type { AppInfo, RunDetail, RunSummary } from '../../shared/api/types.js';
-import { streamed } from '../../shared/trace/scenarios.js';
+import { streamed } from '../../shared/trace/testing/scenarios.js';
 import { PANELS_KEY } from '../state/panels-logic.js';
 import { reloadPanels } from '../state/panels-store.js';
 import { useRunStore } from '../state/run-store.js';

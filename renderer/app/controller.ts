@@ -6,7 +6,7 @@ import type { ApiClient, ConnectionStatus } from '../api/api-client.js';
 import type { RunSummary } from '../../shared/api/types.js';
 import { initialCompareState } from '../compare/compare-logic.js';
 import { useCompareStore } from '../compare/compare-store.js';
-import { failureReason } from '../../shared/trace/failure-reason.js';
+import { failureReason } from '../../shared/trace/normalize/failure-reason.js';
 import { buildRunView } from '../model/run-view.js';
 import { useAppStore } from '../state/app-store.js';
 import { formatLink, parseLink, type DeepLink } from '../state/deep-link.js';

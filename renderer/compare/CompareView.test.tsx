@@ -1,9 +1,9 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { compareRuns } from '../../shared/diff/run-comparison.js';
-import { normalizeExchange } from '../../shared/trace/normalize.js';
-import { fanOut } from '../../shared/trace/scenarios-wide.js';
-import { threadRuns } from '../../shared/trace/thread.js';
+import { normalizeExchange } from '../../shared/trace/normalize/normalize.js';
+import { fanOut } from '../../shared/trace/testing/scenarios-wide.js';
+import { threadRuns } from '../../shared/trace/thread/thread.js';
 import type { RawExchange } from '../../shared/trace/types.js';
 import { Controller } from '../app/controller.js';
 import { ControllerContext } from '../app/controller-context.js';

@@ -6,7 +6,7 @@
 import { Handle, Position, useStore, type NodeProps } from '@xyflow/react';
 import { memo, useMemo } from 'react';
 import { estimateTokens } from '../../shared/trace/item-text.js';
-import type { GraphGroup, ResponseGroup } from '../../shared/trace/graph-types.js';
+import type { GraphGroup, ResponseGroup } from '../../shared/trace/graph/types.js';
 import { Icon } from '../lib/Icon.js';
 import { formatCompact, formatCost, formatCount, formatDuration } from '../lib/format.js';
 import { NODE_H, NODE_W } from '../model/geometry.js';

@@ -3,12 +3,12 @@
 import type { NodeProps, NodeTypes } from '@xyflow/react';
 import { memo } from 'react';
 import { streamedText } from '../../shared/trace/item-text.js';
-import type { GraphNode } from '../../shared/trace/graph-types.js';
+import type { GraphNode } from '../../shared/trace/graph/types.js';
 import { NodeFrame } from './NodeFrame.js';
 import { kindStyle } from './kind-style.js';
 import { useNodeView, type NodeView } from './use-node-view.js';
 import { GroupNodes } from './group-nodes.js';
-import { programFanId } from '../../shared/trace/graph-groups.js';
+import { programFanId } from '../../shared/trace/graph/groups.js';
 import { useRunStore } from '../state/run-store.js';
 import { useGraphStore } from './graph-store.js';
 

@@ -1,6 +1,6 @@
 // How each node kind looks: icon, accent colour (Tailwind classes, light and dark) and a
 // human name. One table so the graph, minimap, inspector and legend agree.
-import type { NodeKind } from '../../shared/trace/graph-kinds.js';
+import type { NodeKind } from '../../shared/trace/graph/kinds.js';
 import type { IconName } from '../lib/Icon.js';
 
 export interface KindStyle {

@@ -1,6 +1,6 @@
 // What one graph node needs from the store, selected narrowly: a replay step re-renders
 // only the nodes whose visibility, progress or partial text actually changed.
-import type { GraphNode } from '../../shared/trace/graph-types.js';
+import type { GraphNode } from '../../shared/trace/graph/types.js';
 import { isInProgress, isVisible, partialChars } from '../model/replay-model.js';
 import { useRunStore } from '../state/run-store.js';
 

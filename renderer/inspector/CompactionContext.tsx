@@ -2,7 +2,7 @@
 // /compact request's window, or the context a `context_management` threshold compacted)
 // and what it costs in its place, as billed at the first request that holds it.
 import { useMemo } from 'react';
-import type { GraphNode } from '../../shared/trace/graph-types.js';
+import type { GraphNode } from '../../shared/trace/graph/types.js';
 import { contextModel } from '../context/context-model.js';
 import { useContextTokens } from '../context/use-context-tokens.js';
 import { formatCount } from '../lib/format.js';

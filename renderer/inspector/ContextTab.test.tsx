@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { compaction } from '../../shared/trace/scenarios.js';
+import { compaction } from '../../shared/trace/testing/scenarios.js';
 import { Controller } from '../app/controller.js';
 import { ControllerContext } from '../app/controller-context.js';
 import { buildRunView } from '../model/run-view.js';

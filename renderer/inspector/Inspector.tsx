@@ -3,7 +3,7 @@
 // has not happened yet at the cursor says so instead of showing its final state. With
 // nothing selected the panel is not there at all, so the canvas gets the room.
 import { useMemo } from 'react';
-import type { GraphNode } from '../../shared/trace/graph-types.js';
+import type { GraphNode } from '../../shared/trace/graph/types.js';
 import { CopyButton } from '../lib/CopyButton.js';
 import { Icon } from '../lib/Icon.js';
 import { isVisible, partialChars } from '../model/replay-model.js';

@@ -2,7 +2,7 @@
 // tool arguments as formatted JSON with the output that answered them, hosted tool details
 // (queries, code, results, images), and the raw JSON of anything, unknown types included.
 import type { ReactNode } from 'react';
-import type { GraphNode } from '../../shared/trace/graph-types.js';
+import type { GraphNode } from '../../shared/trace/graph/types.js';
 import { contentText, outputText } from '../../shared/trace/item-text.js';
 import { arr, obj, str } from '../../shared/trace/json.js';
 import type { JsonObject, ResponseRecord } from '../../shared/trace/types.js';

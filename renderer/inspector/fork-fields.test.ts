@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GraphNode } from '../../shared/trace/graph-types.js';
+import type { GraphNode } from '../../shared/trace/graph/types.js';
 import type { ResponseRecord, TraceItem } from '../../shared/trace/types.js';
 import { changedEdits, forkTarget } from './fork-fields.js';
 

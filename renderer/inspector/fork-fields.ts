@@ -2,7 +2,7 @@
 // item itself (a model output is edited in the response of its step, a request-side item
 // in the request of its step), and the step's instructions and tool schemas. Each field
 // is a JSON pointer of the fork plan (shared/fork/fork-edits.ts) and its current value.
-import type { GraphNode } from '../../shared/trace/graph-types.js';
+import type { GraphNode } from '../../shared/trace/graph/types.js';
 import type { Json, ResponseRecord, TraceItem } from '../../shared/trace/types.js';
 
 export interface ForkField {

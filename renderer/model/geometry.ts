@@ -1,6 +1,6 @@
 // Sizes of the graph canvas. Positions come from the trace model's layoutRun(); these are
 // the options the renderer passes it, and the room a group frame needs for its title.
-export type { Box } from '../../shared/trace/layout.js';
+export type { Box } from '../../shared/trace/layout/layout.js';
 
 export const NODE_W = 236;
 export const NODE_H = 54;

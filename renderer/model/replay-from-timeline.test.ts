@@ -3,13 +3,13 @@
 // the last step shows the whole graph finished, visibility only grows, and streamed text is
 // always a prefix of the item's text.
 import { describe, expect, it } from 'vitest';
-import { buildRunGraph } from '../../shared/trace/graph.js';
-import { normalizeExchange } from '../../shared/trace/normalize.js';
-import { randomRun } from '../../shared/trace/random-run.js';
-import { chatToolLoop, parallelCalls } from '../../shared/trace/scenarios.js';
-import { websocketLanes } from '../../shared/trace/scenarios-ws.js';
-import { threadRuns } from '../../shared/trace/thread.js';
-import { buildTimeline } from '../../shared/trace/timeline.js';
+import { buildRunGraph } from '../../shared/trace/graph/graph.js';
+import { normalizeExchange } from '../../shared/trace/normalize/normalize.js';
+import { randomRun } from '../../shared/trace/testing/random-run.js';
+import { chatToolLoop, parallelCalls } from '../../shared/trace/testing/scenarios.js';
+import { websocketLanes } from '../../shared/trace/testing/scenarios-ws.js';
+import { threadRuns } from '../../shared/trace/thread/thread.js';
+import { buildTimeline } from '../../shared/trace/timeline/timeline.js';
 import type { RawExchange } from '../../shared/trace/types.js';
 import { isInProgress, isVisible, partialChars } from './replay-model.js';
 import { replayFromTimeline } from './replay-from-timeline.js';

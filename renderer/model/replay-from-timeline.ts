@@ -1,10 +1,10 @@
-// The trace model's timeline (shared/trace/timeline.ts) as the replay model the canvas
+// The trace model's timeline (shared/trace/timeline/timeline.ts) as the replay model the canvas
 // queries. One pass over the steps. The timeline coalesces a run of deltas of one item into
 // one step; here such a run is split into a few sub-steps spread over its time span, so
 // text visibly streams in when replayed (the end of each run is exact, the middle is
 // interpolated: the timeline keeps no per-delta sizes).
-import type { GraphNode } from '../../shared/trace/graph-types.js';
-import type { Timeline } from '../../shared/trace/timeline.js';
+import type { GraphNode } from '../../shared/trace/graph/types.js';
+import type { Timeline } from '../../shared/trace/timeline/timeline.js';
 import type { ReplayModel, ReplayStep } from './replay-model.js';
 
 const MAX_SUBSTEPS = 12;

@@ -3,12 +3,12 @@
 // and findings). The pipeline of STYLE.md: records -> graph -> timeline -> view; only the
 // canvas (to-flow.ts) knows React Flow.
 import type { RunDetail } from '../../shared/api/types.js';
-import { buildRunGraph } from '../../shared/trace/graph.js';
-import type { GraphGroup, GraphNode, RunGraph } from '../../shared/trace/graph-types.js';
-import { layoutRun, type Frame, type RunLayout } from '../../shared/trace/layout.js';
-import { runMetrics, type RunMetrics } from '../../shared/trace/metrics-run.js';
-import type { Run } from '../../shared/trace/thread.js';
-import { buildTimeline } from '../../shared/trace/timeline.js';
+import { buildRunGraph } from '../../shared/trace/graph/graph.js';
+import type { GraphGroup, GraphNode, RunGraph } from '../../shared/trace/graph/types.js';
+import { layoutRun, type Frame, type RunLayout } from '../../shared/trace/layout/layout.js';
+import { runMetrics, type RunMetrics } from '../../shared/trace/metrics/run.js';
+import type { Run } from '../../shared/trace/thread/thread.js';
+import { buildTimeline } from '../../shared/trace/timeline/timeline.js';
 import { GAP_X, GAP_Y, GROUP_HEAD, GROUP_PAD, NODE_H, NODE_W, type Box } from './geometry.js';
 import { replayFromTimeline } from './replay-from-timeline.js';
 import type { ReplayModel } from './replay-model.js';

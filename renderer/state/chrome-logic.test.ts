@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { summary } from '../test/fixtures.js';
 import { formatLink, parseLink } from './deep-link.js';
 import { clampWidth, initialPanels, parsePanels, PANEL_LIMITS } from './panels-logic.js';
-import { RUN_IDLE_MS } from '../../shared/trace/run-idle.js';
+import { RUN_IDLE_MS } from '../../shared/trace/thread/run-idle.js';
 import { runActivity } from './run-activity.js';
 
 describe('side panels', () => {

@@ -3,7 +3,7 @@
 // run is no less running for it; the server's `live` flag (an exchange in flight) alone
 // would flip it to completed and back on every turn.
 import type { RunStatus, RunSummary } from '../../shared/api/types.js';
-import { RUN_IDLE_MS } from '../../shared/trace/run-idle.js';
+import { RUN_IDLE_MS } from '../../shared/trace/thread/run-idle.js';
 
 export interface RunActivity {
   /** The status to show: "in_progress" while active and nothing has failed. */

@@ -1,9 +1,9 @@
 // A run as the server would send it, built from the trace model's own scenario exchanges
 // (normalized and threaded by the real code), for renderer tests.
 import type { RunDetail } from '../../shared/api/types.js';
-import { normalizeExchange } from '../../shared/trace/normalize.js';
-import { parallelCalls } from '../../shared/trace/scenarios.js';
-import { threadRuns } from '../../shared/trace/thread.js';
+import { normalizeExchange } from '../../shared/trace/normalize/normalize.js';
+import { parallelCalls } from '../../shared/trace/testing/scenarios.js';
+import { threadRuns } from '../../shared/trace/thread/thread.js';
 import type { RawExchange } from '../../shared/trace/types.js';
 import { summary } from './fixtures.js';
 

@@ -1,6 +1,6 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { statelessTurns } from '../../shared/trace/scenarios-wide.js';
+import { statelessTurns } from '../../shared/trace/testing/scenarios-wide.js';
 import { buildRunView } from '../model/run-view.js';
 import { detailFrom } from '../test/run-fixture.js';
 import { PaidFor } from './PaidFor.js';

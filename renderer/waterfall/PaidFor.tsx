@@ -3,7 +3,7 @@
 // counts come from the token worker; the table says so while they are on their way.
 import { useEffect, useMemo, useState } from 'react';
 import { attributeRun, type PaidRow, type RunAttribution } from '../../shared/context/attribution.js';
-import type { PriceTable } from '../../shared/trace/prices.js';
+import type { PriceTable } from '../../shared/trace/metrics/prices.js';
 import { contextModel } from '../context/context-model.js';
 import { formatCompact, formatCost } from '../lib/format.js';
 import type { RunView } from '../model/run-view.js';

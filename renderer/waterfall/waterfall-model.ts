@@ -1,6 +1,6 @@
 // Rows of the waterfall: where each response sits on the run's time axis (from its record's
 // times), its numbers (from the trace model's metrics) and the client/tool time before it.
-import type { RunMetrics } from '../../shared/trace/metrics-run.js';
+import type { RunMetrics } from '../../shared/trace/metrics/run.js';
 import { recordEndUs, recordStartUs } from '../../shared/trace/record-time.js';
 import type { ResponseRecord } from '../../shared/trace/types.js';
 import { failureReason } from '../lib/failure.js';

@@ -2,8 +2,8 @@
 // boundary (IPC) or a socket (headless), so no classes, Maps or functions.
 import type { ExchangeStart, ExchangeState, HeaderList } from '../capture/exchange.js';
 import type { RunComparison } from '../diff/run-comparison.js';
-import type { PriceTable } from '../trace/prices.js';
-import type { RunLink } from '../trace/thread.js';
+import type { PriceTable } from '../trace/metrics/prices.js';
+import type { RunLink } from '../trace/thread/thread.js';
 import type { AgentSpan, ResponseRecord } from '../trace/types.js';
 
 export interface RecordingHealth {

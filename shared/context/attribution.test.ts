@@ -1,11 +1,11 @@
 // What a run paid for, on a scripted stateless tool loop whose answers are worked out by
 // hand: each request resends the whole history, so every earlier item is paid again.
 import { describe, expect, it } from 'vitest';
-import { buildRunGraph } from '../trace/graph.js';
-import { normalizeExchange } from '../trace/normalize.js';
-import { agent, call, out, say, streamed, user } from '../trace/scenarios.js';
-import { threadRuns } from '../trace/thread.js';
-import { researchTeam } from '../trace/scenarios-wide.js';
+import { buildRunGraph } from '../trace/graph/graph.js';
+import { normalizeExchange } from '../trace/normalize/normalize.js';
+import { agent, call, out, say, streamed, user } from '../trace/testing/scenarios.js';
+import { threadRuns } from '../trace/thread/thread.js';
+import { researchTeam } from '../trace/testing/scenarios-wide.js';
 import { attributeRun } from './attribution.js';
 import { ContextCounter } from './context-tokens.js';
 import { o200kCounter } from './o200k.js';

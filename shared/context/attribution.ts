@@ -5,11 +5,11 @@
 // first appearance in the first request whose context holds it and as a resend in every
 // later one, since each request bills its whole context again (the cache only discounts it).
 // Costs price each part by where it sits: inside the cached prefix at the cached price.
-import { isCallOutput } from '../trace/graph-kinds.js';
-import type { GraphNode, RunGraph } from '../trace/graph-types.js';
+import { isCallOutput } from '../trace/graph/kinds.js';
+import type { GraphNode, RunGraph } from '../trace/graph/types.js';
 import { str } from '../trace/json.js';
-import { priceFor, type PriceTable } from '../trace/prices.js';
-import type { Run } from '../trace/thread.js';
+import { priceFor, type PriceTable } from '../trace/metrics/prices.js';
+import type { Run } from '../trace/thread/thread.js';
 import type { ContextCounter } from './context-tokens.js';
 import type { ContextPart } from './context-types.js';
 

@@ -4,9 +4,9 @@
 // previous request's, this finds the first part where its context differs from the
 // previous request's and says what differs there. The comparison is on what the model
 // reads (rendered text), so a client resending an item in another JSON shape is no change.
-import { CACHE_MIN_TOKENS } from '../trace/metrics-resent.js';
+import { CACHE_MIN_TOKENS } from '../trace/metrics/resent.js';
 import { str } from '../trace/json.js';
-import type { Run } from '../trace/thread.js';
+import type { Run } from '../trace/thread/thread.js';
 import type { ContextTokens, CountedPart } from './context-tokens.js';
 import { itemText } from './render-text.js';
 

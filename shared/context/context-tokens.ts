@@ -9,8 +9,8 @@
 //   everything else counted there (so that request's overhead is 0 by construction); failing
 //   that, the /compact response's output tokens less its other output items.
 // What no part accounts for is shown as the overhead, never spread over the parts.
-import type { RunGraph } from '../trace/graph-types.js';
-import type { Run } from '../trace/thread.js';
+import type { RunGraph } from '../trace/graph/types.js';
+import type { Run } from '../trace/thread/thread.js';
 import type { TraceItem } from '../trace/types.js';
 import type { ContextPart, ResolvedContext } from './context-types.js';
 import { FRAME_TOKENS, itemText } from './render-text.js';

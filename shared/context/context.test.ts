@@ -2,13 +2,13 @@
 // hand: which parts, in which order, from where, and how many tokens each (a message is
 // its role and text, tokenized, plus the 3-token frame around it).
 import { describe, expect, it } from 'vitest';
-import { buildRunGraph } from '../trace/graph.js';
-import { normalizeExchange } from '../trace/normalize.js';
-import { wsExchange, wsServerFrames } from '../trace/raw-exchange-builder.js';
-import { compaction, say, streamed, T0, user } from '../trace/scenarios.js';
-import { statelessTurns } from '../trace/scenarios-wide.js';
-import { finalResponse, responseStream } from '../trace/stream-builder.js';
-import { threadRuns, type Run } from '../trace/thread.js';
+import { buildRunGraph } from '../trace/graph/graph.js';
+import { normalizeExchange } from '../trace/normalize/normalize.js';
+import { wsExchange, wsServerFrames } from '../trace/testing/raw-exchange-builder.js';
+import { compaction, say, streamed, T0, user } from '../trace/testing/scenarios.js';
+import { statelessTurns } from '../trace/testing/scenarios-wide.js';
+import { finalResponse, responseStream } from '../trace/testing/stream-builder.js';
+import { threadRuns, type Run } from '../trace/thread/thread.js';
 import type { JsonObject, RawExchange } from '../trace/types.js';
 import { cacheMiss } from './cache-miss.js';
 import { ContextCounter } from './context-tokens.js';

@@ -14,9 +14,9 @@
 // A context is walked from its chain's root: each response's carried parts are made once and
 // shared by every context that holds them, so a chain of n responses costs O(n) parts and each
 // context an array of pointers (a 700-response chain's contexts hold 1.8M).
-import type { GraphNode, RunGraph } from '../trace/graph-types.js';
+import type { GraphNode, RunGraph } from '../trace/graph/types.js';
 import { arr, obj } from '../trace/json.js';
-import type { Run } from '../trace/thread.js';
+import type { Run } from '../trace/thread/thread.js';
 import type { ResponseRecord, TraceItem } from '../trace/types.js';
 import type { ContextPart, ResolvedContext } from './context-types.js';
 import { instructionsText, outputSchemaText, toolName, toolText } from './render-text.js';

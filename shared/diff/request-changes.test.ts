@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { decodedResponseBody, fixturesRoot, loadRecordings, type RecordedExchange } from '../../test/support/fixtures.js';
 import { headerValue } from '../../test/support/wire-body.js';
-import { buildRunGraph } from '../trace/graph.js';
-import { normalizeExchange } from '../trace/normalize.js';
-import { rawExchange } from '../trace/raw-exchange-builder.js';
-import { threadRuns, type Run } from '../trace/thread.js';
+import { buildRunGraph } from '../trace/graph/graph.js';
+import { normalizeExchange } from '../trace/normalize/normalize.js';
+import { rawExchange } from '../trace/testing/raw-exchange-builder.js';
+import { threadRuns, type Run } from '../trace/thread/thread.js';
 import { requestChanges } from './request-changes.js';
 import { runOf, statelessLoop, WEATHER_TOOL, weatherLoop } from './scripted-runs.js';
 

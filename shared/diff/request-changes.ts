@@ -4,8 +4,8 @@
 // resent tokens: the cache serves the longest unchanged prefix, so `prefixBreak` names the
 // first place, in prompt order (instructions, tools, then the input items), where this
 // request's context stops being the previous one's.
-import type { RunGraph } from '../trace/graph-types.js';
-import type { Run } from '../trace/thread.js';
+import type { RunGraph } from '../trace/graph/types.js';
+import type { Run } from '../trace/thread/thread.js';
 import type { Usage } from '../trace/types.js';
 import { itemChanges, type ItemChange } from './item-changes.js';
 import { configChanges, type ConfigChanges } from './request-config.js';

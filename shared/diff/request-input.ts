@@ -4,8 +4,8 @@
 // are what the compaction replaced, so they are no longer part of it. Each entry keeps the
 // graph node the item is (graph-identity.ts matches an item resent without its id), so two
 // requests' inputs compare by identity, not by position.
-import type { RunGraph } from '../trace/graph-types.js';
-import type { Run } from '../trace/thread.js';
+import type { RunGraph } from '../trace/graph/types.js';
+import type { Run } from '../trace/thread/thread.js';
 import type { TraceItem } from '../trace/types.js';
 
 export interface InputEntry {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { PriceTable } from '../trace/prices.js';
+import type { PriceTable } from '../trace/metrics/prices.js';
 import { comparisonJson } from './comparison-json.js';
 import { comparisonText } from './comparison-text.js';
 import { alignSteps } from './run-alignment.js';
 import { compareRuns } from './run-comparison.js';
 import { outputSummary } from './step-differences.js';
-import { parallelCalls } from '../trace/scenarios.js';
+import { parallelCalls } from '../trace/testing/scenarios.js';
 import { runOf, SEARCH_TOOL, WEATHER_TOOL, weatherLoop, type LoopOptions } from './scripted-runs.js';
 
 const PRICES: PriceTable = { models: { 'gpt-5': { input: 1.25, cachedInput: 0.125, output: 10 } } };

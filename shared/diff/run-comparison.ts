@@ -2,11 +2,11 @@
 // (step-differences.ts) and measures (tokens, time, cost), the first divergence, and
 // totals. Two runs match when every step pairs and no pair differs: the definition CI
 // relies on (`loupe diff` exits 0), written down in ADR 27.
-import { buildRunGraph } from '../trace/graph.js';
-import type { RunGraph } from '../trace/graph-types.js';
-import { costOf, type PriceTable } from '../trace/prices.js';
+import { buildRunGraph } from '../trace/graph/graph.js';
+import type { RunGraph } from '../trace/graph/types.js';
+import { costOf, type PriceTable } from '../trace/metrics/prices.js';
 import { recordEndUs, recordStartUs } from '../trace/record-time.js';
-import type { Run } from '../trace/thread.js';
+import type { Run } from '../trace/thread/thread.js';
 import type { ResponseRecord, TraceItem } from '../trace/types.js';
 import { itemSignature } from './item-content.js';
 import { alignSteps } from './run-alignment.js';

@@ -1,9 +1,9 @@
 // Request changes and run comparison on the shapes real agents make: a 300-turn stateless
 // loop, 1,500 parallel calls, a program's five calls and three subagents in one response.
 import { describe, expect, it } from 'vitest';
-import { buildRunGraph } from '../trace/graph.js';
-import type { PriceTable } from '../trace/prices.js';
-import { fanOut, programFan, researchTeam, statelessTurns } from '../trace/scenarios-wide.js';
+import { buildRunGraph } from '../trace/graph/graph.js';
+import type { PriceTable } from '../trace/metrics/prices.js';
+import { fanOut, programFan, researchTeam, statelessTurns } from '../trace/testing/scenarios-wide.js';
 import { requestChanges } from './request-changes.js';
 import { compareRuns } from './run-comparison.js';
 import { runOf } from './scripted-runs.js';

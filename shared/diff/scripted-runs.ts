@@ -2,9 +2,9 @@
 // shapes (scenarios.ts), with the knobs a comparison turns: instructions, tools, a
 // parameter, the prompt, and an extra tool call. Each run gets fresh ids (and times), as
 // a second run of the same program would.
-import { call, out, say, streamed, user } from '../trace/scenarios.js';
-import { normalizeExchange } from '../trace/normalize.js';
-import { threadRuns, type Run } from '../trace/thread.js';
+import { call, out, say, streamed, user } from '../trace/testing/scenarios.js';
+import { normalizeExchange } from '../trace/normalize/normalize.js';
+import { threadRuns, type Run } from '../trace/thread/thread.js';
 import type { Json, JsonObject, RawExchange } from '../trace/types.js';
 
 export const WEATHER_TOOL: JsonObject = {

@@ -3,9 +3,9 @@
 import { attributeRun, type PaidRow } from '../context/attribution.js';
 import { ContextCounter, type TokenCounter } from '../context/context-tokens.js';
 import type { ContextPartKind, ContextSource } from '../context/context-types.js';
-import type { RunGraph } from '../trace/graph-types.js';
-import type { PriceTable } from '../trace/prices.js';
-import type { Run } from '../trace/thread.js';
+import type { RunGraph } from '../trace/graph/types.js';
+import type { PriceTable } from '../trace/metrics/prices.js';
+import type { Run } from '../trace/thread/thread.js';
 
 export interface ExportContextPart {
   /** The item's graph node id; null for instructions and tools. */

@@ -1,12 +1,12 @@
 // The `loupe export --format json` document, a contract tests outside the project rely
 // on (DESIGN.md): runs, their responses with output items in order, and each run's graph.
-import { agentLanes } from '../trace/agent-lanes.js';
-import { buildRunGraph } from '../trace/graph.js';
-import type { EdgeKind, RunGraph } from '../trace/graph-types.js';
-import type { Run } from '../trace/thread.js';
+import { agentLanes } from '../trace/thread/agent-lanes.js';
+import { buildRunGraph } from '../trace/graph/graph.js';
+import type { EdgeKind, RunGraph } from '../trace/graph/types.js';
+import type { Run } from '../trace/thread/thread.js';
 import type { AgentSpan } from '../trace/types.js';
 import type { TokenCounter } from '../context/context-tokens.js';
-import type { PriceTable } from '../trace/prices.js';
+import type { PriceTable } from '../trace/metrics/prices.js';
 import { contextCounter, exportAttribution, exportContexts, type ExportAttribution, type ExportResponseContext } from './export-context.js';
 
 export interface ExportItem {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeExchange } from '../trace/normalize.js';
-import { parallelCalls } from '../trace/scenarios.js';
-import { threadRuns, type Run } from '../trace/thread.js';
+import { normalizeExchange } from '../trace/normalize/normalize.js';
+import { parallelCalls } from '../trace/testing/scenarios.js';
+import { threadRuns, type Run } from '../trace/thread/thread.js';
 import type { AgentSpan } from '../trace/types.js';
 import { runSpans } from './genai-spans.js';
 import { otlpDocument } from './otlp.js';

@@ -8,7 +8,7 @@
 // random id is part of every seed), and exporting one recording twice gives the same ids, so
 // a backend sees a re-export as the same trace.
 import { hash } from '../trace/node-id.js';
-import type { Run } from '../trace/thread.js';
+import type { Run } from '../trace/thread/thread.js';
 import type { AgentSpan, ResponseRecord, TraceItem } from '../trace/types.js';
 import { genAiMessages } from './genai-messages.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { rawExchange, sseChunks, wsExchange } from '../trace/raw-exchange-builder.js';
-import { completed, response, textStream } from '../trace/wire-samples.js';
+import { rawExchange, sseChunks, wsExchange } from '../trace/testing/raw-exchange-builder.js';
+import { completed, response, textStream } from '../trace/testing/wire-samples.js';
 import { harDocument } from './har.js';
 
 describe('harDocument', () => {

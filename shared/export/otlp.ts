@@ -1,6 +1,6 @@
 // `loupe export --format otlp`: OTLP/JSON traces, one trace per run, with the spans of
 // genai-spans.ts, so a recording can be sent to Jaeger, Tempo or any OTLP collector.
-import type { Run } from '../trace/thread.js';
+import type { Run } from '../trace/thread/thread.js';
 import type { AgentSpan } from '../trace/types.js';
 import { runSpans, type GenAiSpan, type SpanAttributeValue } from './genai-spans.js';
 

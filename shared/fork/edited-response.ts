@@ -4,8 +4,8 @@
 // deltas a client adds up give exactly the edited text and arguments, and the final
 // event's usage is the recorded one. Ids, model and usage stay as recorded.
 import { isObject, parseJson } from '../trace/json.js';
-import { parseSse } from '../trace/sse.js';
-import { responseStream } from '../trace/stream-builder.js';
+import { parseSse } from '../trace/decode/sse.js';
+import { responseStream } from '../trace/testing/stream-builder.js';
 import type { Json, JsonObject } from '../trace/types.js';
 import type { ForkEdit } from './fork-edits.js';
 import { setAt } from './json-pointer.js';

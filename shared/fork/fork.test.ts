@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { finalResponse, responseStream } from '../trace/stream-builder.js';
+import { finalResponse, responseStream } from '../trace/testing/stream-builder.js';
 import type { JsonObject } from '../trace/types.js';
 import { applyResponseEdits, editedBody, readRecordedResponse } from './edited-response.js';
 import { carryItemEdits, inlineServedChain, type ServedResponse } from './fork-context.js';
 import { checkEdits, editValue, parseSetArg, requestForEdits } from './fork-edits.js';
 import { getAt, setAt } from './json-pointer.js';
-import { parseSse } from '../trace/sse.js';
+import { parseSse } from '../trace/decode/sse.js';
 
 const sse = (events: JsonObject[]) => events.map((e) => `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`).join('');
 

@@ -2,13 +2,13 @@
 // parallel calls, programs, subagents, compaction, unknown items, branches, streamed and
 // JSON answers. A failure names its seed; rerun it alone with `randomRun(seed)`.
 import { describe, expect, it } from 'vitest';
-import { buildRunGraph } from './graph.js';
-import type { RunGraph } from './graph-types.js';
-import { layoutRun, type RunLayout } from './layout.js';
-import { normalizeExchange } from './normalize.js';
-import { randomRun, seededRandom } from './random-run.js';
-import { threadRuns, type Run } from './thread.js';
-import { buildTimeline } from './timeline.js';
+import { buildRunGraph } from './graph/graph.js';
+import type { RunGraph } from './graph/types.js';
+import { layoutRun, type RunLayout } from './layout/layout.js';
+import { normalizeExchange } from './normalize/normalize.js';
+import { randomRun, seededRandom } from './testing/random-run.js';
+import { threadRuns, type Run } from './thread/thread.js';
+import { buildTimeline } from './timeline/timeline.js';
 import type { RawExchange } from './types.js';
 
 const SEEDS = Array.from({ length: 60 }, (_, i) => i + 1);

@@ -1,10 +1,10 @@
 // Recorded fixtures as runs: each recording's exchanges normalized and threaded the way the
 // store does it, for tests that check what the trace model derives from real traffic.
-import { buildRunGraph } from '../../shared/trace/graph.js';
-import type { RunGraph } from '../../shared/trace/graph-types.js';
-import { normalizeExchange } from '../../shared/trace/normalize.js';
-import { rawExchange } from '../../shared/trace/raw-exchange-builder.js';
-import { threadRuns, type Run } from '../../shared/trace/thread.js';
+import { buildRunGraph } from '../../shared/trace/graph/graph.js';
+import type { RunGraph } from '../../shared/trace/graph/types.js';
+import { normalizeExchange } from '../../shared/trace/normalize/normalize.js';
+import { rawExchange } from '../../shared/trace/testing/raw-exchange-builder.js';
+import { threadRuns, type Run } from '../../shared/trace/thread/thread.js';
 import type { RawExchange } from '../../shared/trace/types.js';
 import { decodedResponseBody, loadRecordings, type RecordedExchange, type Recording } from './fixtures.js';
 import { headerValue } from './wire-body.js';

@@ -1,5 +1,5 @@
 // Splits an SSE body into its events without reinterpreting any byte. Kept separate from
-// the project's own parser (shared/trace/sse.ts) on purpose: the fixtures are the oracle
+// the project's own parser (shared/trace/decode/sse.ts) on purpose: the fixtures are the oracle
 // for that code, so they must not be decoded by it.
 
 const BLANK_LINE = /(?:\r\n|\r|\n)(?:\r\n|\r|\n)/g;

@@ -1,0 +1,47 @@
+// Which node an item is: one node per item across a whole run, however often clients
+// send it back. Node ids come from itemNodeId(); this adds the matching a stateless
+// client needs, whose resent history rarely keeps ids, shapes or positions exactly:
+// 1. an item id (or `item_reference`) already seen; an output item with an id not seen
+//    before is always a new node under that id (the export contract: node ids are item ids);
+// 2. a call or call output with a call id already seen (chat clients resend tool calls
+//    without ids; some gateways rotate item ids between requests);
+// 3. the id itemNodeId() gives (same content at the same input position, same output slot);
+// 4. for input items without an id: an earlier node with the same role and text (an
+//    assistant answer resent as `{role, content}`), each used once per request.
+import { itemNodeId, type ItemRole } from '../node-id.js';
+import { itemFingerprint } from '../item-text.js';
+import type { TraceItem } from '../types.js';
+
+export class NodeIdentity {
+  private readonly known = new Set<string>();
+  private readonly byCall = new Map<string, string>();
+  private readonly byFingerprint = new Map<string, string[]>();
+
+  /** The existing node for the item, or null with the id a new node must take. */
+  resolve(item: TraceItem, responseId: string, role: ItemRole, index: number, usedInRequest: ReadonlySet<string>): { id: string; existing: boolean } {
+    if (item.id !== null && this.known.has(item.id)) return { id: item.id, existing: true };
+    if (item.id !== null && role === 'output') return { id: item.id, existing: false };
+    const callKey = item.callId === null ? null : `${item.type}|${item.callId}`;
+    const byCall = callKey === null ? undefined : this.byCall.get(callKey);
+    if (byCall !== undefined) return { id: byCall, existing: true };
+    const id = itemNodeId(item, responseId, role, index);
+    if (this.known.has(id)) return { id, existing: true };
+    if (role === 'input' && item.id === null) {
+      const same = this.byFingerprint.get(itemFingerprint(item))?.find((n) => !usedInRequest.has(n));
+      if (same !== undefined) return { id: same, existing: true };
+    }
+    return { id, existing: false };
+  }
+
+  register(item: TraceItem, id: string): void {
+    this.known.add(id);
+    if (item.callId !== null) {
+      this.byCall.set(`${item.type}|${item.callId}`, id);
+      return; // calls are found by call id; their fingerprint says nothing more
+    }
+    const fp = itemFingerprint(item);
+    const list = this.byFingerprint.get(fp);
+    if (list === undefined) this.byFingerprint.set(fp, [id]);
+    else list.push(id);
+  }
+}
