@@ -1,7 +1,7 @@
 // Starts a benchmark child process and talks to it over IPC.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { RELAY_HEAP_FLAGS } from '../electron/capture/relay-heap.js';
+import { RELAY_HEAP_FLAGS } from '../electron/core/capture/relay-heap.js';
 
 export interface ChildHandle {
   url: string;

@@ -7,12 +7,12 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { EVENTS } from '../shared/api/contract.js';
-import { startCore, type Core } from '../electron/core.js';
-import { startService } from '../electron/service/service-thread.js';
-import { startSimUpstream } from '../electron/sim/index.js';
-import { openDb } from '../electron/store/db.js';
-import { indexRecording } from '../electron/replay/recording-index.js';
-import { startReplayServer } from '../electron/replay/replay-server.js';
+import { startCore, type Core } from '../electron/core/core.js';
+import { startService } from '../electron/core/service/service-thread.js';
+import { startSimUpstream } from '../electron/core/sim/index.js';
+import { openDb } from '../electron/core/store/db.js';
+import { indexRecording } from '../electron/core/replay/recording-index.js';
+import { startReplayServer } from '../electron/core/replay/replay-server.js';
 import { ReplayMatcher } from '../shared/replay/matcher.js';
 import { ignoreList } from '../shared/replay/normalize.js';
 

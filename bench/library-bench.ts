@@ -9,11 +9,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createService } from '../electron/service/service.js';
+import { createService } from '../electron/core/service/service.js';
 import { RUNS_PAGE } from '../shared/api/run-cursor.js';
-import { openDb } from '../electron/store/db.js';
-import { DROP_RUN_SNAPSHOT_SCHEMA } from '../electron/store/run-snapshot.js';
-import { DROP_SEARCH_SCHEMA } from '../electron/store/search-index.js';
+import { openDb } from '../electron/core/store/db.js';
+import { DROP_RUN_SNAPSHOT_SCHEMA } from '../electron/core/store/run-snapshot.js';
+import { DROP_SEARCH_SCHEMA } from '../electron/core/store/search-index.js';
 import { libraryExchanges, writeLibrary } from './library.js';
 
 export interface LibraryBenchReport {

@@ -11,10 +11,10 @@ import { normalizeExchange } from '../shared/trace/normalize/normalize.js';
 import { rawExchange } from '../shared/trace/testing/raw-exchange-builder.js';
 import { finalResponse } from '../shared/trace/testing/stream-builder.js';
 import type { JsonObject, RawExchange } from '../shared/trace/types.js';
-import type { Db } from '../electron/store/db.js';
-import { derivedRows, derivedWriter } from '../electron/store/derive.js';
-import { buildRunSnapshot } from '../electron/store/run-snapshot-keeper.js';
-import { mergeSearchStep } from '../electron/store/search-index.js';
+import type { Db } from '../electron/core/store/db.js';
+import { derivedRows, derivedWriter } from '../electron/core/store/derive.js';
+import { buildRunSnapshot } from '../electron/core/store/run-snapshot-keeper.js';
+import { mergeSearchStep } from '../electron/core/store/search-index.js';
 
 export interface LibraryOptions {
   runs: number;

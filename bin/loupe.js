@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const dist = (file) => fileURLToPath(new URL(`../dist/electron/${file}`, import.meta.url));
+const dist = (file) => fileURLToPath(new URL(`../dist/electron/core/${file}`, import.meta.url));
 const cli = dist('cli.js');
 if (!existsSync(cli)) {
   process.stderr.write('loupe: not built yet; run `npm install` (or `npm run build`) in the Loupe folder first\n');
@@ -11,7 +11,7 @@ if (!existsSync(cli)) {
 }
 const argv = process.argv.slice(2);
 // Commands that run the relay start again with V8 flags a running process cannot take
-// (dist/electron/cli/relaunch-plan.js says which and why).
+// (dist/electron/core/cli/relaunch-plan.js says which and why).
 const { relaunchPlan } = await import(dist('cli/relaunch-plan.js'));
 const plan = relaunchPlan(argv, process.execArgv, process.platform);
 if (plan) {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimUpstream, type SimUpstream } from '../electron/sim/index.js';
+import { startSimUpstream, type SimUpstream } from '../electron/core/sim/index.js';
 import { multiAgent, parallelCalls } from '../shared/trace/testing/scenarios.js';
 import { runWeatherAgent } from '../test/support/agent-script.js';
 import { freePort } from '../test/support/free-port.js';

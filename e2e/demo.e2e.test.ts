@@ -2,7 +2,7 @@
 // a scripted run (the simulator, driven by the real SDK through the real proxy) appear.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimUpstream, type SimUpstream } from '../electron/sim/index.js';
+import { startSimUpstream, type SimUpstream } from '../electron/core/sim/index.js';
 import { artifact, chromiumMissing, launch, type Browser } from './support/browser.js';
 import { assertBuilt, serve, type Served } from './support/serve.js';
 

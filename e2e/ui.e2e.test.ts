@@ -5,7 +5,7 @@ import OpenAI from 'openai';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startSimUpstream, type SimUpstream } from '../electron/sim/index.js';
+import { startSimUpstream, type SimUpstream } from '../electron/core/sim/index.js';
 import { runWeatherAgent } from '../test/support/agent-script.js';
 import { artifact, chromiumMissing, launch, type Browser } from './support/browser.js';
 import { assertBuilt, serve, type Served } from './support/serve.js';

@@ -10,8 +10,8 @@ import OpenAI from 'openai';
 import { _electron, type ElectronApplication } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runWeatherAgent } from '../test/support/agent-script.js';
-import { startCore } from './core.js';
-import { startSimUpstream, type SimUpstream } from './sim/index.js';
+import { startCore } from './core/core.js';
+import { startSimUpstream, type SimUpstream } from './core/sim/index.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 

@@ -14,7 +14,7 @@ import { app, fake, type FakeBrowserWindow } from '../test/support/fake-electron
 import { eventually } from '../test/support/harness.js';
 import { APP_URL } from './app/app-protocol.js';
 import { CONTENT_SECURITY_POLICY } from './app/csp.js';
-import { startSimUpstream, type SimUpstream } from './sim/index.js';
+import { startSimUpstream, type SimUpstream } from './core/sim/index.js';
 import type { Shell } from './main.js';
 
 vi.mock('electron', () => import('../test/support/fake-electron.js'));

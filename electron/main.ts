@@ -7,21 +7,21 @@ import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session } from 'electron';
 import type { RecordingInfo } from '../shared/api/types.js';
 import { APP_URL, isAppUrl, registerAppScheme, serveRenderer } from './app/app-protocol.js';
-import { startAppHost, type AppHost } from './app/app-host.js';
+import { startAppHost, type AppHost } from './core/host/app-host.js';
 import { showBox } from './app/dialogs.js';
 import { confirmingOpener } from './app/external-links.js';
 import { fileActions } from './app/file-actions.js';
 import { manageLifecycle } from './app/lifecycle.js';
 import { menuTemplate, type MenuActions } from './app/menu.js';
-import { nativeBindingFor } from './app/native-binding.js';
-import { useAsDefaultBinding } from './app/native-default.js';
+import { nativeBindingFor } from './core/host/native-binding.js';
+import { useAsDefaultBinding } from './core/host/native-default.js';
 import { OpenRequests } from './app/open-requests.js';
-import { RecentRecordings } from './app/recent.js';
+import { RecentRecordings } from './core/host/recent.js';
 import { hardenEveryContents, hardenSession } from './app/security.js';
 import { settingsActions } from './app/settings-actions.js';
-import { SettingsFile } from './app/settings.js';
+import { SettingsFile } from './core/host/settings.js';
 import { MainWindow } from './app/window.js';
-import { defaultLibraryPath } from './cli/default-db.js';
+import { defaultLibraryPath } from './core/cli/default-db.js';
 import { registerIpc } from './ipc/ipc-adapter.js';
 
 export interface Shell {
@@ -32,7 +32,7 @@ export interface Shell {
 
 const isMac = process.platform === 'darwin';
 // Whatever the package is called, the app's data sits in <appData>/Loupe, beside the
-// CLI's default library (electron/cli/default-db.ts).
+// CLI's default library (electron/core/cli/default-db.ts).
 app.setName('Loupe');
 app.setPath('userData', process.env.LOUPE_USER_DATA ?? path.join(app.getPath('appData'), 'Loupe'));
 registerAppScheme(protocol);

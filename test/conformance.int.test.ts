@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCore, type Core } from '../electron/core.js';
+import { startCore, type Core } from '../electron/core/core.js';
 import { fixturesRoot, loadRecordings, type Recording } from './support/fixtures.js';
 import { rawRequest } from './support/raw-request.js';
 import { startReplayUpstream, type ReplayUpstream } from './support/replay-upstream.js';

@@ -1,8 +1,8 @@
 // A recording prepared from the trace model's scenario exchanges, for views the simulator
 // cannot produce (multi-agent lanes, programs, compaction). Derived rows only: the UI reads
 // runs from them; the raw tables stay empty.
-import { openDb } from '../../electron/store/db.js';
-import { derivedRows, derivedWriter } from '../../electron/store/derive.js';
+import { openDb } from '../../electron/core/store/db.js';
+import { derivedRows, derivedWriter } from '../../electron/core/store/derive.js';
 import { normalizeExchange } from '../../shared/trace/normalize/normalize.js';
 import type { RawExchange } from '../../shared/trace/types.js';
 

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { RELAY_HEAP_FLAGS } from '../../electron/capture/relay-heap.js';
+import { RELAY_HEAP_FLAGS } from '../../electron/core/capture/relay-heap.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = path.join(ROOT, 'bin', 'loupe.js');
@@ -24,7 +24,7 @@ export interface Served {
 }
 
 export function assertBuilt(): void {
-  for (const f of ['dist/electron/cli.js', 'dist/renderer/index.html']) {
+  for (const f of ['dist/electron/core/cli.js', 'dist/renderer/index.html']) {
     if (!fs.existsSync(path.join(ROOT, f))) throw new Error(`${f} is missing: run \`npm run build\` first`);
   }
 }

@@ -11,15 +11,15 @@ import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { exportDocument } from '../../shared/export/export-json.js';
-import { contextOptions } from '../store/export-recording.js';
+import { contextOptions } from '../core/store/export-recording.js';
 import { fake } from '../../test/support/fake-electron.js';
 import { eventually } from '../../test/support/harness.js';
-import { startSimUpstream, type SimUpstream } from '../sim/index.js';
-import { openDb } from '../store/db.js';
-import { loadRuns } from '../store/runs-read.js';
-import { CoreHost } from './core-host.js';
+import { startSimUpstream, type SimUpstream } from '../core/sim/index.js';
+import { openDb } from '../core/store/db.js';
+import { loadRuns } from '../core/store/runs-read.js';
+import { CoreHost } from '../core/host/core-host.js';
 import { fileActions } from './file-actions.js';
-import { RecentRecordings } from './recent.js';
+import { RecentRecordings } from '../core/host/recent.js';
 
 vi.mock('electron', () => import('../../test/support/fake-electron.js'));
 
@@ -66,7 +66,7 @@ describe('File menu actions on real recordings', () => {
   const changed = vi.fn();
 
   beforeAll(async () => {
-    if (!fs.existsSync(path.join(root, 'dist', 'electron', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+    if (!fs.existsSync(path.join(root, 'dist', 'electron', 'core', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
     sim = await startSimUpstream();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-files-'));
     fake.paths.set('documents', dir);

@@ -5,11 +5,11 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { app, type BrowserWindow, type FileFilter } from 'electron';
 import type { RecordingInfo } from '../../shared/api/types.js';
-import type { AppHost } from './app-host.js';
+import type { AppHost } from '../core/host/app-host.js';
 import { openDialog, saveDialog, showError } from './dialogs.js';
 import type { MenuActions } from './menu.js';
-import type { RecentRecordings } from './recent.js';
-import { EXPORT_FORMATS, exportRecording, saveCopy, type ExportFormat } from './recording-files.js';
+import type { RecentRecordings } from '../core/host/recent.js';
+import { EXPORT_FORMATS, exportRecording, saveCopy, type ExportFormat } from '../core/host/recording-files.js';
 
 export const RECORDING_FILTERS: FileFilter[] = [
   { name: 'Loupe Recording', extensions: ['loupe'] },

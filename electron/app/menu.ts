@@ -3,9 +3,9 @@
 // (recent list, proxy settings, the recording on screen).
 import type { MenuItemConstructorOptions } from 'electron';
 import type { RecordingInfo } from '../../shared/api/types.js';
-import { DEFAULT_PROXY_PORT } from '../capture/proxy-server.js';
-import { EXPORT_FORMATS, type ExportFormat } from './recording-files.js';
-import type { ProxySettings } from './settings.js';
+import { DEFAULT_PROXY_PORT } from '../core/capture/proxy-server.js';
+import { EXPORT_FORMATS, type ExportFormat } from '../core/host/recording-files.js';
+import type { ProxySettings } from '../core/host/settings.js';
 
 export interface MenuState {
   isMac: boolean;

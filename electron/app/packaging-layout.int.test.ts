@@ -53,7 +53,7 @@ describe.skipIf(linuxOnly !== null)(`packaging with electron-builder: LAYOUT CHE
   });
 
   it('puts the compiled main process, the preload bundle and the built renderer in app.asar', () => {
-    for (const file of ['/dist/electron/main.js', '/dist/electron/preload.cjs', '/dist/electron/cli.js', '/dist/electron/store/store-worker.js', '/dist/renderer/index.html', '/dist/package.json', '/resources/prices.json', '/bin/loupe.js']) {
+    for (const file of ['/dist/electron/main.js', '/dist/electron/preload.cjs', '/dist/electron/core/cli.js', '/dist/electron/core/store/store-worker.js', '/dist/renderer/index.html', '/dist/package.json', '/resources/prices.json', '/bin/loupe.js']) {
       expect(files, file).toContain(file);
     }
     expect(files.some((f) => f.startsWith('/dist/renderer/assets/') && f.endsWith('.js'))).toBe(true);

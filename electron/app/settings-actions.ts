@@ -3,11 +3,11 @@
 // a dialog and leaves the running proxy as it was.
 import fs from 'node:fs';
 import { clipboard, shell, type BrowserWindow } from 'electron';
-import { applySettings } from './apply-settings.js';
-import type { AppHost } from './app-host.js';
+import { applySettings } from '../core/host/apply-settings.js';
+import type { AppHost } from '../core/host/app-host.js';
 import { showError } from './dialogs.js';
 import type { MenuActions } from './menu.js';
-import type { SettingsFile } from './settings.js';
+import type { SettingsFile } from '../core/host/settings.js';
 
 export interface SettingsActionDeps {
   host: AppHost;

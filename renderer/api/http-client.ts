@@ -50,7 +50,7 @@ export class HttpApiClient implements ApiClient {
     return this.post(`/api/${channel}`, { 'content-type': 'application/json' }, JSON.stringify(request ?? {}));
   }
 
-  /** Sends a recording file to the server (electron/headless/upload.ts); resolves to its path there, for `recordings.open`. */
+  /** Sends a recording file to the server (electron/core/headless/upload.ts); resolves to its path there, for `recordings.open`. */
   async upload(file: Blob, name: string): Promise<string> {
     const { path } = await this.post<{ path: string }>('/upload', { 'content-type': 'application/octet-stream', 'x-loupe-filename': encodeURIComponent(name) }, file);
     return path;

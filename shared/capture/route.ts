@@ -2,7 +2,7 @@
 // `x-loupe-session` / `x-loupe-agent` headers. All of it is stripped before forwarding so
 // the upstream never sees Loupe. When both name a session, the header wins: it is set per
 // request, the base URL per client. A fork's base URL (`/fork/<id>/v1`) routes to that fork
-// plan (electron/capture/forward-fork.ts) and labels its run `fork-<id>`, over any other
+// plan (electron/core/capture/forward-fork.ts) and labels its run `fork-<id>`, over any other
 // label: a forked run must never join the run it was forked from.
 
 export const SESSION_HEADER = 'x-loupe-session';

@@ -1,5 +1,5 @@
 // A fork plan: run R of a recording, re-run up to step N as recorded, with edits at N, and
-// live from there. The plan is what a `/fork/<id>/v1` base URL serves (electron/fork) and
+// live from there. The plan is what a `/fork/<id>/v1` base URL serves (electron/core/fork) and
 // what the forked run's `forked_from` names. Steps are 1-based positions of a run's
 // responses, as the UI numbers them (#1, #2, …).
 import type { ForkEdit } from './fork-edits.js';

@@ -1,5 +1,5 @@
 // The pure half of the simulator: (request, options) -> what to send. Timing, encoding,
-// resets and body hashing are transport concerns and live in electron/sim/. Because this
+// resets and body hashing are transport concerns and live in electron/core/sim/. Because this
 // is pure, a benchmark can call simReply() with a fresh SimIds to know exactly which
 // frames (and how many) the server sends for a given request. State (stored responses,
 // background jobs) is only used when the caller passes a store.

@@ -1,6 +1,6 @@
 // What search matches in an item: its type, its tool's name, and its texts (message text,
 // arguments, outputs, code, queries, reasoning summaries). One definition for the full-text
-// index the store keeps (electron/store/search-index.ts) and for the scan that older
+// index the store keeps (electron/core/store/search-index.ts) and for the scan that older
 // recordings and responses still in flight are searched with, so both find the same runs.
 import type { JsonObject, TraceItem } from './types.js';
 

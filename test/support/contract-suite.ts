@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiEvents, EventName, LoupeApi } from '../../shared/api/contract.js';
 import { ApiError } from '../../shared/api/errors.js';
-import { createService, type LoupeService } from '../../electron/service/service.js';
+import { createService, type LoupeService } from '../../electron/core/service/service.js';
 import { agentTrace, runWeatherAgent } from './agent-script.js';
 import { copyAsSchemaV1 } from './schema-v1-copy.js';
 import { eventually, startHarness, TEST_KEY, type Harness } from './harness.js';

@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
-import { startCore, type Core, type CoreOptions } from '../../electron/core.js';
-import { startSimUpstream, type SimUpstream } from '../../electron/sim/index.js';
+import { startCore, type Core, type CoreOptions } from '../../electron/core/core.js';
+import { startSimUpstream, type SimUpstream } from '../../electron/core/sim/index.js';
 
 export const TEST_KEY = 'sk-proj-LOUPETESTKEY0123456789abcdefghijklmnopqrstuvwxyzSECRET';
 

@@ -1,6 +1,6 @@
 // A clock that moves only when a test moves it: timers fire in time order, and between
 // them the promise chains they start run to rest (a few event-loop turns, not a sleep).
-import type { Clock } from '../../electron/clock.js';
+import type { Clock } from '../../electron/core/clock.js';
 
 interface Timer {
   at: number;

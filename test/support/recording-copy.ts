@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { WRITER_KEY } from '../../electron/store/recording-lock.js';
-import { OPEN_SESSION } from '../../electron/store/session-mark.js';
+import { WRITER_KEY } from '../../electron/core/store/recording-lock.js';
+import { OPEN_SESSION } from '../../electron/core/store/session-mark.js';
 import { startHarness } from './harness.js';
 
 /**

@@ -4,7 +4,7 @@
 // OPENAI_BASE_URL and prints what the client got back as one JSON line, so a recorded run and
 // its replay can be compared output for output. Uses the built dist/.
 import OpenAI from 'openai';
-import { runDemo } from '../../dist/electron/demo/index.js';
+import { runDemo } from '../../dist/electron/core/sim/demo/index.js';
 
 const name = process.argv[2] ?? 'coding';
 const baseURL = process.env.OPENAI_BASE_URL;

@@ -8,7 +8,7 @@ import type { HeaderPair, RecordedExchange } from './recording.js';
 import { sseEventEnds } from './sse-events.js';
 import { headerValue } from './wire-body.js';
 import { flattenHeaders } from '../../shared/capture/hop-headers.js';
-import { replayHeaders } from '../../electron/replay/send-answer.js';
+import { replayHeaders } from '../../electron/core/replay/send-answer.js';
 
 export interface ReceivedRequest {
   method: string;

@@ -1,9 +1,9 @@
 // The run snapshot a file holds against threading every record of it anew: the same runs
 // (summaries, members, links, spans) and the same run for every exchange.
 import { expect } from 'vitest';
-import { RunIndex } from '../../electron/service/run-index.js';
-import type { Db } from '../../electron/store/db.js';
-import { snapshotIsCurrent, type SnapshotRun } from '../../electron/store/run-snapshot.js';
+import { RunIndex } from '../../electron/core/service/run-index.js';
+import type { Db } from '../../electron/core/store/db.js';
+import { snapshotIsCurrent, type SnapshotRun } from '../../electron/core/store/run-snapshot.js';
 
 export interface RunsView {
   runs: SnapshotRun[];

@@ -1,9 +1,9 @@
 // A copy of a live recording as schema v1 wrote it (before agent_spans, with chunks
 // WITHOUT ROWID as before v3, and without v4's full-text index), to test opening and upgrading recordings made by an older Loupe.
 import Database from 'better-sqlite3';
-import type { Db } from '../../electron/store/db.js';
-import { DROP_RUN_SNAPSHOT_SCHEMA } from '../../electron/store/run-snapshot.js';
-import { DROP_SEARCH_SCHEMA } from '../../electron/store/search-index.js';
+import type { Db } from '../../electron/core/store/db.js';
+import { DROP_RUN_SNAPSHOT_SCHEMA } from '../../electron/core/store/run-snapshot.js';
+import { DROP_SEARCH_SCHEMA } from '../../electron/core/store/search-index.js';
 import { inlineContexts } from './schema-v4-copy.js';
 
 export async function copyAsSchemaV1(db: Db, file: string): Promise<void> {

@@ -2,9 +2,9 @@
 // and params inline, no reference store (context-store.ts), no run snapshot (run-snapshot.ts).
 // Made from a current recording, to test reading and upgrading files made before v5.
 import Database from 'better-sqlite3';
-import { ContextReader, type StoredRecordRow } from '../../electron/store/context-read.js';
-import type { Db } from '../../electron/store/db.js';
-import { DROP_RUN_SNAPSHOT_SCHEMA } from '../../electron/store/run-snapshot.js';
+import { ContextReader, type StoredRecordRow } from '../../electron/core/store/context-read.js';
+import type { Db } from '../../electron/core/store/db.js';
+import { DROP_RUN_SNAPSHOT_SCHEMA } from '../../electron/core/store/run-snapshot.js';
 
 /** Rewrites an open copy in place as v4 wrote it (the caller sets user_version). */
 export function inlineContexts(db: Db): void {

@@ -8,8 +8,8 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { OPEN_SESSION } from '../../electron/store/interrupted-session.js';
-import { WRITER_KEY } from '../../electron/store/recording-lock.js';
+import { OPEN_SESSION } from '../../electron/core/store/interrupted-session.js';
+import { WRITER_KEY } from '../../electron/core/store/recording-lock.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = path.join(root, 'bin', 'loupe.js');
@@ -29,7 +29,7 @@ export interface ServeProcess {
 }
 
 export function assertBuilt(): void {
-  if (!fs.existsSync(path.join(root, 'dist', 'electron', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  if (!fs.existsSync(path.join(root, 'dist', 'electron', 'core', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
 }
 
 /** Starts `loupe serve --port 0` recording to `db`, forwarding to `upstream`; the caller kills `child` when the test ends. */

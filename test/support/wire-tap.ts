@@ -2,8 +2,8 @@
 // a fetch wrapper for the openai SDK (the body is teed as the SDK reads it) and a tap on
 // a ResponsesWS socket's raw frames in both directions.
 import type { ResponsesWS } from 'openai/resources/responses/ws';
-import type { Db } from '../../electron/store/db.js';
-import { storedChunks } from '../../electron/store/raw-read.js';
+import type { Db } from '../../electron/core/store/db.js';
+import { storedChunks } from '../../electron/core/store/raw-read.js';
 
 export interface TappedExchange {
   method: string;

@@ -1,0 +1,119 @@
+// Reads records back from the reference store (context-store.ts): a row's record with its
+// input and params put back where the writer took them out, so every reader gets exactly
+// the ResponseRecord that derivation made.
+//
+// A context is rebuilt from its chain of (parent, appended) nodes. Nodes and values are
+// immutable, so what was read is kept for the next record: reading a run in order costs
+// each node once, not a walk to the root per response. The caches are dropped whole past a
+// budget, so reading a whole library holds at most that much besides the records it returns.
+import type { JsonObject, ResponseRecord, TraceItem } from '../../../shared/trace/types.js';
+import type { Statement } from 'better-sqlite3';
+import type { Db } from './db.js';
+import { isCorruption } from './integrity-check.js';
+
+/** A responses row as readers select it (recordColumns). */
+export interface StoredRecordRow {
+  record: string;
+  input_context: number | null;
+  params_value: number | null;
+}
+
+/**
+ * Item references held across reads (8 bytes each): about 8 MB. A reader lives as long as
+ * the service, so this is memory it keeps; a 600-turn stateless run (1,800 items, 540,000
+ * references over all its contexts) fits.
+ */
+const CONTEXT_BUDGET = 1_000_000;
+/** Characters of value JSON held parsed across reads (a few times that in heap); that run's values are 2.5 M. */
+const VALUE_BUDGET = 8_000_000;
+
+/** A reference that leads nowhere: a node or value that a damaged file no longer holds whole. */
+export class MissingContextError extends Error {}
+
+/** What reading one record can meet in a damaged file; anything else is a bug, and is thrown. */
+export function isUnreadableRecord(err: unknown): boolean {
+  return err instanceof SyntaxError || err instanceof MissingContextError || isCorruption(err);
+}
+
+interface ContextNode {
+  parent: number | null;
+  length: number;
+  appended: string;
+}
+
+export class ContextReader {
+  // Prepared on first use: a file from before v5, opened read-only, has no such tables (and no references).
+  private nodeOf: Statement | null = null;
+  private valueOf: Statement | null = null;
+  private readonly contexts = new Map<number, TraceItem[]>();
+  private contextRefs = 0;
+  private readonly values = new Map<number, unknown>();
+  private valueChars = 0;
+
+  constructor(private readonly db: Db) {}
+
+  /**
+   * The record a row holds. `slim` is for the run index: stream events left as SQL left
+   * them, and params cut to `stream_id` as SLIM_RECORD cuts an inline record's.
+   * Throws (a SyntaxError, a missing node, a page SQLite cannot read) when the row cannot
+   * be read whole; the caller shows it as unreadable.
+   */
+  record(row: StoredRecordRow, slim = false): ResponseRecord {
+    const record = JSON.parse(row.record) as ResponseRecord;
+    if (row.input_context !== null) record.request.input = this.input(row.input_context);
+    if (row.params_value !== null) {
+      const params = this.value(row.params_value) as JsonObject;
+      record.request.params = !slim ? params : 'stream_id' in params ? { stream_id: params.stream_id! } : {};
+    }
+    return record;
+  }
+
+  /** A context's items, in order: a fresh array (its items are shared with other reads). */
+  input(id: number): TraceItem[] {
+    const chain: Array<{ id: number; node: ContextNode }> = [];
+    let base: TraceItem[] = [];
+    for (let at: number | null = id; at !== null; ) {
+      const kept = this.contexts.get(at);
+      if (kept) {
+        base = kept;
+        break;
+      }
+      const node = (this.nodeOf ??= this.db.prepare('SELECT parent, length, appended FROM contexts WHERE id = ?')).get(at) as ContextNode | undefined;
+      if (!node) throw new MissingContextError(`its input (context ${at}) is not in the file; \`loupe reindex\` rebuilds it from the raw exchange`);
+      chain.push({ id: at, node });
+      at = node.parent;
+    }
+    let list = base;
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const { id: nodeId, node } = chain[i]!;
+      const appended = JSON.parse(node.appended) as number[];
+      list = list.concat(appended.map((v) => this.value(v) as TraceItem));
+      if (list.length !== node.length) throw new MissingContextError(`its input (context ${nodeId}) holds ${list.length} items where ${node.length} were stored`);
+      this.keepContext(nodeId, list);
+    }
+    return list.slice();
+  }
+
+  private value(id: number): unknown {
+    if (this.values.has(id)) return this.values.get(id);
+    const json = (this.valueOf ??= this.db.prepare('SELECT json FROM stored_values WHERE id = ?').pluck()).get(id) as string | undefined;
+    if (json === undefined) throw new MissingContextError(`a stored value it refers to (${id}) is not in the file`);
+    const value = JSON.parse(json) as unknown;
+    if (this.valueChars + json.length > VALUE_BUDGET) {
+      this.values.clear();
+      this.valueChars = 0;
+    }
+    this.values.set(id, value);
+    this.valueChars += json.length;
+    return value;
+  }
+
+  private keepContext(id: number, list: TraceItem[]): void {
+    if (this.contextRefs + list.length > CONTEXT_BUDGET) {
+      this.contexts.clear();
+      this.contextRefs = 0;
+    }
+    this.contexts.set(id, list);
+    this.contextRefs += list.length;
+  }
+}

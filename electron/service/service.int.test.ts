@@ -1,5 +1,0 @@
-// The contract suite against the service itself, in process: the reference every
-// transport must match.
-import { describeContract } from '../../test/support/contract-suite.js';
-
-describeContract('the service in process', async (service) => ({ api: service, close: async () => {} }));
