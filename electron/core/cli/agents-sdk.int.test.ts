@@ -5,7 +5,8 @@
 // tool loop with its call edge, and each run carries its own trace's spans, in both modes:
 // a chat-mode generation span names its `chatcmpl_…` response as a response span does.
 // The upstream received the bytes the SDK's client sent. (A Conversations session:
-// electron/core/store/agents-session.int.test.ts.) Uses the built dist/: run `npm run build` before running this file alone.
+// electron/core/store/agents-session.int.test.ts.) Uses the built dist/: run `npm run build`
+// before running this file alone.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
