@@ -23,14 +23,22 @@ const WARM_WAVES = 12;
 const SATURATION_WARM_ROUNDS = 6;
 
 export interface CaptureBenchReport {
-  realistic: Array<{ concurrency: number; samples: number; ttfb: Record<RealisticTarget, { p50: number; p99: number }>; overhead: Record<'tcp' | 'bare' | 'loupe', { p50: number; p99: number }> }>;
+  realistic: Array<{
+    concurrency: number;
+    samples: number;
+    ttfb: Record<RealisticTarget, { p50: number; p99: number }>;
+    overhead: Record<'tcp' | 'bare' | 'loupe', { p50: number; p99: number }>;
+  }>;
   saturation: {
     eventsPerSec: Record<Target, number>;
     loupeOverBare: number;
     /** Measured rounds (one block per target each) and the time Loupe's blocks took in all. */
     rounds: number;
     loupeMs: number;
-    /** After each Loupe block: ms from the last stream's end until its bytes were on disk (inside Loupe's rate), and until derived and checkpointed too (outside it). */
+    /**
+     * After each Loupe block: ms from the last stream's end until its bytes were on disk (inside Loupe's rate), and
+     * until derived and checkpointed too (outside it).
+     */
     loupeWrittenMs: { p50: number; max: number };
     loupeDerivedMs: { p50: number; max: number };
     /** CPU per relayed event in µs: the relay's main thread, and all its other threads together. Null off Linux. */
@@ -43,7 +51,13 @@ export interface CaptureBenchReport {
      * `loupe replay` answering the saturation streams Loupe recorded, against Loupe relaying
      * them live, in paired blocks after the saturation rounds; misses should be 0.
      */
-    replay: { eventsPerSec: number; loupeEventsPerSec: number; replayOverLoupe: number; rounds: number; misses: number };
+    replay: {
+      eventsPerSec: number;
+      loupeEventsPerSec: number;
+      replayOverLoupe: number;
+      rounds: number;
+      misses: number;
+    };
   };
   memory: { streams: number; rssMb: number; peakRssMb: number };
   store: { eventsReceivedViaLoupe: number; eventsStored: number; exchangesStored: number; lost: number };
@@ -57,7 +71,13 @@ export async function captureBench(scale: number, log: (line: string) => void): 
   const tcp = await spawnChild('tcp', sim.url);
   const loupe = await spawnChild('loupe', sim.url, dbPath);
   const serve = await spawnChild('serve', sim.url, path.join(dir, 'serve.loupe'));
-  const urls: Record<RealisticTarget | 'serve', string> = { direct: sim.url, tcp: tcp.url, bare: bare.url, loupe: loupe.url, serve: serve.url };
+  const urls: Record<RealisticTarget | 'serve', string> = {
+    direct: sim.url,
+    tcp: tcp.url,
+    bare: bare.url,
+    loupe: loupe.url,
+    serve: serve.url,
+  };
   const settledAll = async () => {
     await loupe.settled();
     await serve.settled();
@@ -79,7 +99,10 @@ export async function captureBench(scale: number, log: (line: string) => void): 
     // 50-stream waves: 48, so a p99 is the 24th-worst of 2,400 streams. A wave's 50 streams
     // share its fate (a GC pause or a slow scheduling in any process slows all of them), so
     // one bad wave fills the top 1% of 1,200 samples on its own and decided the verdict.
-    for (const [concurrency, waves] of [[10, Math.round(30 * scale)], [50, Math.round(48 * scale)]] as const) {
+    for (const [concurrency, waves] of [
+      [10, Math.round(30 * scale)],
+      [50, Math.round(48 * scale)],
+    ] as const) {
       // Unmeasured waves at this concurrency first, for every target alike: the first wave at
       // a new concurrency opens new connections on each hop, and waves stay slower for about
       // ten more (all four worst of 48 Loupe waves came in the first ten after 3 warm-ups);
@@ -104,12 +127,25 @@ export async function captureBench(scale: number, log: (line: string) => void): 
       }
       const stat = (t: RealisticTarget) => ({ p50: percentile(ttfbs[t], 50), p99: percentile(ttfbs[t], 99) });
       const ttfb = { direct: stat('direct'), tcp: stat('tcp'), bare: stat('bare'), loupe: stat('loupe') };
-      const over = (t: 'tcp' | 'bare' | 'loupe') => ({ p50: ttfb[t].p50 - ttfb.direct.p50, p99: ttfb[t].p99 - ttfb.direct.p99 });
-      realistic.push({ concurrency, samples: ttfbs.direct.length, ttfb, overhead: { tcp: over('tcp'), bare: over('bare'), loupe: over('loupe') } });
+      const over = (t: 'tcp' | 'bare' | 'loupe') => ({
+        p50: ttfb[t].p50 - ttfb.direct.p50,
+        p99: ttfb[t].p99 - ttfb.direct.p99,
+      });
+      realistic.push({
+        concurrency,
+        samples: ttfbs.direct.length,
+        ttfb,
+        overhead: { tcp: over('tcp'), bare: over('bare'), loupe: over('loupe') },
+      });
       log(`realistic ${concurrency} streams: done`);
     }
 
-    const rate: Record<Target, { events: number; ms: number }> = { direct: { events: 0, ms: 0 }, bare: { events: 0, ms: 0 }, loupe: { events: 0, ms: 0 }, serve: { events: 0, ms: 0 } };
+    const rate: Record<Target, { events: number; ms: number }> = {
+      direct: { events: 0, ms: 0 },
+      bare: { events: 0, ms: 0 },
+      loupe: { events: 0, ms: 0 },
+      serve: { events: 0, ms: 0 },
+    };
     // The service's run index grows with the recording, so `serve` first records as many
     // realistic streams as Loupe has by now, unmeasured.
     let viaServe = viaLoupe.streams;
@@ -135,7 +171,10 @@ export async function captureBench(scale: number, log: (line: string) => void): 
     // CPU per relayed event, by thread, over each block up to its bytes being on disk: where
     // Loupe spends what bare does not (ADR 12). Null where /proc is missing.
     // Summed over every block of the target, so divided by its events in `rate`.
-    const cpuOf: Record<'bare' | 'loupe', ThreadCpu | null> = { bare: { mainMs: 0, othersMs: 0 }, loupe: { mainMs: 0, othersMs: 0 } };
+    const cpuOf: Record<'bare' | 'loupe', ThreadCpu | null> = {
+      bare: { mainMs: 0, othersMs: 0 },
+      loupe: { mainMs: 0, othersMs: 0 },
+    };
     const addCpu = (t: 'bare' | 'loupe', cpu: ThreadCpu | null) => {
       const sum = cpuOf[t];
       if (!sum || !cpu) return void (cpuOf[t] = null);
@@ -197,7 +236,15 @@ export async function captureBench(scale: number, log: (line: string) => void): 
       serve: (rate.serve.events / rate.serve.ms) * 1000,
     };
     log('saturation: done');
-    const replay = await replayRow(urls.loupe, dbPath, replayFrom, Math.min(round, Math.max(4, Math.round(12 * scale))), saturationSim, track, loupe);
+    const replay = await replayRow(
+      urls.loupe,
+      dbPath,
+      replayFrom,
+      Math.min(round, Math.max(4, Math.round(12 * scale))),
+      saturationSim,
+      track,
+      loupe,
+    );
     log('replay: done');
     const serveRss = (await serve.stats({ gc: true })).rss ?? 0;
     await serve.close();
@@ -223,11 +270,19 @@ export async function captureBench(scale: number, log: (line: string) => void): 
         loupeMs: rate.loupe.ms,
         loupeWrittenMs: { p50: percentile(writtenMs, 50), max: Math.max(...writtenMs) },
         loupeDerivedMs: { p50: percentile(derivedMs, 50), max: Math.max(...derivedMs) },
-        cpuUsPerEvent: { bare: perEvent(cpuOf.bare, rate.bare.events), loupe: perEvent(cpuOf.loupe, rate.loupe.events) },
+        cpuUsPerEvent: {
+          bare: perEvent(cpuOf.bare, rate.bare.events),
+          loupe: perEvent(cpuOf.loupe, rate.loupe.events),
+        },
         replay,
       },
       memory: { streams: viaLoupe.streams, rssMb: (loupeStats.rss ?? 0) / 2 ** 20, peakRssMb: peakRss / 2 ** 20 },
-      store: { eventsReceivedViaLoupe: viaLoupe.events, eventsStored: stored.events, exchangesStored: stored.exchanges, lost: loupeStats.lost ?? 0 },
+      store: {
+        eventsReceivedViaLoupe: viaLoupe.events,
+        eventsStored: stored.events,
+        exchangesStored: stored.exchanges,
+        lost: loupeStats.lost ?? 0,
+      },
     };
   } finally {
     await Promise.allSettled([bare.close(), tcp.close(), sim.close(), loupe.close(), serve.close()]);
@@ -287,7 +342,9 @@ function countStoredEvents(dbPath: string): { events: number; exchanges: number 
   const db = new Database(dbPath, { readonly: true });
   try {
     let events = 0;
-    const exchanges = (db.prepare("SELECT COUNT(*) AS n FROM exchange_ends WHERE state = 'complete'").get() as { n: number }).n;
+    const exchanges = (
+      db.prepare("SELECT COUNT(*) AS n FROM exchange_ends WHERE state = 'complete'").get() as { n: number }
+    ).n;
     let current = -1;
     let parts: Buffer[] = [];
     const flush = () => {
@@ -295,7 +352,9 @@ function countStoredEvents(dbPath: string): { events: number; exchanges: number 
       events += text.match(/^data: /gm)?.length ?? 0;
       parts = [];
     };
-    for (const row of db.prepare("SELECT exchange_id, data FROM chunks WHERE stream = 'response' ORDER BY exchange_id, seq").iterate() as Iterable<{ exchange_id: number; data: Buffer }>) {
+    for (const row of db
+      .prepare("SELECT exchange_id, data FROM chunks WHERE stream = 'response' ORDER BY exchange_id, seq")
+      .iterate() as Iterable<{ exchange_id: number; data: Buffer }>) {
       if (row.exchange_id !== current) {
         flush();
         current = row.exchange_id;

@@ -18,7 +18,10 @@ export interface ChildHandle {
 
 const script = fileURLToPath(new URL('./children.js', import.meta.url));
 
-export async function spawnChild(kind: 'sim' | 'bare' | 'tcp' | 'loupe' | 'serve' | 'replay', ...args: string[]): Promise<ChildHandle> {
+export async function spawnChild(
+  kind: 'sim' | 'bare' | 'tcp' | 'loupe' | 'serve' | 'replay',
+  ...args: string[]
+): Promise<ChildHandle> {
   const proc: ChildProcess = fork(script, [kind, ...args], {
     // Loupe's child starts as `loupe serve` does (bin/loupe.js); the others with Node's defaults.
     execArgv: ['--expose-gc', ...(kind === 'loupe' || kind === 'serve' ? RELAY_HEAP_FLAGS : [])],

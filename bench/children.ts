@@ -74,7 +74,10 @@ async function startTcp(upstream: string): Promise<Child> {
     stats: async () => ({ rss: process.memoryUsage().rss }),
     recorded: nothingPending,
     settled: nothingPending,
-    close: () => new Promise((r) => { server.close(() => r()); }),
+    close: () =>
+      new Promise((r) => {
+        server.close(() => r());
+      }),
   };
 }
 
@@ -96,7 +99,11 @@ async function startServe(upstream: string, dbPath: string): Promise<Child> {
 function coreChild(core: Core, closeFirst: () => Promise<void> = nothingPending): Child {
   return {
     url: core.proxy.baseUrl.replace(/\/v1$/, ''),
-    stats: async () => ({ rss: process.memoryUsage().rss, exchanges: core.recorder.health.exchanges, lost: core.recorder.health.lostExchanges }),
+    stats: async () => ({
+      rss: process.memoryUsage().rss,
+      exchanges: core.recorder.health.exchanges,
+      lost: core.recorder.health.lostExchanges,
+    }),
     recorded: () => core.recorded(),
     settled: () => core.settled(),
     close: async () => {
@@ -114,7 +121,11 @@ async function startReplay(firstId: number, dbPath: string): Promise<Child> {
   const db = openDb(dbPath, { readonly: true });
   const ignore = ignoreList();
   const { entries } = await indexRecording(db, ignore);
-  const server = await startReplayServer({ db, matcher: new ReplayMatcher(entries.filter((e) => e.id >= firstId)), ignore });
+  const server = await startReplayServer({
+    db,
+    matcher: new ReplayMatcher(entries.filter((e) => e.id >= firstId)),
+    ignore,
+  });
   return {
     url: server.url,
     stats: async () => ({ rss: process.memoryUsage().rss, served: server.stats.served, misses: server.stats.misses }),

@@ -69,7 +69,9 @@ export async function libraryBench(log: (line: string) => void, rounds = 3): Pro
       largeFileMb: fs.statSync(large).size / 1e6,
       ratios: { ready: l.readyMs / s.readyMs, search: l.searchMs / s.searchMs },
     };
-    log(`library: ready ${s.readyMs.toFixed(0)} / ${l.readyMs.toFixed(0)} ms, first search ${s.searchMs.toFixed(1)} / ${l.searchMs.toFixed(1)} ms (scan ${scan.toFixed(0)} ms)`);
+    log(
+      `library: ready ${s.readyMs.toFixed(0)} / ${l.readyMs.toFixed(0)} ms, first search ${s.searchMs.toFixed(1)} / ${l.searchMs.toFixed(1)} ms (scan ${scan.toFixed(0)} ms)`,
+    );
     return report;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -88,7 +90,14 @@ function build(dir: string, name: string, runs: number, log: (line: string) => v
   const db = openDb(file);
   try {
     // The needle is in the middle run's fiftieth turn only.
-    writeLibrary(db, libraryExchanges({ runs, turns: TURNS, extra: (run, turn) => (run === Math.floor(runs / 2) && turn === 50 ? NEEDLE : '') }));
+    writeLibrary(
+      db,
+      libraryExchanges({
+        runs,
+        turns: TURNS,
+        extra: (run, turn) => (run === Math.floor(runs / 2) && turn === 50 ? NEEDLE : ''),
+      }),
+    );
     db.pragma('wal_checkpoint(TRUNCATE)');
   } finally {
     db.close();
@@ -104,10 +113,12 @@ async function measure(file: string): Promise<Sample> {
     // The runs list's first page, as the UI asks for it.
     const page = await service.invoke('runs.list', { limit: RUNS_PAGE });
     const t1 = performance.now();
-    if (page.runs.length !== Math.min(RUNS_PAGE, page.total)) throw new Error(`library bench: a first page of ${page.runs.length} runs of ${page.total}`);
+    if (page.runs.length !== Math.min(RUNS_PAGE, page.total))
+      throw new Error(`library bench: a first page of ${page.runs.length} runs of ${page.total}`);
     const found = await service.invoke('runs.list', { query: NEEDLE, limit: RUNS_PAGE });
     const t2 = performance.now();
-    if (found.runs.length !== 1) throw new Error(`library bench: "${NEEDLE}" found in ${found.runs.length} runs, expected 1`);
+    if (found.runs.length !== 1)
+      throw new Error(`library bench: "${NEEDLE}" found in ${found.runs.length} runs, expected 1`);
     return { readyMs: t1 - t0, searchMs: t2 - t1, found: found.runs.length };
   } finally {
     await service.close();

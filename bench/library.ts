@@ -30,10 +30,13 @@ const WRITE_BATCH = 200;
 
 export function libraryExchanges(options: LibraryOptions): RawExchange[] {
   const rand = seededRandom(options.seed ?? 7);
-  const vocabulary = Array.from({ length: 4_000 }, (_, i) => `${SYLLABLES[i % SYLLABLES.length]}${Math.floor(rand() * 1e6).toString(36)}`);
+  const vocabulary = Array.from(
+    { length: 4_000 },
+    (_, i) => `${SYLLABLES[i % SYLLABLES.length]}${Math.floor(rand() * 1e6).toString(36)}`,
+  );
   const words = (chars: number) => {
     const out: string[] = [];
-    for (let n = 0; n < chars; ) {
+    for (let n = 0; n < chars;) {
       const w = vocabulary[Math.floor(rand() * vocabulary.length)]!;
       out.push(w);
       n += w.length + 1;
@@ -48,14 +51,39 @@ export function libraryExchanges(options: LibraryOptions): RawExchange[] {
       const id = exchanges.length + 1;
       const callId = `call_${run}_${turn}`;
       const output: JsonObject[] = [
-        { id: `msg_${run}_${turn}`, type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: words(160), annotations: [] }] },
-        { id: `fc_${run}_${turn}`, type: 'function_call', status: 'completed', call_id: callId, name: turn % 2 ? 'read_file' : 'grep', arguments: JSON.stringify({ path: `src/${run}/${turn}.ts` }) },
+        {
+          id: `msg_${run}_${turn}`,
+          type: 'message',
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: words(160), annotations: [] }],
+        },
+        {
+          id: `fc_${run}_${turn}`,
+          type: 'function_call',
+          status: 'completed',
+          call_id: callId,
+          name: turn % 2 ? 'read_file' : 'grep',
+          arguments: JSON.stringify({ path: `src/${run}/${turn}.ts` }),
+        },
       ];
       const previous = turn === 0 ? null : `resp_${run}_${turn - 1}`;
-      const request: JsonObject = { model: 'gpt-5', input, ...(previous === null ? {} : { previous_response_id: previous }) };
+      const request: JsonObject = {
+        model: 'gpt-5',
+        input,
+        ...(previous === null ? {} : { previous_response_id: previous }),
+      };
       const response = finalResponse(`resp_${run}_${turn}`, output, { previous_response_id: previous });
-      exchanges.push(rawExchange({ id, startedAt: 1_760_000_000_000 + run * 1_000_000 + turn * 2_000, request, response }));
-      input = [{ type: 'function_call_output', call_id: callId, output: `${words(outputChars)} ${options.extra?.(run, turn) ?? ''}` }];
+      exchanges.push(
+        rawExchange({ id, startedAt: 1_760_000_000_000 + run * 1_000_000 + turn * 2_000, request, response }),
+      );
+      input = [
+        {
+          type: 'function_call_output',
+          call_id: callId,
+          output: `${words(outputChars)} ${options.extra?.(run, turn) ?? ''}`,
+        },
+      ];
     }
   }
   return exchanges;

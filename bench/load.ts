@@ -67,7 +67,12 @@ export function streamOnce(baseUrl: string, sim: Record<string, unknown>): Promi
 }
 
 /** Runs `waves` rounds of `concurrency` simultaneous streams. */
-export async function runWaves(baseUrl: string, concurrency: number, waves: number, sim: Record<string, unknown>): Promise<{ results: StreamResult[]; wallMs: number }> {
+export async function runWaves(
+  baseUrl: string,
+  concurrency: number,
+  waves: number,
+  sim: Record<string, unknown>,
+): Promise<{ results: StreamResult[]; wallMs: number }> {
   const results: StreamResult[] = [];
   const t0 = performance.now();
   for (let w = 0; w < waves; w++) {
@@ -77,7 +82,12 @@ export async function runWaves(baseUrl: string, concurrency: number, waves: numb
 }
 
 /** Keeps `concurrency` streams in flight until `total` have finished (no wave barriers). */
-export async function runPool(baseUrl: string, concurrency: number, total: number, sim: Record<string, unknown>): Promise<{ results: StreamResult[]; wallMs: number }> {
+export async function runPool(
+  baseUrl: string,
+  concurrency: number,
+  total: number,
+  sim: Record<string, unknown>,
+): Promise<{ results: StreamResult[]; wallMs: number }> {
   const results: StreamResult[] = [];
   let started = 0;
   const t0 = performance.now();

@@ -18,29 +18,58 @@ export function overheadRatio(loupe: number, bare: number): string {
 }
 
 export function printCapture(r: CaptureBenchReport): void {
-  const out: string[] = ['', 'Capture: direct vs bare Node pass-through vs Loupe (recording everything); realistic also times a raw TCP relay, the floor of any hop', ''];
+  const out: string[] = [
+    '',
+    'Capture: direct vs bare Node pass-through vs Loupe (recording everything); realistic also times a raw TCP relay, the floor of any hop',
+    '',
+  ];
   for (const row of r.realistic) {
-    out.push(`realistic, ${row.concurrency} concurrent streams (${row.samples} streams per target; 50 ms TTFT, 40 events 5 ms apart)`);
-    out.push(`  TTFB p50  direct ${ms(row.ttfb.direct.p50)}  tcp ${ms(row.ttfb.tcp.p50)}  bare ${ms(row.ttfb.bare.p50)}  loupe ${ms(row.ttfb.loupe.p50)}`);
-    out.push(`  TTFB p99  direct ${ms(row.ttfb.direct.p99)}  tcp ${ms(row.ttfb.tcp.p99)}  bare ${ms(row.ttfb.bare.p99)}  loupe ${ms(row.ttfb.loupe.p99)}`);
-    out.push(`  overhead over direct: tcp p50 ${ms(row.overhead.tcp.p50)}; bare p50 ${ms(row.overhead.bare.p50)} p99 ${ms(row.overhead.bare.p99)}; loupe p50 ${ms(row.overhead.loupe.p50)} p99 ${ms(row.overhead.loupe.p99)}`);
+    out.push(
+      `realistic, ${row.concurrency} concurrent streams (${row.samples} streams per target; 50 ms TTFT, 40 events 5 ms apart)`,
+    );
+    out.push(
+      `  TTFB p50  direct ${ms(row.ttfb.direct.p50)}  tcp ${ms(row.ttfb.tcp.p50)}  bare ${ms(row.ttfb.bare.p50)}  loupe ${ms(row.ttfb.loupe.p50)}`,
+    );
+    out.push(
+      `  TTFB p99  direct ${ms(row.ttfb.direct.p99)}  tcp ${ms(row.ttfb.tcp.p99)}  bare ${ms(row.ttfb.bare.p99)}  loupe ${ms(row.ttfb.loupe.p99)}`,
+    );
+    out.push(
+      `  overhead over direct: tcp p50 ${ms(row.overhead.tcp.p50)}; bare p50 ${ms(row.overhead.bare.p50)} p99 ${ms(row.overhead.bare.p99)}; loupe p50 ${ms(row.overhead.loupe.p50)} p99 ${ms(row.overhead.loupe.p99)}`,
+    );
     if (row.concurrency === 10) {
       out.push(`  target: loupe adds <= 1 ms p50: ${verdict(row.overhead.loupe.p50 <= 1)}`);
     } else {
-      out.push(`  loupe/bare overhead ratio: p50 ${overheadRatio(row.overhead.loupe.p50, row.overhead.bare.p50)}, p99 ${overheadRatio(row.overhead.loupe.p99, row.overhead.bare.p99)}`);
-      out.push(`  target: loupe overhead no worse than bare: p50 ${verdict(row.overhead.loupe.p50 <= row.overhead.bare.p50)}, p99 ${verdict(row.overhead.loupe.p99 <= row.overhead.bare.p99)}`);
+      out.push(
+        `  loupe/bare overhead ratio: p50 ${overheadRatio(row.overhead.loupe.p50, row.overhead.bare.p50)}, p99 ${overheadRatio(row.overhead.loupe.p99, row.overhead.bare.p99)}`,
+      );
+      out.push(
+        `  target: loupe overhead no worse than bare: p50 ${verdict(row.overhead.loupe.p50 <= row.overhead.bare.p50)}, p99 ${verdict(row.overhead.loupe.p99 <= row.overhead.bare.p99)}`,
+      );
     }
   }
   const s = r.saturation.eventsPerSec;
-  out.push('', `saturation, 20 streams of 200 events with no gaps always in flight (60 per block, blocks interleaved; ${r.saturation.rounds} rounds, ${(r.saturation.loupeMs / 1000).toFixed(1)} s of Loupe's)`);
-  out.push(`  events/s  direct ${s.direct.toFixed(0)}  bare ${s.bare.toFixed(0)}  loupe ${s.loupe.toFixed(0)}  loupe serve ${s.serve.toFixed(0)}`);
-  out.push(`  loupe/bare ${r.saturation.loupeOverBare.toFixed(2)}x  target >= 0.90x: ${verdict(r.saturation.loupeOverBare >= 0.9)}`);
-  out.push(`  loupe serve (recording, plus the API service the UI reads, in its own thread)/bare ${r.saturation.serveOverBare.toFixed(2)}x  (no target: what \`loupe serve\` and the app pay)`);
+  out.push(
+    '',
+    `saturation, 20 streams of 200 events with no gaps always in flight (60 per block, blocks interleaved; ${r.saturation.rounds} rounds, ${(r.saturation.loupeMs / 1000).toFixed(1)} s of Loupe's)`,
+  );
+  out.push(
+    `  events/s  direct ${s.direct.toFixed(0)}  bare ${s.bare.toFixed(0)}  loupe ${s.loupe.toFixed(0)}  loupe serve ${s.serve.toFixed(0)}`,
+  );
+  out.push(
+    `  loupe/bare ${r.saturation.loupeOverBare.toFixed(2)}x  target >= 0.90x: ${verdict(r.saturation.loupeOverBare >= 0.9)}`,
+  );
+  out.push(
+    `  loupe serve (recording, plus the API service the UI reads, in its own thread)/bare ${r.saturation.serveOverBare.toFixed(2)}x  (no target: what \`loupe serve\` and the app pay)`,
+  );
   const sm = r.saturation.serveMemory;
-  out.push(`  loupe serve's RSS after ${sm.streams} streams: ${sm.rssMb.toFixed(0)} MB (no target; under load the service's heap holds garbage it gives back about 20 s after traffic stops)`);
+  out.push(
+    `  loupe serve's RSS after ${sm.streams} streams: ${sm.rssMb.toFixed(0)} MB (no target; under load the service's heap holds garbage it gives back about 20 s after traffic stops)`,
+  );
   const w = r.saturation.loupeWrittenMs;
   const d = r.saturation.loupeDerivedMs;
-  out.push(`  after each Loupe block: on disk ${w.p50.toFixed(1)} ms later (max ${w.max.toFixed(1)}, counted in its rate); derived and checkpointed ${d.p50.toFixed(0)} ms later (max ${d.max.toFixed(0)}, before the next block)`);
+  out.push(
+    `  after each Loupe block: on disk ${w.p50.toFixed(1)} ms later (max ${w.max.toFixed(1)}, counted in its rate); derived and checkpointed ${d.p50.toFixed(0)} ms later (max ${d.max.toFixed(0)}, before the next block)`,
+  );
   const rp = r.saturation.replay;
   out.push(
     `  replay (loupe replay answering ${rp.rounds} rounds of Loupe's recorded saturation streams, paired with live blocks)/loupe live ${rp.replayOverLoupe.toFixed(2)}x` +
@@ -49,11 +78,18 @@ export function printCapture(r: CaptureBenchReport): void {
   const cpu = r.saturation.cpuUsPerEvent;
   if (cpu.bare && cpu.loupe) {
     const us = (n: number) => `${n.toFixed(2)} µs`;
-    out.push(`  CPU per event: bare relay thread ${us(cpu.bare.main)}, other threads ${us(cpu.bare.others)}; loupe relay thread ${us(cpu.loupe.main)}, other threads (store writer, V8 helpers) ${us(cpu.loupe.others)}`);
+    out.push(
+      `  CPU per event: bare relay thread ${us(cpu.bare.main)}, other threads ${us(cpu.bare.others)}; loupe relay thread ${us(cpu.loupe.main)}, other threads (store writer, V8 helpers) ${us(cpu.loupe.others)}`,
+    );
   }
-  out.push('', `memory after ${r.memory.streams} streamed responses through Loupe: RSS ${r.memory.rssMb.toFixed(0)} MB (peak ${r.memory.peakRssMb.toFixed(0)} MB)  target <= 200 MB: ${verdict(r.memory.rssMb <= 200 && r.memory.peakRssMb <= 200)}`);
+  out.push(
+    '',
+    `memory after ${r.memory.streams} streamed responses through Loupe: RSS ${r.memory.rssMb.toFixed(0)} MB (peak ${r.memory.peakRssMb.toFixed(0)} MB)  target <= 200 MB: ${verdict(r.memory.rssMb <= 200 && r.memory.peakRssMb <= 200)}`,
+  );
   const st = r.store;
-  out.push(`store: ${st.exchangesStored} complete exchanges, ${st.eventsStored} events stored of ${st.eventsReceivedViaLoupe} relayed, ${st.lost} lost: ${verdict(st.eventsStored === st.eventsReceivedViaLoupe && st.lost === 0)}`);
+  out.push(
+    `store: ${st.exchangesStored} complete exchanges, ${st.eventsStored} events stored of ${st.eventsReceivedViaLoupe} relayed, ${st.lost} lost: ${verdict(st.eventsStored === st.eventsReceivedViaLoupe && st.lost === 0)}`,
+  );
   process.stdout.write(`${out.join('\n')}\n`);
 }
 
@@ -74,7 +110,8 @@ export function printTrace(r: TraceBenchReport): void {
 export function printLibrary(r: LibraryBenchReport): boolean {
   const readyOk = r.ratios.ready <= 2;
   const searchOk = r.ratios.search <= 2 && r.large.searchMs < 200;
-  const row = (f: LibraryBenchReport['small']) => `${f.requests.toLocaleString('en-US')} requests in ${f.runs} runs: ready ${ms(f.readyMs)}, first search ${ms(f.searchMs)}`;
+  const row = (f: LibraryBenchReport['small']) =>
+    `${f.requests.toLocaleString('en-US')} requests in ${f.runs} runs: ready ${ms(f.readyMs)}, first search ${ms(f.searchMs)}`;
   const out = [
     '',
     `Library: start-up and first full-text search, a fresh service each (median of ${r.rounds} rounds)`,

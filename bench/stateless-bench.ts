@@ -37,12 +37,19 @@ export interface StatelessBenchReport {
 }
 
 const TOOL_OUTPUT_CHARS = 2_550;
-const INSTRUCTIONS = 'You are a coding agent working in a repository. Read files, run commands and edit code until the task is done. '.repeat(12);
+const INSTRUCTIONS =
+  'You are a coding agent working in a repository. Read files, run commands and edit code until the task is done. '.repeat(
+    12,
+  );
 const TOOLS: OpenAI.Responses.Tool[] = ['read_file', 'run_command', 'apply_patch'].map((name) => ({
   type: 'function',
   name,
   description: `${name.replace('_', ' ')} in the workspace`,
-  parameters: { type: 'object', properties: { path: { type: 'string' }, command: { type: 'string' }, patch: { type: 'string' } }, additionalProperties: false },
+  parameters: {
+    type: 'object',
+    properties: { path: { type: 'string' }, command: { type: 'string' }, patch: { type: 'string' } },
+    additionalProperties: false,
+  },
   strict: false,
 }));
 const SIM = JSON.stringify({ events: 6, chunkChars: 12, toolCalls: 1 });
@@ -54,7 +61,9 @@ export async function statelessBench(turnCounts: number[], log: (line: string) =
     const runs: StatelessRunFigures[] = [];
     for (const turns of turnCounts) {
       const figures = await recordRun(dir, sim.url, turns);
-      log(`stateless ${turns} turns: ${figures.trafficMb.toFixed(1)} MB of traffic, file ${figures.fileMb.toFixed(1)} MB (${figures.ratio.toFixed(2)}x), recorded in ${figures.recordSeconds.toFixed(1)} s`);
+      log(
+        `stateless ${turns} turns: ${figures.trafficMb.toFixed(1)} MB of traffic, file ${figures.fileMb.toFixed(1)} MB (${figures.ratio.toFixed(2)}x), recorded in ${figures.recordSeconds.toFixed(1)} s`,
+      );
       runs.push(figures);
     }
     const longest = runs[runs.length - 1]!;
@@ -70,9 +79,15 @@ async function recordRun(dir: string, simUrl: string, turns: number): Promise<St
   const loupe = await spawnChild('loupe', simUrl, file);
   const startedAt = performance.now();
   try {
-    const client = new OpenAI({ baseURL: `${loupe.url}/v1`, apiKey: 'sk-bench-stateless-0000000000000000', maxRetries: 0 });
+    const client = new OpenAI({
+      baseURL: `${loupe.url}/v1`,
+      apiKey: 'sk-bench-stateless-0000000000000000',
+      maxRetries: 0,
+    });
     const rand = seededRandom(turns);
-    const history: ResponseInputItem[] = [{ role: 'user', content: 'Fix the failing test in src/parser.ts and make sure the suite passes.' }];
+    const history: ResponseInputItem[] = [
+      { role: 'user', content: 'Fix the failing test in src/parser.ts and make sure the suite passes.' },
+    ];
     for (let turn = 0; turn < turns; turn++) {
       const stream = await client.responses.create(
         { model: 'gpt-5', instructions: INSTRUCTIONS, tools: TOOLS, input: history, stream: true, store: false },
@@ -83,7 +98,8 @@ async function recordRun(dir: string, simUrl: string, turns: number): Promise<St
       if (!response) throw new Error(`turn ${turn}: the stream ended without response.completed`);
       history.push(...(response.output as ResponseInputItem[]));
       for (const item of response.output) {
-        if (item.type === 'function_call') history.push({ type: 'function_call_output', call_id: item.call_id, output: toolOutput(rand, turn) });
+        if (item.type === 'function_call')
+          history.push({ type: 'function_call_output', call_id: item.call_id, output: toolOutput(rand, turn) });
       }
     }
     await loupe.settled();
@@ -95,7 +111,9 @@ async function recordRun(dir: string, simUrl: string, turns: number): Promise<St
   try {
     const traffic = db.prepare('SELECT sum(request_bytes + response_bytes) FROM exchange_ends').pluck().get() as number;
     const bytes = fs.statSync(file).size + (fs.existsSync(`${file}-wal`) ? fs.statSync(`${file}-wal`).size : 0);
-    const tables = db.prepare('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT 8').all() as Array<{ name: string; bytes: number }>;
+    const tables = db
+      .prepare('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT 8')
+      .all() as Array<{ name: string; bytes: number }>;
     return {
       turns,
       trafficMb: traffic / 1e6,
@@ -112,7 +130,7 @@ async function recordRun(dir: string, simUrl: string, turns: number): Promise<St
 /** What a tool prints: lines of a test log and source, different every turn. */
 function toolOutput(rand: () => number, turn: number): string {
   const lines: string[] = [];
-  for (let n = 0; n < TOOL_OUTPUT_CHARS; ) {
+  for (let n = 0; n < TOOL_OUTPUT_CHARS;) {
     const line = `src/parser.ts:${Math.floor(rand() * 900) + 1}  ${turn}  expected token ${Math.floor(rand() * 1e9).toString(36)} but found ${Math.floor(rand() * 1e9).toString(36)} near offset ${Math.floor(rand() * 1e6)}`;
     lines.push(line);
     n += line.length + 1;
@@ -121,16 +139,23 @@ function toolOutput(rand: () => number, turn: number): string {
 }
 
 export function printStateless(r: StatelessBenchReport): boolean {
-  const out = ['', 'Stateless runs: file size against traffic, recorded through the proxy with the openai SDK (context stored once, ADR 30)'];
+  const out = [
+    '',
+    'Stateless runs: file size against traffic, recorded through the proxy with the openai SDK (context stored once, ADR 30)',
+  ];
   for (const run of r.runs) {
     const tables = Object.entries(run.tablesMb)
       .slice(0, 5)
       .map(([name, mb]) => `${name} ${mb.toFixed(1)}`)
       .join(', ');
-    out.push(`  ${run.turns} turns: traffic ${run.trafficMb.toFixed(1)} MB, file ${run.fileMb.toFixed(1)} MB, ${run.ratio.toFixed(2)}x  (largest, MB: ${tables})`);
+    out.push(
+      `  ${run.turns} turns: traffic ${run.trafficMb.toFixed(1)} MB, file ${run.fileMb.toFixed(1)} MB, ${run.ratio.toFixed(2)}x  (largest, MB: ${tables})`,
+    );
   }
   const longest = r.runs[r.runs.length - 1]!;
-  out.push(`  ${longest.turns} turns: file/traffic ${longest.ratio.toFixed(2)}x  target <= ${r.goal}x: ${r.met ? 'meets target' : 'MISSES target'}`);
+  out.push(
+    `  ${longest.turns} turns: file/traffic ${longest.ratio.toFixed(2)}x  target <= ${r.goal}x: ${r.met ? 'meets target' : 'MISSES target'}`,
+  );
   if (!r.met) out.push('  STATELESS FILE-SIZE TARGET MISSED: the bench fails');
   process.stdout.write(`${out.join('\n')}\n`);
   return r.met;

@@ -20,8 +20,20 @@ export interface TraceBenchReport {
   nodes: number;
   edges: number;
   rounds: number;
-  /** `compare`: the run aligned with itself (loupe diff, Compare view); `changes`: its last request's changes (Changes tab). Neither is in the pipeline. */
-  ms: { normalize: number; thread: number; graph: number; layout: number; total: number; timeline: number; compare: number; changes: number };
+  /**
+   * `compare`: the run aligned with itself (loupe diff, Compare view); `changes`: its last request's changes (Changes
+   * tab). Neither is in the pipeline.
+   */
+  ms: {
+    normalize: number;
+    thread: number;
+    graph: number;
+    layout: number;
+    total: number;
+    timeline: number;
+    compare: number;
+    changes: number;
+  };
 }
 
 export async function traceBench(log: (line: string) => void, rounds = 5): Promise<TraceBenchReport> {
@@ -45,7 +57,17 @@ export async function traceBench(log: (line: string) => void, rounds = 5): Promi
     const t6 = performance.now();
     runs.forEach((run, i) => requestChanges(run, graphs[i]!, run.responses.length - 1));
     const t7 = performance.now();
-    if (round > 0) samples.push({ normalize: t1 - t0, thread: t2 - t1, graph: t3 - t2, layout: t4 - t3, total: t4 - t0, timeline: t5 - t4, compare: t6 - t5, changes: t7 - t6 });
+    if (round > 0)
+      samples.push({
+        normalize: t1 - t0,
+        thread: t2 - t1,
+        graph: t3 - t2,
+        layout: t4 - t3,
+        total: t4 - t0,
+        timeline: t5 - t4,
+        compare: t6 - t5,
+        changes: t7 - t6,
+      });
     counts = {
       events: records.reduce((n, r) => n + r.events.length, 0),
       items: records.reduce((n, r) => n + r.request.input.length + r.output.length, 0),

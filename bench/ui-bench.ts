@@ -142,7 +142,12 @@ async function openRun(page: Page, url: string, runId: string): Promise<{ ms: nu
 }
 
 /** Opens the last response of a run and times its Context tab, warm and cold. */
-async function contextTab(page: Page, url: string, runId: string, responses: number): Promise<UiBenchReport['contextTab300']> {
+async function contextTab(
+  page: Page,
+  url: string,
+  runId: string,
+  responses: number,
+): Promise<UiBenchReport['contextTab300']> {
   const open = async (settleMs: number) => {
     await page.goto(`${url}#run=${encodeURIComponent(runId)}&response=${responses}`);
     await page.reload();
@@ -159,11 +164,15 @@ async function contextTab(page: Page, url: string, runId: string, responses: num
     if (i === 0) await open(1_500).then((ms) => warmMs.push(ms));
     else warmMs.push(await page.evaluate<number>(OPEN_CONTEXT));
   }
-  const parts = Number(await page.$eval('[data-testid="context-summary"] dd', (el) => el.textContent?.split(' ')[0]?.replace(/,/g, '')));
+  const parts = Number(
+    await page.$eval('[data-testid="context-summary"] dd', (el) => el.textContent?.split(' ')[0]?.replace(/,/g, '')),
+  );
   return { warmMs, warmMedianMs: quantile(warmMs, 0.5), coldMs, parts };
 }
 
-export async function uiBench(log: (line: string) => void = (l) => process.stderr.write(`bench: ${l}\n`)): Promise<UiBenchReport> {
+export async function uiBench(
+  log: (line: string) => void = (l) => process.stderr.write(`bench: ${l}\n`),
+): Promise<UiBenchReport> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: apt-get install -y chromium`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-ui-bench-'));
   const dbPath = path.join(dir, 'bench.loupe');
@@ -176,7 +185,16 @@ export async function uiBench(log: (line: string) => void = (l) => process.stder
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: { width: 1440, height: 900 },
   });
   try {
@@ -195,15 +213,21 @@ export async function uiBench(log: (line: string) => void = (l) => process.stder
       nodes = r.nodes;
     }
     log(`first paint of a 2,000-item run: ${paints.map((p) => p.toFixed(0)).join(', ')} ms`);
-    log(`  last one: fetch ${breakdown.fetchMs.toFixed(0)} ms, build view ${breakdown.buildMs.toFixed(0)} ms, render ${breakdown.renderMs.toFixed(0)} ms`);
+    log(
+      `  last one: fetch ${breakdown.fetchMs.toFixed(0)} ms, build view ${breakdown.buildMs.toFixed(0)} ms, render ${breakdown.renderMs.toFixed(0)} ms`,
+    );
     const firstPaintBreakdown = { ...breakdown };
 
     // Replay: step back by item with the keyboard, each step timed to the next painted frame.
     const { committed: steps, framed } = await page.evaluate<{ committed: number[]; framed: number[] }>(REPLAY_STEPS);
-    log(`replay step: median ${quantile(steps, 0.5).toFixed(1)} ms, p95 ${quantile(steps, 0.95).toFixed(1)} ms to commit; median ${quantile(framed, 0.5).toFixed(1)} ms to the next frame`);
+    log(
+      `replay step: median ${quantile(steps, 0.5).toFixed(1)} ms, p95 ${quantile(steps, 0.95).toFixed(1)} ms to commit; median ${quantile(framed, 0.5).toFixed(1)} ms to the next frame`,
+    );
 
     const contextTab300 = await contextTab(page, server.url, turns.id, turns.responses);
-    log(`Context tab, 300-turn run (${contextTab300.parts} parts): ${contextTab300.warmMs.map((p) => p.toFixed(0)).join(', ')} ms; cold (tokenizer loading) ${contextTab300.coldMs.map((p) => p.toFixed(0)).join(', ')} ms`);
+    log(
+      `Context tab, 300-turn run (${contextTab300.parts} parts): ${contextTab300.warmMs.map((p) => p.toFixed(0)).join(', ')} ms; cold (tokenizer loading) ${contextTab300.coldMs.map((p) => p.toFixed(0)).join(', ')} ms`,
+    );
 
     await openRun(page, server.url, large.id);
     await page.waitForTimeout(300);
@@ -215,23 +239,41 @@ export async function uiBench(log: (line: string) => void = (l) => process.stder
       await page.evaluate(RECORD_FRAMES);
       await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
       await page.mouse.down();
-      for (let i = 0; i < 120; i++) await page.mouse.move(b.x + b.width / 2 + Math.sin(i / 10) * 250, b.y + b.height / 2 + i * 3 - 180, { steps: 1 });
+      for (let i = 0; i < 120; i++)
+        await page.mouse.move(b.x + b.width / 2 + Math.sin(i / 10) * 250, b.y + b.height / 2 + i * 3 - 180, {
+          steps: 1,
+        });
       await page.mouse.up();
       return (await page.evaluate<number[]>('window.__frames')).slice(2);
     };
     const frames = await pan();
-    log(`pan 5,000 items (opening zoom): median frame ${quantile(frames, 0.5).toFixed(1)} ms, p95 ${quantile(frames, 0.95).toFixed(1)} ms`);
+    log(
+      `pan 5,000 items (opening zoom): median frame ${quantile(frames, 0.5).toFixed(1)} ms, p95 ${quantile(frames, 0.95).toFixed(1)} ms`,
+    );
     await page.keyboard.press('f');
     await page.waitForTimeout(800);
     const onScreen = await page.$$eval('[data-node-type]', (els) => els.length);
     const fitted = await pan();
-    log(`pan 5,000 items (whole run fitted, ${onScreen} nodes drawn): median frame ${quantile(fitted, 0.5).toFixed(1)} ms, p95 ${quantile(fitted, 0.95).toFixed(1)} ms`);
+    log(
+      `pan 5,000 items (whole run fitted, ${onScreen} nodes drawn): median frame ${quantile(fitted, 0.5).toFixed(1)} ms, p95 ${quantile(fitted, 0.95).toFixed(1)} ms`,
+    );
     return {
       firstPaint2000Ms: paints,
       firstPaint2000MedianMs: quantile(paints, 0.5),
-      replayStepMs: { median: quantile(steps, 0.5), p95: quantile(steps, 0.95), max: Math.max(...steps), steps: steps.length, toNextFrameMedian: quantile(framed, 0.5) },
+      replayStepMs: {
+        median: quantile(steps, 0.5),
+        p95: quantile(steps, 0.95),
+        max: Math.max(...steps),
+        steps: steps.length,
+        toNextFrameMedian: quantile(framed, 0.5),
+      },
       pan5000FrameMs: { median: quantile(frames, 0.5), p95: quantile(frames, 0.95), frames: frames.length },
-      pan5000FittedFrameMs: { median: quantile(fitted, 0.5), p95: quantile(fitted, 0.95), frames: fitted.length, nodesDrawn: onScreen },
+      pan5000FittedFrameMs: {
+        median: quantile(fitted, 0.5),
+        p95: quantile(fitted, 0.95),
+        frames: fitted.length,
+        nodesDrawn: onScreen,
+      },
       nodesPainted2000: nodes,
       contextTab300,
       firstPaintBreakdown,

@@ -109,12 +109,19 @@ describe.skipIf(missing !== null)('window chrome in Chromium', () => {
       const pane = await page.$eval('[data-testid="run-pane"]', (el) => el.getBoundingClientRect().width);
       expect(Math.abs(runs + pane - width)).toBeLessThanOrEqual(2);
       // The run title is readable, not squeezed to a few letters.
-      const title = await page.$eval('[data-testid="run-title"]', (el) => ({ w: el.clientWidth, sw: el.scrollWidth, title: el.getAttribute('title') }));
+      const title = await page.$eval('[data-testid="run-title"]', (el) => ({
+        w: el.clientWidth,
+        sw: el.scrollWidth,
+        title: el.getAttribute('title'),
+      }));
       expect(title.title).toBe(LABEL);
       expect(Math.min(title.w, title.sw)).toBeGreaterThanOrEqual(Math.min(title.sw, 240));
       expect(await cutWithoutTitle(page)).toEqual([]);
       // The runs list keeps the end of a long label whole (the part that tells runs apart).
-      const tail = await page.$eval(`${ROW} [data-testid="run-title-tail"]`, (el) => ({ text: el.textContent, cut: el.scrollWidth > el.clientWidth + 1 }));
+      const tail = await page.$eval(`${ROW} [data-testid="run-title-tail"]`, (el) => ({
+        text: el.textContent,
+        cut: el.scrollWidth > el.clientWidth + 1,
+      }));
       expect(tail.cut).toBe(false);
       expect(LABEL.endsWith(tail.text!)).toBe(true);
       await page.screenshot({ path: artifact(`chrome-${width}x${height}-graph.png`) });
@@ -128,12 +135,17 @@ describe.skipIf(missing !== null)('window chrome in Chromium', () => {
       // Waterfall: every stat card shows its whole value; headers stand apart; the cost column is whole.
       await page.keyboard.press('w');
       await page.waitForSelector('[data-waterfall-row="1"]');
-      const cards = await page.$$eval('[data-stat]', (els) => els.map((el) => {
-        const value = el.children[1] as HTMLElement;
-        const box = el.getBoundingClientRect();
-        const v = value.getBoundingClientRect();
-        return { stat: el.getAttribute('data-stat'), fits: value.scrollWidth <= value.clientWidth + 1 && v.right <= box.right + 0.5 };
-      }));
+      const cards = await page.$$eval('[data-stat]', (els) =>
+        els.map((el) => {
+          const value = el.children[1] as HTMLElement;
+          const box = el.getBoundingClientRect();
+          const v = value.getBoundingClientRect();
+          return {
+            stat: el.getAttribute('data-stat'),
+            fits: value.scrollWidth <= value.clientWidth + 1 && v.right <= box.right + 0.5,
+          };
+        }),
+      );
       expect(cards.length).toBe(6);
       expect(cards.filter((c) => !c.fits)).toEqual([]);
       const gaps = await page.$$eval('[data-testid="waterfall-table"] th', (ths) => {
@@ -149,7 +161,12 @@ describe.skipIf(missing !== null)('window chrome in Chromium', () => {
       const table = await page.$eval('[data-testid="waterfall-table"]', (wrap) => {
         const right = wrap.getBoundingClientRect().right;
         const cells = Array.from(wrap.querySelectorAll<HTMLElement>('tr > :last-child'));
-        return { overflow: wrap.scrollWidth - wrap.clientWidth, costInView: cells.every((c) => c.getBoundingClientRect().right <= right + 0.5 && c.scrollWidth <= c.clientWidth + 1) };
+        return {
+          overflow: wrap.scrollWidth - wrap.clientWidth,
+          costInView: cells.every(
+            (c) => c.getBoundingClientRect().right <= right + 0.5 && c.scrollWidth <= c.clientWidth + 1,
+          ),
+        };
       });
       expect(table).toEqual({ overflow: 0, costInView: true });
       expect(await cutWithoutTitle(page)).toEqual([]);
@@ -175,7 +192,9 @@ describe.skipIf(missing !== null)('window chrome in Chromium', () => {
     await page.waitForSelector('[data-panel="runs"][data-collapsed="true"]');
     await page.screenshot({ path: artifact('chrome-1280x800-runs-collapsed.png') });
     await page.click('[data-panel-toggle="runs"]');
-    expect(Math.round(await page.$eval('[data-panel="runs"]', (el) => el.getBoundingClientRect().width))).toBe(Math.round(narrowed));
+    expect(Math.round(await page.$eval('[data-panel="runs"]', (el) => el.getBoundingClientRect().width))).toBe(
+      Math.round(narrowed),
+    );
   });
 
   it('shortcuts work after a click on the scrubber; ? opens the shortcut sheet', async () => {
@@ -188,7 +207,11 @@ describe.skipIf(missing !== null)('window chrome in Chromium', () => {
     await page.waitForSelector('[data-tab="graph"][aria-selected="true"]');
     const before = Number(await page.$eval('[data-replay="scrubber"]', (el) => (el as HTMLInputElement).value));
     await page.keyboard.press('ArrowRight');
-    await eventually(async () => (Number(await page.$eval('[data-replay="scrubber"]', (el) => (el as HTMLInputElement).value)) > before ? true : undefined));
+    await eventually(async () =>
+      Number(await page.$eval('[data-replay="scrubber"]', (el) => (el as HTMLInputElement).value)) > before
+        ? true
+        : undefined,
+    );
     await page.keyboard.press(' ');
     await page.waitForSelector('[data-replay="play"][aria-label^="Pause"]');
     await page.click('[data-replay="play"]');
@@ -211,10 +234,12 @@ describe.skipIf(missing !== null)('window chrome in Chromium', () => {
     await page.fill('#run-search', '');
   });
 
-  it("the inspector says the selected answer has not happened yet at an earlier step", async () => {
+  it('the inspector says the selected answer has not happened yet at an earlier step', async () => {
     await page.click('[data-replay="follow"]');
     const answer = await eventually(async () => {
-      const ids = await page.$$eval('[data-node-type="message"]', (els) => els.map((e) => e.getAttribute('data-node-id')!));
+      const ids = await page.$$eval('[data-node-type="message"]', (els) =>
+        els.map((e) => e.getAttribute('data-node-id')!),
+      );
       return ids.length === 2 ? ids[1] : undefined;
     });
     await page.click(`[data-node-id="${answer}"]`);
@@ -244,7 +269,9 @@ describe.skipIf(missing !== null)('window chrome in Chromium', () => {
     await page.click('[data-group-kind="response"] >> nth=0');
     await page.click('[data-testid="load-exchange"]');
     await page.waitForSelector('[data-testid="copy-request"]');
-    const copies = await page.$$eval('[data-testid="copy-request"] [data-copy]', (els) => els.map((e) => e.getAttribute('data-copy')!));
+    const copies = await page.$$eval('[data-testid="copy-request"] [data-copy]', (els) =>
+      els.map((e) => e.getAttribute('data-copy')!),
+    );
     expect(copies).toHaveLength(2);
     expect(copies[0]).toMatch(/^curl '.+\/v1\/responses'/);
     expect(copies[0]).toContain('"authorization: Bearer $OPENAI_API_KEY"');
@@ -259,7 +286,9 @@ describe.skipIf(missing !== null)('window chrome in Chromium', () => {
     await page.fill('[data-testid="recording-path"]', path.join(server.dir, 'missing.loupe'));
     await page.click('[data-testid="recording-open"]');
     const error = await page.waitForSelector('[data-testid="recording-error"]');
-    expect(await error.textContent()).toBe(`Could not open it: no such recording: ${path.join(server.dir, 'missing.loupe')}`);
+    expect(await error.textContent()).toBe(
+      `Could not open it: no such recording: ${path.join(server.dir, 'missing.loupe')}`,
+    );
     await page.screenshot({ path: artifact('chrome-open-recording-error.png') });
     await page.fill('[data-testid="recording-path"]', otherRecording);
     await page.keyboard.press('Enter');
@@ -288,7 +317,9 @@ describe.skipIf(missing !== null)('window chrome in Chromium', () => {
       await p.click('[data-testid="demo-start"]');
       const pane = await p.waitForSelector('[data-testid="run-pane"][data-run*="demo-travel"]', { timeout: 30_000 });
       expect(await pane.getAttribute('data-run')).toMatch(/^label:demo-travel-\d+-travel-/);
-      expect(await p.getAttribute(`[data-run-id="${await pane.getAttribute('data-run')}"]`, 'aria-current')).toBe('true');
+      expect(await p.getAttribute(`[data-run-id="${await pane.getAttribute('data-run')}"]`, 'aria-current')).toBe(
+        'true',
+      );
       await p.waitForSelector('[data-node-type]');
       await p.screenshot({ path: artifact('chrome-demo-opened.png') });
     } finally {
@@ -305,7 +336,9 @@ describe.skipIf(missing !== null)('window chrome in Chromium', () => {
       await p.goto(dead.ui);
       await p.waitForSelector('[data-testid="connection"][data-status="open"]');
       const c = new OpenAI({ apiKey: 'sk-e2e-chrome-000000000000000000000000', baseURL: dead.proxy, maxRetries: 0 });
-      const err = await c.responses.create({ model: 'gpt-5', input: 'hi' }, { headers: { 'x-loupe-session': 'down' } }).catch((e: unknown) => e);
+      const err = await c.responses
+        .create({ model: 'gpt-5', input: 'hi' }, { headers: { 'x-loupe-session': 'down' } })
+        .catch((e: unknown) => e);
       expect((err as { status?: number }).status).toBe(502);
       await p.click('[data-run-id="label:down"]');
       // On the graph, in the failed response's own frame: not only after a click.
@@ -316,9 +349,14 @@ describe.skipIf(missing !== null)('window chrome in Chromium', () => {
       expect(await p.textContent('[data-testid="upstream-health"]')).toContain('ECONNREFUSED');
       expect(await p.textContent('[data-testid="connection"]')).toBe('server connected');
       await p.screenshot({ path: artifact('chrome-upstream-unreachable.png') });
-      const lines = dead.stderr().split('\n').filter((l) => /ECONNREFUSED/.test(l));
+      const lines = dead
+        .stderr()
+        .split('\n')
+        .filter((l) => /ECONNREFUSED/.test(l));
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^loupe: POST \/v1\/responses → 502: cannot reach the upstream http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)$/);
+      expect(lines[0]).toMatch(
+        /^loupe: POST \/v1\/responses → 502: cannot reach the upstream http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)$/,
+      );
     } finally {
       await other.close();
       await dead.stop();

@@ -31,16 +31,27 @@ describe.skipIf(missing !== null)('Changes and Compare in Chromium', () => {
     // The demos bring their own simulator; the proxy's own upstream is never called.
     server = await serve('http://127.0.0.1:9', ['--db', path.join(dir, 'compare.loupe')]);
     const call = async <T>(channel: string, body: object): Promise<T> => {
-      const res = await fetch(`${server.origin}/api/${channel}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-loupe-token': server.token }, body: JSON.stringify(body) });
+      const res = await fetch(`${server.origin}/api/${channel}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-loupe-token': server.token },
+        body: JSON.stringify(body),
+      });
       expect(res.status, await res.clone().text()).toBe(200);
       return ((await res.json()) as { result: T }).result;
     };
     const labels: Record<string, string> = {};
-    for (const [key, scenario] of [['coding1', 'coding'], ['coding2', 'coding'], ['program', 'program']] as const) {
+    for (const [key, scenario] of [
+      ['coding1', 'coding'],
+      ['coding2', 'coding'],
+      ['program', 'program'],
+    ] as const) {
       labels[key] = (await call<{ label: string }>('demo.start', { scenario, speed: 1000 })).label;
       // One at a time, so each demo's runs are its own.
       await eventually(async () => {
-        const { runs: listed } = await call<{ runs: Array<{ id: string; live: boolean; responses: number }> }>('runs.list', {});
+        const { runs: listed } = await call<{ runs: Array<{ id: string; live: boolean; responses: number }> }>(
+          'runs.list',
+          {},
+        );
         const mine = listed.filter((r) => r.id.startsWith(`label:${labels[key]}`));
         const done = mine.length > 0 && mine.every((r) => !r.live);
         // The demo's main run: the one with the most responses.
@@ -103,7 +114,9 @@ describe.skipIf(missing !== null)('Changes and Compare in Chromium', () => {
         await page.click('[data-testid="compare-open"]');
         const verdict = await page.waitForSelector('[data-testid="compare-verdict"]');
         expect(await verdict.getAttribute('data-match')).toBe('true');
-        const steps = await page.$$eval('[data-testid="compare-steps"] tr[data-step]', (rows) => rows.map((r) => r.getAttribute('data-match')));
+        const steps = await page.$$eval('[data-testid="compare-steps"] tr[data-step]', (rows) =>
+          rows.map((r) => r.getAttribute('data-match')),
+        );
         expect(steps.length).toBeGreaterThan(2);
         expect(steps.every((m) => m === 'true')).toBe(true);
         await page.screenshot({ path: artifact(`compare-match-${size.width}x${size.height}.png`) });
@@ -114,7 +127,9 @@ describe.skipIf(missing !== null)('Changes and Compare in Chromium', () => {
         await page.waitForSelector('[data-testid="run-pane"]');
         await page.keyboard.press('x');
         await page.keyboard.press('c');
-        await page.waitForSelector(`[data-testid="compare-view"][data-pair="${runs.coding1} ${runs.program}"] [data-testid="compare-verdict"][data-match="false"]`);
+        await page.waitForSelector(
+          `[data-testid="compare-view"][data-pair="${runs.coding1} ${runs.program}"] [data-testid="compare-verdict"][data-match="false"]`,
+        );
         expect(await page.getAttribute('[data-testid="first-divergence"]', 'data-step')).toBe('1');
         expect(await page.$$('[data-difference]')).not.toHaveLength(0);
         await page.screenshot({ path: artifact(`compare-differ-${size.width}x${size.height}.png`) });

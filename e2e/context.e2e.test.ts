@@ -19,7 +19,9 @@ async function playCoding(page: Page, ui: string): Promise<string> {
   // The run is done when its compaction has been held by a later request: wait for the last node to settle.
   await page.click('[data-run-id]');
   await page.waitForSelector('[data-node-type="compaction"]', { timeout: 60_000 });
-  await page.waitForFunction(() => !document.querySelector('[data-run-id][data-live="true"]'), undefined, { timeout: 60_000 }).catch(() => undefined);
+  await page
+    .waitForFunction(() => !document.querySelector('[data-run-id][data-live="true"]'), undefined, { timeout: 60_000 })
+    .catch(() => undefined);
   return (await page.getAttribute('[data-run-id]', 'data-run-id'))!;
 }
 
@@ -50,7 +52,9 @@ describe.skipIf(missing !== null)('Context tab in Chromium', () => {
     await page.reload();
     await page.click('[data-testid="inspector-tab-context"]');
     await page.waitForSelector('[data-testid="context-tab"][data-state="ready"]', { timeout: 30_000 });
-    const sources = await page.$$eval('[data-testid="context-parts"] button[data-part]', (els) => els.map((e) => `${e.getAttribute('data-part')}:${e.getAttribute('data-source')}`));
+    const sources = await page.$$eval('[data-testid="context-parts"] button[data-part]', (els) =>
+      els.map((e) => `${e.getAttribute('data-part')}:${e.getAttribute('data-source')}`),
+    );
     // Instructions and tools are sent again with each request; the items come over the socket.
     expect(sources).toContain('instructions:request');
     expect(sources.some((s) => s.startsWith('tools:'))).toBe(true);
@@ -65,7 +69,10 @@ describe.skipIf(missing !== null)('Context tab in Chromium', () => {
     await page.screenshot({ path: artifact('context-1280x800.png') });
     await page.setViewportSize({ width: 1600, height: 1000 });
 
-    const target = (await page.getAttribute('[data-testid="context-parts"] button[data-source="websocket"]', 'data-node'))!;
+    const target = (await page.getAttribute(
+      '[data-testid="context-parts"] button[data-source="websocket"]',
+      'data-node',
+    ))!;
     await page.click(`[data-testid="context-parts"] button[data-node="${target}"]`);
     await page.waitForSelector(`[data-testid="node-inspector"][data-inspected-id="${target}"]`);
   }, 60_000);
@@ -75,11 +82,20 @@ describe.skipIf(missing !== null)('Context tab in Chromium', () => {
     await page.reload();
     await page.click('[data-node-type="compaction"]');
     await page.waitForSelector('[data-testid="compaction-context"]');
-    await page.waitForFunction(() => /[1-9]\d* items, [1-9][\d,]* tokens.*as billed/.test(document.querySelector('[data-testid="compaction-context"]')?.textContent ?? ''), undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () =>
+        /[1-9]\d* items, [1-9][\d,]* tokens.*as billed/.test(
+          document.querySelector('[data-testid="compaction-context"]')?.textContent ?? '',
+        ),
+      undefined,
+      { timeout: 30_000 },
+    );
     await page.screenshot({ path: artifact('context-compaction.png') });
     await page.click('[data-testid="compaction-context"] button:has-text("Context after it")');
     await page.waitForSelector('[data-testid="context-tab"][data-state="ready"]', { timeout: 30_000 });
-    expect(await page.$$eval('[data-testid="context-parts"] button[data-part="compaction"]', (els) => els.length)).toBe(1);
+    expect(await page.$$eval('[data-testid="context-parts"] button[data-part="compaction"]', (els) => els.length)).toBe(
+      1,
+    );
   }, 60_000);
 
   it("shows what the run paid for in the waterfall's numbers", async () => {
@@ -88,7 +104,9 @@ describe.skipIf(missing !== null)('Context tab in Chromium', () => {
     await page.click('button[data-tab="waterfall"]');
     await page.waitForSelector('[data-testid="paid-for"][data-state="ready"]', { timeout: 30_000 });
     // The coding agent's tools each have a row, and its biggest resends are named.
-    const tools = await page.$$eval('[data-testid="paid-by-tool"] [data-paid-row]', (els) => els.map((e) => e.getAttribute('data-paid-row')));
+    const tools = await page.$$eval('[data-testid="paid-by-tool"] [data-paid-row]', (els) =>
+      els.map((e) => e.getAttribute('data-paid-row')),
+    );
     expect(tools).toEqual(expect.arrayContaining(['run_tests', 'read_file']));
     expect(await page.textContent('[data-testid="paid-levers"]')).toMatch(/resent \d+ times?: [\d.]+[kM]? tokens/);
     await page.$eval('[data-testid="paid-for"]', (el) => el.scrollIntoView());

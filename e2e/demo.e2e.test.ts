@@ -40,7 +40,11 @@ describe.skipIf(missing !== null)('demo button in Chromium', () => {
     await page.click('[data-run-id]');
     // The program node appears, with the five tool calls it made.
     await page.waitForSelector('[data-node-type="program"]', { timeout: 30_000 });
-    await page.waitForFunction(() => document.querySelectorAll('[data-node-type="function_call"]').length >= 5, undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-node-type="function_call"]').length >= 5,
+      undefined,
+      { timeout: 30_000 },
+    );
     await page.screenshot({ path: artifact('14-demo-program.png') });
     expect(sim.stats().requests).toBe(0);
   }, 90_000);
@@ -101,7 +105,8 @@ async function checkSupportTrace(page: Page): Promise<void> {
   await page.waitForSelector('[data-testid="agent-trace"] [data-span-type="handoff"]');
   // The SDK exports in batches: the later spans join the tab as their export lands.
   await page.waitForFunction(
-    () => ['function', 'response'].every((type) => document.querySelectorAll(`[data-span-type="${type}"]`).length === 3),
+    () =>
+      ['function', 'response'].every((type) => document.querySelectorAll(`[data-span-type="${type}"]`).length === 3),
     undefined,
     { timeout: 30_000 },
   );

@@ -29,7 +29,11 @@ describe.skipIf(missing !== null)('fork from here, in Chromium', () => {
     assertBuilt();
     sim = await startSimUpstream();
     server = await serve(sim.url);
-    original = (await runWeatherAgent(new OpenAI({ apiKey: KEY, baseURL: server.proxy, maxRetries: 0 }), { label: 'weather-agent' })).responseIds;
+    original = (
+      await runWeatherAgent(new OpenAI({ apiKey: KEY, baseURL: server.proxy, maxRetries: 0 }), {
+        label: 'weather-agent',
+      })
+    ).responseIds;
     browser = await launch({ width: 1600, height: 1000 });
     page = await browser.context.newPage();
     page.on('pageerror', (err) => pageErrors.push(err.message));
@@ -65,17 +69,23 @@ describe.skipIf(missing !== null)('fork from here, in Chromium', () => {
     await page.click('[data-testid="fork-create"]');
     baseUrl = (await page.textContent('[data-testid="fork-base-url"]', { timeout: 10_000 })) ?? '';
     expect(baseUrl).toMatch(new RegExp(`^${server.proxy.replace(/\/v1$/, '')}/fork/[a-z0-9]+/v1$`));
-    expect(await page.getAttribute('[data-testid="fork-made"] [data-copy^="OPENAI_BASE_URL="]', 'data-copy')).toBe(`OPENAI_BASE_URL=${baseUrl} node your-agent.js`);
+    expect(await page.getAttribute('[data-testid="fork-made"] [data-copy^="OPENAI_BASE_URL="]', 'data-copy')).toBe(
+      `OPENAI_BASE_URL=${baseUrl} node your-agent.js`,
+    );
     await page.screenshot({ path: artifact('fork-02-made-1600.png') });
   });
 
   it('re-runs the unchanged agent against it: step 1 from the recording, step 2 live with the edit, listed under the original', async () => {
     const before = sim.stats().requests;
-    const forked = await runWeatherAgent(new OpenAI({ apiKey: KEY, baseURL: baseUrl, maxRetries: 0 }), { label: 'weather-agent' });
+    const forked = await runWeatherAgent(new OpenAI({ apiKey: KEY, baseURL: baseUrl, maxRetries: 0 }), {
+      label: 'weather-agent',
+    });
     expect(forked.responseIds[0]).toBe(original[0]);
     expect(forked.responseIds[1]).not.toBe(original[1]);
     expect(sim.stats().requests - before).toBe(1);
-    const sent = JSON.parse(sim.stats().lastRequest!.body.toString()) as { input: Array<{ type?: string; output?: string }> };
+    const sent = JSON.parse(sim.stats().lastRequest!.body.toString()) as {
+      input: Array<{ type?: string; output?: string }>;
+    };
     expect(sent.input.find((i) => i.type === 'function_call_output')?.output).toBe('{"tempC": -3, "sky": "hail"}');
 
     await page.keyboard.press('Escape');

@@ -12,7 +12,13 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compaction, parallelCalls } from '../shared/trace/testing/scenarios.js';
-import { fanOut, programFan, researchTeam, statelessTurns, unreachableTurn } from '../shared/trace/testing/scenarios-wide.js';
+import {
+  fanOut,
+  programFan,
+  researchTeam,
+  statelessTurns,
+  unreachableTurn,
+} from '../shared/trace/testing/scenarios-wide.js';
 import { artifact, chromiumMissing, launch, type Browser } from './support/browser.js';
 import { writeScenarios } from './support/recording.js';
 import { assertBuilt, serve, type Served } from './support/serve.js';
@@ -39,17 +45,28 @@ function measure(page: Page): Promise<Geometry> {
     const viewport = document.querySelector('.react-flow__viewport') as HTMLElement;
     const zoom = new DOMMatrix(getComputedStyle(viewport).transform).a;
     const pane = document.querySelector('[data-testid="run-graph"]')!.getBoundingClientRect();
-    const onScreen = (r: DOMRect) => r.right > pane.left && r.left < pane.right && r.bottom > pane.top && r.top < pane.bottom && r.width > 0;
-    const frames = [...document.querySelectorAll<HTMLElement>('[data-group-kind="response"]')].map((el) => ({ id: el.dataset.responseId!, seg: el.dataset.frameSegment, r: el.getBoundingClientRect() }));
+    const onScreen = (r: DOMRect) =>
+      r.right > pane.left && r.left < pane.right && r.bottom > pane.top && r.top < pane.bottom && r.width > 0;
+    const frames = [...document.querySelectorAll<HTMLElement>('[data-group-kind="response"]')].map((el) => ({
+      id: el.dataset.responseId!,
+      seg: el.dataset.frameSegment,
+      r: el.getBoundingClientRect(),
+    }));
     const callKinds = new Set(['tool_call', 'hosted_tool', 'mcp', 'agent_call', 'program']);
-    const calls = [...document.querySelectorAll<HTMLElement>('[data-node-id]')].filter((el) => callKinds.has(el.dataset.nodeKind ?? ''));
-    const inside = (a: DOMRect, f: DOMRect) => a.left >= f.left - 0.5 && a.top >= f.top - 0.5 && a.right <= f.right + 0.5 && a.bottom <= f.bottom + 0.5;
-    const outside = calls.filter((el) => !frames.some((f) => f.id === el.dataset.responseId && inside(el.getBoundingClientRect(), f.r))).map((el) => el.dataset.nodeId!);
+    const calls = [...document.querySelectorAll<HTMLElement>('[data-node-id]')].filter((el) =>
+      callKinds.has(el.dataset.nodeKind ?? ''),
+    );
+    const inside = (a: DOMRect, f: DOMRect) =>
+      a.left >= f.left - 0.5 && a.top >= f.top - 0.5 && a.right <= f.right + 0.5 && a.bottom <= f.bottom + 0.5;
+    const outside = calls
+      .filter((el) => !frames.some((f) => f.id === el.dataset.responseId && inside(el.getBoundingClientRect(), f.r)))
+      .map((el) => el.dataset.nodeId!);
     const overlapping: string[] = [];
     for (let i = 0; i < frames.length; i++) {
       for (let j = i + 1; j < frames.length; j++) {
         const [p, q] = [frames[i]!.r, frames[j]!.r];
-        if (p.left < q.right - 0.5 && q.left < p.right - 0.5 && p.top < q.bottom - 0.5 && q.top < p.bottom - 0.5) overlapping.push(`${frames[i]!.id}[${frames[i]!.seg}] / ${frames[j]!.id}[${frames[j]!.seg}]`);
+        if (p.left < q.right - 0.5 && q.left < p.right - 0.5 && p.top < q.bottom - 0.5 && q.top < p.bottom - 0.5)
+          overlapping.push(`${frames[i]!.id}[${frames[i]!.seg}] / ${frames[j]!.id}[${frames[j]!.seg}]`);
       }
     }
     let minFont = Infinity;
@@ -65,10 +82,19 @@ function measure(page: Page): Promise<Geometry> {
         minFontAt = (el.textContent ?? '').slice(0, 40);
       }
     }
-    return { zoom, calls: calls.length, outside, overlapping, minFont, minFontAt, texts, minimap: document.querySelector('.react-flow__minimap') !== null, nodes: document.querySelectorAll('.react-flow__node').length };
+    return {
+      zoom,
+      calls: calls.length,
+      outside,
+      overlapping,
+      minFont,
+      minFontAt,
+      texts,
+      minimap: document.querySelector('.react-flow__minimap') !== null,
+      nodes: document.querySelectorAll('.react-flow__node').length,
+    };
   });
 }
-
 
 const SIZES = [
   { width: 1600, height: 1000 },
@@ -88,15 +114,24 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
     // own upstream is never called), then the recorded runs after their exchange ids.
     const demos = await serve('http://127.0.0.1:9', ['--db', db]);
     const call = async <T>(channel: string, body: object): Promise<T> => {
-      const res = await fetch(`${demos.origin}/api/${channel}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-loupe-token': demos.token }, body: JSON.stringify(body) });
+      const res = await fetch(`${demos.origin}/api/${channel}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-loupe-token': demos.token },
+        body: JSON.stringify(body),
+      });
       expect(res.status, await res.clone().text()).toBe(200);
       return ((await res.json()) as { result: T }).result;
     };
-    for (const scenario of ['program', 'research', 'support', 'travel', 'coding']) demoLabels[scenario] = (await call<{ label: string }>('demo.start', { scenario, speed: 1000 })).label;
+    for (const scenario of ['program', 'research', 'support', 'travel', 'coding'])
+      demoLabels[scenario] = (await call<{ label: string }>('demo.start', { scenario, speed: 1000 })).label;
     await eventually(async () => {
       const { runs } = await call<{ runs: Array<{ id: string; live: boolean }> }>('runs.list', {});
       // A demo's runs are labelled after it, `<label>-<scenario>`.
-      const done = Object.entries(demoLabels).map(([scenario, label]) => runs.find((r) => r.id.startsWith(`label:${label}`) && !r.live && (demoLabels[scenario] = r.id.slice('label:'.length))));
+      const done = Object.entries(demoLabels).map(([scenario, label]) =>
+        runs.find(
+          (r) => r.id.startsWith(`label:${label}`) && !r.live && (demoLabels[scenario] = r.id.slice('label:'.length)),
+        ),
+      );
       return done.every((r) => r !== undefined);
     }, 60_000);
     expect(await demos.stop()).toBe(0);
@@ -205,7 +240,12 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
         // The match stepped to is brought on screen.
         const box = (await page.locator('[data-match="current"]').boundingBox())!;
         const pane = (await page.locator('[data-testid="run-graph"]').boundingBox())!;
-        expect(box.x >= pane.x && box.y >= pane.y && box.x + box.width <= pane.x + pane.width && box.y + box.height <= pane.y + pane.height).toBe(true);
+        expect(
+          box.x >= pane.x &&
+            box.y >= pane.y &&
+            box.x + box.width <= pane.x + pane.width &&
+            box.y + box.height <= pane.y + pane.height,
+        ).toBe(true);
         await page.screenshot({ path: artifact(`graph-team-3-search-${size.width}x${size.height}.png`) });
         await page.fill('[data-testid="graph-search"]', '');
         await page.selectOption('[data-testid="focus-agent"]', 'researcher_2');
@@ -216,7 +256,10 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
         await page.locator('[data-testid="frame-fold"]').first().dispatchEvent('click');
         await page.waitForSelector('[data-testid="frame-card"][data-folded]');
         await page.screenshot({ path: artifact(`graph-team-3-folded-${size.width}x${size.height}.png`) });
-        await page.locator('[data-testid="frame-card"][data-folded] [data-testid="frame-fold"]').first().dispatchEvent('click');
+        await page
+          .locator('[data-testid="frame-card"][data-folded] [data-testid="frame-fold"]')
+          .first()
+          .dispatchEvent('click');
         await eventually(async () => (await page.$$('[data-testid="frame-card"][data-folded]')).length === 0);
       });
 
@@ -288,7 +331,9 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
         expect(folded.outside).toEqual([]);
         expect(folded.overlapping).toEqual([]);
         expect(await cutWithoutTitle(page)).toEqual([]);
-        await page.screenshot({ path: artifact(`graph-coding-demo-compaction-folded-${size.width}x${size.height}.png`) });
+        await page.screenshot({
+          path: artifact(`graph-coding-demo-compaction-folded-${size.width}x${size.height}.png`),
+        });
         await page.locator('[data-testid="compaction-card"] [data-testid="compaction-fold"]').dispatchEvent('click');
       });
 
@@ -296,35 +341,51 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
         await open('unreachable');
         const reason = page.locator('[data-testid="frame-failure"]');
         expect(await reason.textContent()).toContain('ECONNREFUSED');
-        const [box, frame] = await Promise.all([reason.boundingBox(), page.locator('[data-group-kind="response"][data-state="error"]').boundingBox()]);
+        const [box, frame] = await Promise.all([
+          reason.boundingBox(),
+          page.locator('[data-group-kind="response"][data-state="error"]').boundingBox(),
+        ]);
         expect(box!.y).toBeGreaterThanOrEqual(frame!.y);
         expect(box!.y + box!.height).toBeLessThanOrEqual(frame!.y + frame!.height + 0.5);
         expect(await page.$('[data-testid="run-failures"]')).toBeNull();
         // The chain runs through the reason rather than behind it.
-        const ids = await page.$$eval('.react-flow__edge', (els) => els.map((e) => e.getAttribute('data-id') ?? e.getAttribute('data-testid') ?? ''));
-        expect(ids.filter((id) => id.endsWith(':failure')), ids.join(' ')).toEqual([expect.stringMatching(/^next:function_call_output:call_u1->response:.*:failure$/)]);
-        expect(ids.some((id) => /:failure->msg_u3$/.test(id)), ids.join(' ')).toBe(true);
+        const ids = await page.$$eval('.react-flow__edge', (els) =>
+          els.map((e) => e.getAttribute('data-id') ?? e.getAttribute('data-testid') ?? ''),
+        );
+        expect(
+          ids.filter((id) => id.endsWith(':failure')),
+          ids.join(' '),
+        ).toEqual([expect.stringMatching(/^next:function_call_output:call_u1->response:.*:failure$/)]);
+        expect(
+          ids.some((id) => /:failure->msg_u3$/.test(id)),
+          ids.join(' '),
+        ).toBe(true);
         expect(ids).not.toContain('next:fc_u1->msg_u3');
       });
 
-      it.runIf(size.width === 1600)('opens a recording uploaded from the browser, read-only, and goes back to the live one', async () => {
-        const other = path.join(dir, 'to-upload.loupe');
-        writeScenarios(other, [{ label: 'uploaded-run', exchanges: parallelCalls() }]);
-        const junk = path.join(dir, 'notes.loupe');
-        fs.writeFileSync(junk, 'not a database');
-        await page.keyboard.press('o');
-        await page.setInputFiles('[data-testid="recording-upload"]', junk);
-        expect(await page.textContent('[data-testid="recording-error"]', { timeout: 10_000 })).toContain('notes.loupe is not a Loupe recording');
-        await page.setInputFiles('[data-testid="recording-upload"]', other);
-        await page.waitForSelector('[data-run-id="label:uploaded-run"]', { timeout: 20_000 });
-        expect(await page.$('[data-run-id="label:fan-5"]')).toBeNull();
-        await page.screenshot({ path: artifact(`graph-uploaded-${size.width}x${size.height}.png`) });
-        await page.keyboard.press('o');
-        await page.click('[data-testid="recording-back-live"]');
-        await page.waitForSelector('[data-run-id="label:fan-5"]', { timeout: 20_000 });
-        // The server's copy goes when it stops; the file uploaded from is untouched.
-        expect(fs.statSync(other).size).toBeGreaterThan(0);
-      });
+      it.runIf(size.width === 1600)(
+        'opens a recording uploaded from the browser, read-only, and goes back to the live one',
+        async () => {
+          const other = path.join(dir, 'to-upload.loupe');
+          writeScenarios(other, [{ label: 'uploaded-run', exchanges: parallelCalls() }]);
+          const junk = path.join(dir, 'notes.loupe');
+          fs.writeFileSync(junk, 'not a database');
+          await page.keyboard.press('o');
+          await page.setInputFiles('[data-testid="recording-upload"]', junk);
+          expect(await page.textContent('[data-testid="recording-error"]', { timeout: 10_000 })).toContain(
+            'notes.loupe is not a Loupe recording',
+          );
+          await page.setInputFiles('[data-testid="recording-upload"]', other);
+          await page.waitForSelector('[data-run-id="label:uploaded-run"]', { timeout: 20_000 });
+          expect(await page.$('[data-run-id="label:fan-5"]')).toBeNull();
+          await page.screenshot({ path: artifact(`graph-uploaded-${size.width}x${size.height}.png`) });
+          await page.keyboard.press('o');
+          await page.click('[data-testid="recording-back-live"]');
+          await page.waitForSelector('[data-run-id="label:fan-5"]', { timeout: 20_000 });
+          // The server's copy goes when it stops; the file uploaded from is untouched.
+          expect(fs.statSync(other).size).toBeGreaterThan(0);
+        },
+      );
     });
   }
 });

@@ -52,7 +52,9 @@ describe.skipIf(missing !== null)('scenario views in Chromium', () => {
     await open('multi-agent');
     const lanes = await page.$$eval('[data-group-kind="agent"]', (els) => els.map((e) => e.textContent));
     expect(lanes).toEqual(expect.arrayContaining(['root', 'researcher', 'fact_checker']));
-    expect(await types()).toEqual(expect.arrayContaining(['multi_agent_call', 'agent_message', 'web_search_call', 'multi_agent_call_output']));
+    expect(await types()).toEqual(
+      expect.arrayContaining(['multi_agent_call', 'agent_message', 'web_search_call', 'multi_agent_call_output']),
+    );
     expect(await page.$$('.loupe-edge-spawn')).not.toHaveLength(0);
     await page.screenshot({ path: artifact('11-multi-agent-lanes.png') });
   });

@@ -13,8 +13,8 @@ import { eventually } from './support/eventually.js';
 
 const missing = chromiumMissing();
 
-
-const nodeTypes = (page: Page) => page.$$eval('[data-node-type]', (els) => els.map((e) => e.getAttribute('data-node-type')!).sort());
+const nodeTypes = (page: Page) =>
+  page.$$eval('[data-node-type]', (els) => els.map((e) => e.getAttribute('data-node-type')!).sort());
 
 describe.skipIf(missing !== null)('debugger UI in Chromium', () => {
   let sim: SimUpstream;
@@ -80,7 +80,9 @@ describe.skipIf(missing !== null)('debugger UI in Chromium', () => {
     await page.waitForSelector('[data-node-type="message"]');
     await page.screenshot({ path: artifact('02-run-live.png') });
     // A moment with an item still streaming, when the poll catches one (for the screenshot only).
-    const streaming = await page.waitForSelector('[data-node-type][data-state="in_progress"]', { timeout: 5_000 }).catch(() => null);
+    const streaming = await page
+      .waitForSelector('[data-node-type][data-state="in_progress"]', { timeout: 5_000 })
+      .catch(() => null);
     if (streaming) await page.screenshot({ path: artifact('02b-run-live-streaming.png') });
     await agent;
     await page.waitForSelector(`${row}[data-live="false"]`, { timeout: 15_000 });
@@ -162,7 +164,10 @@ describe.skipIf(missing !== null)('debugger UI in Chromium', () => {
   });
 
   it('searches runs from the keyboard', async () => {
-    await client.responses.create({ model: 'gpt-5-mini', input: 'Tell me about ducks' }, { headers: { 'x-loupe-session': 'ducks' } });
+    await client.responses.create(
+      { model: 'gpt-5-mini', input: 'Tell me about ducks' },
+      { headers: { 'x-loupe-session': 'ducks' } },
+    );
     await page.waitForSelector('[data-run-id="label:ducks"]');
     await page.click('[data-testid="run-graph"]', { position: { x: 30, y: 30 } });
     await page.keyboard.press('/');

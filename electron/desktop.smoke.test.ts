@@ -16,16 +16,25 @@ import { startSimUpstream, type SimUpstream } from './core/sim/index.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 function electronBinary(): { binary: string } | { reason: string } {
-  const names: Partial<Record<NodeJS.Platform, string>> = { darwin: 'Electron.app/Contents/MacOS/Electron', win32: 'electron.exe' };
+  const names: Partial<Record<NodeJS.Platform, string>> = {
+    darwin: 'Electron.app/Contents/MacOS/Electron',
+    win32: 'electron.exe',
+  };
   const name = names[process.platform] ?? 'electron';
   const override = process.env.ELECTRON_OVERRIDE_DIST_PATH;
   if (override) {
     const binary = path.join(override, name);
-    return fs.existsSync(binary) ? { binary } : { reason: `ELECTRON_OVERRIDE_DIST_PATH is set but ${binary} does not exist` };
+    return fs.existsSync(binary)
+      ? { binary }
+      : { reason: `ELECTRON_OVERRIDE_DIST_PATH is set but ${binary} does not exist` };
   }
   const pkg = path.join(root, 'node_modules', 'electron');
   const pathFile = path.join(pkg, 'path.txt');
-  if (!fs.existsSync(pathFile)) return { reason: 'no Electron binary here (node_modules/electron/path.txt is missing and ELECTRON_OVERRIDE_DIST_PATH is unset)' };
+  if (!fs.existsSync(pathFile))
+    return {
+      reason:
+        'no Electron binary here (node_modules/electron/path.txt is missing and ELECTRON_OVERRIDE_DIST_PATH is unset)',
+    };
   const binary = path.join(pkg, 'dist', fs.readFileSync(pathFile, 'utf8').trim());
   return fs.existsSync(binary) ? { binary } : { reason: `${binary} is missing` };
 }
@@ -40,21 +49,31 @@ describe.skipIf(!('binary' in found))('binary' in found ? title : `${title}: SKI
 
   beforeAll(async () => {
     const binary = (found as { binary: string }).binary;
-    if (!fs.existsSync(path.join(root, 'dist', 'electron', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+    if (!fs.existsSync(path.join(root, 'dist', 'electron', 'main.js')))
+      throw new Error('dist/ is missing: run `npm run build` first');
     // better-sqlite3 for Electron's ABI, as `npm start` builds it (ADR 4).
-    const { buildElectronNative } = (await import(path.join(root, 'scripts', 'electron-native.mjs'))) as { buildElectronNative(b: string): Promise<string> };
+    const { buildElectronNative } = (await import(path.join(root, 'scripts', 'electron-native.mjs'))) as {
+      buildElectronNative(b: string): Promise<string>;
+    };
     await buildElectronNative(binary);
 
     sim = await startSimUpstream();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-smoke-'));
     const db = path.join(dir, 'library.loupe');
     const core = await startCore({ dbPath: db, port: 0, upstream: sim.url, log: () => {} });
-    await runWeatherAgent(new OpenAI({ apiKey: 'sk-smoke-test-0000000000000000000000', baseURL: core.proxy.baseUrl, maxRetries: 0 }), { label: 'smoke' });
+    await runWeatherAgent(
+      new OpenAI({ apiKey: 'sk-smoke-test-0000000000000000000000', baseURL: core.proxy.baseUrl, maxRetries: 0 }),
+      { label: 'smoke' },
+    );
     await core.close();
     const userData = path.join(dir, 'userData');
     fs.mkdirSync(userData);
     fs.writeFileSync(path.join(userData, 'settings.json'), JSON.stringify({ port: 0, upstream: sim.url }));
-    app = await _electron.launch({ executablePath: binary, args: [root], env: { ...process.env, LOUPE_DB: db, LOUPE_USER_DATA: userData } as Record<string, string> });
+    app = await _electron.launch({
+      executablePath: binary,
+      args: [root],
+      env: { ...process.env, LOUPE_DB: db, LOUPE_USER_DATA: userData } as Record<string, string>,
+    });
   }, 300_000);
 
   afterAll(async () => {
@@ -67,10 +86,17 @@ describe.skipIf(!('binary' in found))('binary' in found ? title : `${title}: SKI
     const page = await app.firstWindow();
     await page.waitForLoadState('domcontentloaded');
     expect(page.url()).toBe('loupe-app://renderer/index.html');
-    expect(await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().map((w) => w.isVisible()))).toEqual([true]);
+    expect(await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().map((w) => w.isVisible()))).toEqual([
+      true,
+    ]);
     expect(await page.evaluate('Object.keys(window.loupe ?? {}).sort()')).toEqual(['invoke', 'on']);
-    expect(await page.evaluate('typeof require + typeof process + typeof window.ipcRenderer')).toBe('undefinedundefinedundefined');
-    const info = (await page.evaluate("window.loupe.invoke('app.info', {})")) as { proxyUrl: string; recording: { live: boolean } };
+    expect(await page.evaluate('typeof require + typeof process + typeof window.ipcRenderer')).toBe(
+      'undefinedundefinedundefined',
+    );
+    const info = (await page.evaluate("window.loupe.invoke('app.info', {})")) as {
+      proxyUrl: string;
+      recording: { live: boolean };
+    };
     expect(info.proxyUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     expect(info.recording.live).toBe(true);
   });

@@ -19,7 +19,15 @@ import type { Shell } from './main.js';
 
 vi.mock('electron', () => import('../test/support/fake-electron.js'));
 
-type Item = { id?: string; label?: string; role?: string; enabled?: boolean; checked?: boolean; click?: () => void; submenu?: Item[] };
+type Item = {
+  id?: string;
+  label?: string;
+  role?: string;
+  enabled?: boolean;
+  checked?: boolean;
+  click?: () => void;
+  submenu?: Item[];
+};
 
 function findItem(id: string, items: Item[] | null = fake.menu as Item[] | null): Item | undefined {
   for (const item of items ?? []) {
@@ -38,7 +46,11 @@ function click(id: string): void {
 }
 
 const invokeAs = (url: string | null, channel: string, request: unknown = {}) =>
-  fake.handlers.get(channel)!({ senderFrame: url === null ? null : { url } }, request) as Promise<{ ok: boolean; value: AppInfo; error?: { code: string; message: string } }>;
+  fake.handlers.get(channel)!({ senderFrame: url === null ? null : { url } }, request) as Promise<{
+    ok: boolean;
+    value: AppInfo;
+    error?: { code: string; message: string };
+  }>;
 
 describe('the desktop shell (electron/main.ts with a fake electron module)', () => {
   let sim: SimUpstream;
@@ -53,7 +65,10 @@ describe('the desktop shell (electron/main.ts with a fake electron module)', () 
     process.env.LOUPE_USER_DATA = path.join(dir, 'userData');
     process.env.LOUPE_DB = path.join(dir, 'library.loupe');
     fs.mkdirSync(process.env.LOUPE_USER_DATA);
-    fs.writeFileSync(path.join(process.env.LOUPE_USER_DATA, 'settings.json'), JSON.stringify({ port: 0, upstream: sim.url }));
+    fs.writeFileSync(
+      path.join(process.env.LOUPE_USER_DATA, 'settings.json'),
+      JSON.stringify({ port: 0, upstream: sim.url }),
+    );
     fake.paths.set('documents', dir);
     const main = await import('./main.js');
     shell = (await main.ready)!;
@@ -81,7 +96,16 @@ describe('the desktop shell (electron/main.ts with a fake electron module)', () 
   it('opens one window with the security flags set and the preload bundle', () => {
     expect(fake.windows).toHaveLength(1);
     const prefs = win.options.webPreferences;
-    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInWorker: false, nodeIntegrationInSubFrames: false, webviewTag: false, webSecurity: true, allowRunningInsecureContent: false });
+    expect(prefs).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webviewTag: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+    });
     expect(prefs.preload).toBe(path.join(fake.appPath, 'dist', 'electron', 'preload.cjs'));
     expect(win.options.show).toBe(false);
     expect(win.webContents.getURL()).toBe(APP_URL);
@@ -90,7 +114,9 @@ describe('the desktop shell (electron/main.ts with a fake electron module)', () 
   });
 
   it('serves the renderer from a privileged loupe-app:// scheme with the CSP', async () => {
-    expect(fake.schemes).toEqual([{ scheme: 'loupe-app', privileges: expect.objectContaining({ standard: true, secure: true }) }]);
+    expect(fake.schemes).toEqual([
+      { scheme: 'loupe-app', privileges: expect.objectContaining({ standard: true, secure: true }) },
+    ]);
     const handler = fake.protocolHandlers.get('loupe-app')!;
     const res = (await handler({ url: APP_URL, method: 'GET' })) as Response;
     expect([200, 503]).toContain(res.status); // 503 only when the renderer is not built
@@ -103,17 +129,30 @@ describe('the desktop shell (electron/main.ts with a fake electron module)', () 
 
   it('answers its own page and refuses a sender from a foreign origin', async () => {
     const ok = await invokeAs(APP_URL, 'app.info');
-    expect(ok).toMatchObject({ ok: true, value: { proxyUrl: shell.host.proxyUrl, recording: { path: shell.host.dbPath, live: true } } });
+    expect(ok).toMatchObject({
+      ok: true,
+      value: { proxyUrl: shell.host.proxyUrl, recording: { path: shell.host.dbPath, live: true } },
+    });
     for (const url of ['https://evil.example/', 'file:///tmp/x.html', null]) {
       expect(await invokeAs(url, 'app.info')).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     }
     expect(await invokeAs(APP_URL, 'runs.get', ['x'])).toMatchObject({ ok: false, error: { code: 'bad_request' } });
-    expect(await invokeAs(APP_URL, 'runs.get', { runId: 'nope' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await invokeAs(APP_URL, 'runs.get', { runId: 'nope' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
   });
 
   it('pushes live events to the window', async () => {
-    const client = new OpenAI({ apiKey: 'sk-shell-test-00000000000000000000000', baseURL: shell.host.proxyUrl, maxRetries: 0 });
-    await client.responses.create({ model: 'gpt-5', input: 'hello from the shell test' }, { headers: { 'x-loupe-session': 'shell' } });
+    const client = new OpenAI({
+      apiKey: 'sk-shell-test-00000000000000000000000',
+      baseURL: shell.host.proxyUrl,
+      maxRetries: 0,
+    });
+    await client.responses.create(
+      { model: 'gpt-5', input: 'hello from the shell test' },
+      { headers: { 'x-loupe-session': 'shell' } },
+    );
     await eventually(() => (win.webContents.sent.some((m) => m.channel === 'run.updated') ? true : undefined), 10_000);
     const pushed = win.webContents.sent.find((m) => m.channel === 'run.updated')!;
     expect(pushed.args[0]).toMatchObject({ run: { id: 'label:shell' } });
@@ -125,12 +164,20 @@ describe('the desktop shell (electron/main.ts with a fake electron module)', () 
     fake.answers.push({ response: 1 }); // Cancel
     expect(wc.navigate(link)).toBe(true);
     await eventually(() => (fake.dialogs.length ? true : undefined));
-    expect(fake.dialogs[0]!.options).toMatchObject({ type: 'question', buttons: ['Open in Browser', 'Cancel'], detail: link, cancelId: 1, defaultId: 1 });
+    expect(fake.dialogs[0]!.options).toMatchObject({
+      type: 'question',
+      buttons: ['Open in Browser', 'Cancel'],
+      detail: link,
+      cancelId: 1,
+      defaultId: 1,
+    });
     await new Promise((r) => setTimeout(r, 20));
     expect(fake.opened).toEqual([]);
 
     fake.answers.push({ response: 0 }); // Open in Browser
-    expect(wc.windowOpenHandler!({ url: link, frameName: '', features: '', disposition: 'new-window' })).toEqual({ action: 'deny' });
+    expect(wc.windowOpenHandler!({ url: link, frameName: '', features: '', disposition: 'new-window' })).toEqual({
+      action: 'deny',
+    });
     await eventually(() => (fake.opened.length ? true : undefined));
     expect(fake.opened).toEqual([link]);
 
@@ -151,7 +198,8 @@ describe('the desktop shell (electron/main.ts with a fake electron module)', () 
 
   it('refuses every permission request and check', () => {
     const granted: boolean[] = [];
-    for (const permission of ['media', 'notifications', 'clipboard-read', 'geolocation']) fake.permissionRequest!(win.webContents, permission, (ok: boolean) => granted.push(ok), {});
+    for (const permission of ['media', 'notifications', 'clipboard-read', 'geolocation'])
+      fake.permissionRequest!(win.webContents, permission, (ok: boolean) => granted.push(ok), {});
     expect(granted).toEqual([false, false, false, false]);
     expect(fake.permissionCheck!(win.webContents, 'media', APP_URL, {})).toBe(false);
     expect(fake.devicePermission!({})).toBe(false);
@@ -159,8 +207,22 @@ describe('the desktop shell (electron/main.ts with a fake electron module)', () 
 
   it('has a File menu and a Proxy menu that show the state', () => {
     const labels = (id: string) => findItem(id)!.submenu!.map((i) => i.label ?? i.role ?? 'separator');
-    expect(labels('file')).toEqual(['Open Recording…', 'Recent Recordings', 'Back to Live Recording', 'separator', 'Save Recording As…', 'Export', 'separator', process.platform === 'darwin' ? 'close' : 'quit']);
-    expect(findItem('export')!.submenu!.map((i) => i.id)).toEqual(['export-json', 'export-jsonl', 'export-har', 'export-otlp']);
+    expect(labels('file')).toEqual([
+      'Open Recording…',
+      'Recent Recordings',
+      'Back to Live Recording',
+      'separator',
+      'Save Recording As…',
+      'Export',
+      'separator',
+      process.platform === 'darwin' ? 'close' : 'quit',
+    ]);
+    expect(findItem('export')!.submenu!.map((i) => i.id)).toEqual([
+      'export-json',
+      'export-jsonl',
+      'export-har',
+      'export-otlp',
+    ]);
     expect(findItem('open-library')!.enabled).toBe(false);
     expect(findItem('proxy-url')!.label).toBe(`Listening on ${shell.host.proxyUrl}`);
     expect(findItem('upstream')!.label).toBe(`Forwarding to ${sim.url}`);
@@ -179,7 +241,11 @@ describe('the desktop shell (electron/main.ts with a fake electron module)', () 
     click('open-recording');
     await eventually(() => (findItem('open-library')!.enabled ? true : undefined));
     expect((await invokeAs(APP_URL, 'app.info')).value.recording).toEqual({ path: copy, live: false });
-    expect(win.webContents.sent.some((m) => m.channel === 'recording.opened' && (m.args[0] as { path: string }).path === copy)).toBe(true);
+    expect(
+      win.webContents.sent.some(
+        (m) => m.channel === 'recording.opened' && (m.args[0] as { path: string }).path === copy,
+      ),
+    ).toBe(true);
     expect(findItem('recent')!.submenu![0]!.label).toBe(copy);
     click('open-library');
     await eventually(() => (findItem('open-library')!.enabled ? undefined : true));
@@ -205,7 +271,9 @@ describe('the desktop shell (electron/main.ts with a fake electron module)', () 
         return undefined;
       }
     });
-    expect(fake.dialogs[0]!.options.filters).toEqual([{ name: 'HAR 1.2 (browser devtools, Charles)', extensions: ['har'] }]);
+    expect(fake.dialogs[0]!.options.filters).toEqual([
+      { name: 'HAR 1.2 (browser devtools, Charles)', extensions: ['har'] },
+    ]);
     expect(har.log.entries.length).toBeGreaterThan(0);
   });
 
@@ -251,14 +319,18 @@ describe('the desktop shell (electron/main.ts with a fake electron module)', () 
     let prevented = false;
     app.emit('open-file', { preventDefault: () => (prevented = true) }, copy);
     expect(prevented).toBe(true);
-    await eventually(async () => ((await invokeAs(APP_URL, 'app.info')).value.recording.path === copy ? true : undefined));
+    await eventually(async () =>
+      (await invokeAs(APP_URL, 'app.info')).value.recording.path === copy ? true : undefined,
+    );
     click('open-library');
     await eventually(async () => ((await invokeAs(APP_URL, 'app.info')).value.recording.live ? true : undefined));
 
     const focused = win.focused;
     app.emit('second-instance', {}, ['/opt/Loupe/loupe', '--some-chromium-flag', 'copy.loupe'], dir, {});
     expect(win.focused).toBe(focused + 1);
-    await eventually(async () => ((await invokeAs(APP_URL, 'app.info')).value.recording.path === copy ? true : undefined));
+    await eventually(async () =>
+      (await invokeAs(APP_URL, 'app.info')).value.recording.path === copy ? true : undefined,
+    );
   });
 
   it('flushes the recording and exits when the app quits', async () => {

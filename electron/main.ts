@@ -37,11 +37,19 @@ app.setName('Loupe');
 app.setPath('userData', process.env.LOUPE_USER_DATA ?? path.join(app.getPath('appData'), 'Loupe'));
 registerAppScheme(protocol);
 const requests = new OpenRequests(app, process.argv.slice(1), process.cwd());
-const window = new MainWindow({ preload: path.join(app.getAppPath(), 'dist', 'electron', 'preload.cjs'), url: APP_URL });
-hardenEveryContents(app, confirmingOpener(() => window.get()));
+const window = new MainWindow({
+  preload: path.join(app.getAppPath(), 'dist', 'electron', 'preload.cjs'),
+  url: APP_URL,
+});
+hardenEveryContents(
+  app,
+  confirmingOpener(() => window.get()),
+);
 
 /** Resolves once the window is open (null when another instance already runs, or start failed). */
-export const ready: Promise<Shell | null> = app.requestSingleInstanceLock() ? app.whenReady().then(boot).catch(fatal) : quitSecondInstance();
+export const ready: Promise<Shell | null> = app.requestSingleInstanceLock()
+  ? app.whenReady().then(boot).catch(fatal)
+  : quitSecondInstance();
 
 async function boot(): Promise<Shell> {
   const userData = app.getPath('userData');
@@ -52,7 +60,12 @@ async function boot(): Promise<Shell> {
   const dbPath = path.resolve(defaultLibraryPath());
   // The core runs in a worker thread sized like `loupe serve`'s relay (ADR 16).
   const onCrash = (err: Error) =>
-    void showBox(window.get(), { type: 'error', title: 'Loupe', message: "Loupe's proxy stopped", detail: `${err.message}\n\nApps pointed at Loupe cannot reach the API until Loupe is restarted. What was recorded before is in ${dbPath}.` });
+    void showBox(window.get(), {
+      type: 'error',
+      title: 'Loupe',
+      message: "Loupe's proxy stopped",
+      detail: `${err.message}\n\nApps pointed at Loupe cannot reach the API until Loupe is restarted. What was recorded before is in ${dbPath}.`,
+    });
   const { host, notice } = await startAppHost({ dbPath, nativeBinding, onCrash }, settings);
 
   hardenSession(session.defaultSession);
@@ -63,18 +76,36 @@ async function boot(): Promise<Shell> {
   const recent = new RecentRecordings(path.join(userData, 'recent.json'));
   let viewing: RecordingInfo = { path: host.dbPath, live: true };
   const rebuildMenu = () =>
-    Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(actions, { isMac, recent: recent.list(), viewing, proxyUrl: host.proxyUrl, settings: host.settings })));
+    Menu.setApplicationMenu(
+      Menu.buildFromTemplate(
+        menuTemplate(actions, {
+          isMac,
+          recent: recent.list(),
+          viewing,
+          proxyUrl: host.proxyUrl,
+          settings: host.settings,
+        }),
+      ),
+    );
   const deps = { host, window: () => window.get(), changed: rebuildMenu };
-  const actions: MenuActions = { ...fileActions({ ...deps, recent }), ...settingsActions({ ...deps, file: settingsFile }) };
+  const actions: MenuActions = {
+    ...fileActions({ ...deps, recent }),
+    ...settingsActions({ ...deps, file: settingsFile }),
+  };
   host.on('recording.opened', (info) => {
     viewing = info;
     rebuildMenu();
   });
   rebuildMenu();
 
-  requests.deliver((file) => void actions.openRecording(file), () => window.open());
+  requests.deliver(
+    (file) => void actions.openRecording(file),
+    () => window.open(),
+  );
   manageLifecycle(app, { isMac, reopenWindow: () => window.open(), shutdown: () => host.close() });
-  for (const detail of [problem, notice]) if (detail) void showBox(window.get(), { type: 'warning', title: 'Loupe', message: 'Loupe started with a warning', detail });
+  for (const detail of [problem, notice])
+    if (detail)
+      void showBox(window.get(), { type: 'warning', title: 'Loupe', message: 'Loupe started with a warning', detail });
   return { host, window, actions };
 }
 

@@ -23,14 +23,21 @@ describe('the bundled preload (dist/electron/preload.cjs)', () => {
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-preload-'));
-    await build({ root, configFile: path.join(root, 'vite.preload.config.ts'), logLevel: 'silent', build: { outDir: dir } });
+    await build({
+      root,
+      configFile: path.join(root, 'vite.preload.config.ts'),
+      logLevel: 'silent',
+      build: { outDir: dir },
+    });
     code = fs.readFileSync(path.join(dir, 'preload.cjs'), 'utf8');
     const electron = {
       contextBridge: { exposeInMainWorld: (key: string, value: unknown) => void exposed.set(key, value) },
       ipcRenderer: {
         invoke: async (...args: unknown[]) => {
           invoked.push(args);
-          return args[0] === 'runs.get' ? { ok: false, error: { code: 'not_found', message: 'no run "x"' } } : { ok: true, value: { echoed: args } };
+          return args[0] === 'runs.get'
+            ? { ok: false, error: { code: 'not_found', message: 'no run "x"' } }
+            : { ok: true, value: { echoed: args } };
         },
         on: (channel: string) => void subscribed.push(channel),
       },
@@ -41,7 +48,11 @@ describe('the bundled preload (dist/electron/preload.cjs)', () => {
       return electron;
     };
     const module = { exports: {} };
-    vm.runInNewContext(code, { require: sandboxRequire, module, exports: module.exports, console }, { filename: 'preload.cjs' });
+    vm.runInNewContext(
+      code,
+      { require: sandboxRequire, module, exports: module.exports, console },
+      { filename: 'preload.cjs' },
+    );
     api = exposed.get('loupe') as LoupeApi;
   }, 60_000);
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -61,8 +72,14 @@ describe('the bundled preload (dist/electron/preload.cjs)', () => {
 
   it('invokes contract channels over IPC and rejects the rest with {code, message}', async () => {
     expect(await api.invoke('app.info', {})).toEqual({ echoed: ['app.info', {}] });
-    expect(await api.invoke('runs.get', { runId: 'x' }).catch((e: unknown) => e)).toEqual({ code: 'not_found', message: 'no run "x"' });
-    expect(await api.invoke('shell.exec' as never, {} as never).catch((e: unknown) => e)).toEqual({ code: 'unknown_channel', message: 'no channel "shell.exec"' });
+    expect(await api.invoke('runs.get', { runId: 'x' }).catch((e: unknown) => e)).toEqual({
+      code: 'not_found',
+      message: 'no run "x"',
+    });
+    expect(await api.invoke('shell.exec' as never, {} as never).catch((e: unknown) => e)).toEqual({
+      code: 'unknown_channel',
+      message: 'no channel "shell.exec"',
+    });
     expect(invoked.map((c) => c[0])).toEqual(['app.info', 'runs.get']);
   });
 

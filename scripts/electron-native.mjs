@@ -28,11 +28,22 @@ export async function buildElectronNative(electronBinary) {
   fs.rmSync(target, { recursive: true, force: true });
   fs.mkdirSync(path.dirname(copy), { recursive: true });
   fs.cpSync(source, copy, { recursive: true, filter: (p) => !p.includes(`${path.sep}build${path.sep}`) });
-  fs.writeFileSync(path.join(target, 'package.json'), JSON.stringify({ name: 'loupe-electron-native', private: true, dependencies: { 'better-sqlite3': '*' } }));
+  fs.writeFileSync(
+    path.join(target, 'package.json'),
+    JSON.stringify({ name: 'loupe-electron-native', private: true, dependencies: { 'better-sqlite3': '*' } }),
+  );
   for (const key of Object.keys(process.env)) if (/^npm_config_nodedir$/i.test(key)) delete process.env[key];
   const { rebuild } = await import('@electron/rebuild');
-  process.stderr.write(`loupe: building better-sqlite3 for Electron ${electronVersion} (one time, about two minutes)…\n`);
-  await rebuild({ buildPath: target, electronVersion, onlyModules: ['better-sqlite3'], force: true, mode: 'sequential' });
+  process.stderr.write(
+    `loupe: building better-sqlite3 for Electron ${electronVersion} (one time, about two minutes)…\n`,
+  );
+  await rebuild({
+    buildPath: target,
+    electronVersion,
+    onlyModules: ['better-sqlite3'],
+    force: true,
+    mode: 'sequential',
+  });
   const check = spawnSync(electronBinary, ['-e', `require(${JSON.stringify(binary)}); process.exit(0)`], {
     env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
     encoding: 'utf8',

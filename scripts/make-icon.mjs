@@ -33,8 +33,19 @@ const segment = (ax, ay, bx, by, w) => (x, y) => {
 };
 
 shade(roundRect(24, 24, 488, 488, 96), [24, 28, 40]);
-const nodes = [[170, 170], [270, 150], [150, 270], [250, 250]];
-for (const [a, b] of [[0, 1], [0, 2], [1, 3], [2, 3]]) shade(segment(...nodes[a], ...nodes[b], 10), [94, 234, 212]);
+const nodes = [
+  [170, 170],
+  [270, 150],
+  [150, 270],
+  [250, 250],
+];
+for (const [a, b] of [
+  [0, 1],
+  [0, 2],
+  [1, 3],
+  [2, 3],
+])
+  shade(segment(...nodes[a], ...nodes[b], 10), [94, 234, 212]);
 for (const [x, y] of nodes) shade(circle(x, y, 24), [94, 234, 212]);
 shade(ring(215, 215, 130, 30), [245, 245, 250]);
 shade(segment(310, 310, 420, 420, 48), [245, 245, 250]);
@@ -63,7 +74,12 @@ const ihdr = Buffer.alloc(13);
 ihdr.writeUInt32BE(S, 0);
 ihdr.writeUInt32BE(S, 4);
 ihdr.set([8, 6, 0, 0, 0], 8);
-const png = Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+const png = Buffer.concat([
+  Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+  chunk('IHDR', ihdr),
+  chunk('IDAT', zlib.deflateSync(raw, { level: 9 })),
+  chunk('IEND', Buffer.alloc(0)),
+]);
 fs.mkdirSync(new URL('../resources/', import.meta.url), { recursive: true });
 fs.writeFileSync(new URL('../resources/icon.png', import.meta.url), png);
 console.log(`resources/icon.png: ${png.length} bytes`);

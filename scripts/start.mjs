@@ -18,9 +18,17 @@ function electronBinary() {
   const pathFile = path.join(pkg, 'path.txt');
   if (!fs.existsSync(pathFile)) {
     // Ask Electron's own installer to fetch it (what the first require('electron') does).
-    const got = spawnSync(process.execPath, [path.join(pkg, 'install.js')], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', timeout: 300_000 });
+    const got = spawnSync(process.execPath, [path.join(pkg, 'install.js')], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      encoding: 'utf8',
+      timeout: 300_000,
+    });
     if (got.status !== 0 || !fs.existsSync(pathFile)) {
-      const reason = (got.stderr || '').trim().split('\n').find((l) => /error|ENOTFOUND|ECONN|fail/i.test(l)) ?? 'the download failed';
+      const reason =
+        (got.stderr || '')
+          .trim()
+          .split('\n')
+          .find((l) => /error|ENOTFOUND|ECONN|fail/i.test(l)) ?? 'the download failed';
       return { error: reason };
     }
   }
@@ -35,7 +43,9 @@ function headless(why) {
       'loupe: (to get the desktop app later, run `node node_modules/electron/install.js` with internet access, then `npm start`;\n' +
       'loupe:  to start headless directly, run `npx loupe serve`.)\n\n',
   );
-  const child = spawn(process.execPath, [path.join(root, 'bin', 'loupe.js'), 'serve', ...process.argv.slice(2)], { stdio: 'inherit' });
+  const child = spawn(process.execPath, [path.join(root, 'bin', 'loupe.js'), 'serve', ...process.argv.slice(2)], {
+    stdio: 'inherit',
+  });
   child.on('exit', (code) => process.exit(code ?? 0));
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 }

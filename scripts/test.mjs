@@ -42,7 +42,14 @@ for (const [name, cmd, args] of [
 function suite(name, extraArgs, file) {
   const out = `${results}/${file}`;
   fs.rmSync(out, { force: true });
-  const ok = step(name, 'npx', ['vitest', 'run', ...extraArgs, '--reporter=default', '--reporter=json', `--outputFile=${out}`]);
+  const ok = step(name, 'npx', [
+    'vitest',
+    'run',
+    ...extraArgs,
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile=${out}`,
+  ]);
   const counts = vitestCounts(out);
   if (counts) {
     passed += counts.passed;

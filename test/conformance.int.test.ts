@@ -37,8 +37,16 @@ describe.skipIf(!root)('conformance: recorded traffic through the proxy', () => 
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-conformance-'));
-    upstream = await startReplayUpstream(recordings.flatMap((r) => r.exchanges), { chunkDelayMs: 0, sseFraming: 'chunked' });
-    core = await startCore({ dbPath: path.join(dir, 'conformance.loupe'), port: 0, upstream: upstream.url, log: () => {} });
+    upstream = await startReplayUpstream(
+      recordings.flatMap((r) => r.exchanges),
+      { chunkDelayMs: 0, sseFraming: 'chunked' },
+    );
+    core = await startCore({
+      dbPath: path.join(dir, 'conformance.loupe'),
+      port: 0,
+      upstream: upstream.url,
+      log: () => {},
+    });
     const proxyOrigin = core.proxy.baseUrl.replace(/\/v1$/, '');
     let nextId = 1;
     // Sequential on purpose: the replay upstream answers in recorded order, and exchange
@@ -85,7 +93,9 @@ describe.skipIf(!root)('conformance: recorded traffic through the proxy', () => 
 
   it('stores the raw request and response bytes of every exchange', () => {
     const missing: string[] = [];
-    const responseBytes = db.prepare("SELECT COALESCE(SUM(LENGTH(data)), 0) AS n FROM chunks WHERE exchange_id = ? AND stream = 'response'");
+    const responseBytes = db.prepare(
+      "SELECT COALESCE(SUM(LENGTH(data)), 0) AS n FROM chunks WHERE exchange_id = ? AND stream = 'response'",
+    );
     const ended = db.prepare('SELECT state FROM exchange_ends WHERE exchange_id = ?');
     for (const { recording, exchangeIds } of replayed) {
       recording.exchanges.forEach((ex, i) => {
@@ -111,12 +121,16 @@ describe.skipIf(!root)('conformance: recorded traffic through the proxy', () => 
         const itemRows = items.all(id) as Array<{ item_id: string | null }>;
         const gotItems = new Set(itemRows.map((r) => r.item_id));
         if (ID_ROTATING.has(recording.file)) {
-          if (gotResponses.size !== 1) missing.push(`${recording.file}#${i}: ${gotResponses.size} responses, expected 1`);
-          if (itemRows.length !== ex.expected.outputItemIds.length) missing.push(`${recording.file}#${i}: ${itemRows.length} items`);
+          if (gotResponses.size !== 1)
+            missing.push(`${recording.file}#${i}: ${gotResponses.size} responses, expected 1`);
+          if (itemRows.length !== ex.expected.outputItemIds.length)
+            missing.push(`${recording.file}#${i}: ${itemRows.length} items`);
           return;
         }
-        for (const rid of ex.expected.responseIds) if (!gotResponses.has(rid)) missing.push(`${recording.file}#${i}: response ${rid}`);
-        for (const iid of ex.expected.outputItemIds) if (!gotItems.has(iid)) missing.push(`${recording.file}#${i}: item ${iid}`);
+        for (const rid of ex.expected.responseIds)
+          if (!gotResponses.has(rid)) missing.push(`${recording.file}#${i}: response ${rid}`);
+        for (const iid of ex.expected.outputItemIds)
+          if (!gotItems.has(iid)) missing.push(`${recording.file}#${i}: item ${iid}`);
       });
     }
     expect(missing).toEqual([]);

@@ -10,7 +10,9 @@ describe('copy as cURL', () => {
     const curl = asCurl(exchange);
     expect(curl).not.toContain('…wxyz');
     // Run it through bash with `curl` replaced by a function that prints its arguments.
-    const out = execFileSync('bash', ['-c', `curl() { printf '%s\\n' "$@"; }\n${curl}`], { env: { OPENAI_API_KEY: 'sk-from-env', PATH: process.env.PATH } }).toString();
+    const out = execFileSync('bash', ['-c', `curl() { printf '%s\\n' "$@"; }\n${curl}`], {
+      env: { OPENAI_API_KEY: 'sk-from-env', PATH: process.env.PATH },
+    }).toString();
     const args = out.trimEnd().split('\n');
     expect(args[0]).toBe('https://api.openai.com/v1/responses');
     expect(args).toContain('Authorization: Bearer sk-from-env');
@@ -19,5 +21,4 @@ describe('copy as cURL', () => {
     expect(args[args.length - 1]).toBe(exchange.request.text);
     expect(out).not.toMatch(/Host:|Content-Length|x-loupe/i);
   });
-
 });

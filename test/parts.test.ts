@@ -65,7 +65,8 @@ const files = ['electron', 'shared', 'renderer'].flatMap((d) => sources(path.joi
 
 describe('the parts and the imports between them', () => {
   it('has sources in every part', () => {
-    for (const part of ['shell', 'core', 'shared', 'renderer'] as const) expect(files.filter((f) => partOf(f) === part).length, part).toBeGreaterThan(5);
+    for (const part of ['shell', 'core', 'shared', 'renderer'] as const)
+      expect(files.filter((f) => partOf(f) === part).length, part).toBeGreaterThan(5);
   });
 
   it('puts every source file in a part', () => {
@@ -82,13 +83,17 @@ describe('the parts and the imports between them', () => {
           const target = rel(path.resolve(root, path.dirname(file), spec)).replace(/\.(m|c)?js$/, '.$1ts');
           const to = partOf(target);
           if (test && (to === 'tooling' || TESTS_MAY_ALSO[part]?.test(target))) continue;
-          if (to === undefined && !/^(resources|package\.json)/.test(target)) offences.push(`${file} imports ${spec}, outside every part`);
-          else if (to !== undefined && !MAY_IMPORT[part].includes(to)) offences.push(`${file} (${part}) imports ${spec} (${to})`);
+          if (to === undefined && !/^(resources|package\.json)/.test(target))
+            offences.push(`${file} imports ${spec}, outside every part`);
+          else if (to !== undefined && !MAY_IMPORT[part].includes(to))
+            offences.push(`${file} (${part}) imports ${spec} (${to})`);
           continue;
         }
         const pkg = packageOf(spec);
-        if (pkg === 'electron' && part !== 'shell') offences.push(`${file} (${part}) imports electron: only the shell does`);
-        if (!test && NODE.has(spec) && (part === 'shared' || part === 'renderer')) offences.push(`${file} (${part}) imports ${spec}: a platform module`);
+        if (pkg === 'electron' && part !== 'shell')
+          offences.push(`${file} (${part}) imports electron: only the shell does`);
+        if (!test && NODE.has(spec) && (part === 'shared' || part === 'renderer'))
+          offences.push(`${file} (${part}) imports ${spec}: a platform module`);
       }
     }
     expect(offences).toEqual([]);

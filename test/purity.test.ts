@@ -30,8 +30,12 @@ describe('shared/ is pure', () => {
   it('imports nothing from Node, Electron, the DOM or UI libraries', () => {
     const offences: string[] = [];
     for (const file of files) {
-      const code = fs.readFileSync(file, 'utf8').replace(/\/\/.*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, '');
-      for (const [pattern, what] of FORBIDDEN) if (pattern.test(code)) offences.push(`${path.relative(root, file)} uses ${what}`);
+      const code = fs
+        .readFileSync(file, 'utf8')
+        .replace(/\/\/.*$/gm, '')
+        .replace(/\/\*[\s\S]*?\*\//g, '');
+      for (const [pattern, what] of FORBIDDEN)
+        if (pattern.test(code)) offences.push(`${path.relative(root, file)} uses ${what}`);
     }
     expect(offences).toEqual([]);
   });

@@ -18,7 +18,9 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-export async function launch(options: { colorScheme?: 'light' | 'dark'; width?: number; height?: number } = {}): Promise<Browser> {
+export async function launch(
+  options: { colorScheme?: 'light' | 'dark'; width?: number; height?: number } = {},
+): Promise<Browser> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,

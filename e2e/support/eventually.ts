@@ -1,5 +1,9 @@
 // Polls a page condition until it holds: a value other than undefined or false.
-export async function eventually<T>(check: () => Promise<T | undefined | false> | T | undefined | false, ms = 20_000, stepMs = 50): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  ms = 20_000,
+  stepMs = 50,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await check();

@@ -7,7 +7,11 @@ import { normalizeExchange } from '../../shared/trace/normalize/normalize.js';
 import type { RawExchange } from '../../shared/trace/types.js';
 
 /** `firstId`: exchange ids start there, past those a recording being added to already holds. */
-export function writeScenarios(dbPath: string, scenarios: Array<{ label: string; exchanges: RawExchange[] }>, firstId = 1): void {
+export function writeScenarios(
+  dbPath: string,
+  scenarios: Array<{ label: string; exchanges: RawExchange[] }>,
+  firstId = 1,
+): void {
   const db = openDb(dbPath);
   try {
     let next = firstId;

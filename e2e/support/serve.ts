@@ -34,11 +34,19 @@ export function assertBuilt(): void {
  * folder. `oneProcess` starts node with the relay's heap flags itself, so `loupe` does not
  * relaunch (relaunch-plan.ts) and `child` is the serving process: for a test that kills it.
  */
-export async function serve(upstream: string, extra: string[] = [], options: { dbPath?: string; oneProcess?: boolean } = {}): Promise<Served> {
+export async function serve(
+  upstream: string,
+  extra: string[] = [],
+  options: { dbPath?: string; oneProcess?: boolean } = {},
+): Promise<Served> {
   const dbPath = options.dbPath ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-e2e-')), 'e2e.loupe');
   const dir = path.dirname(dbPath);
   const flags = options.oneProcess ? RELAY_HEAP_FLAGS : [];
-  const child = spawn(process.execPath, [...flags, BIN, 'serve', '--port', '0', '--db', dbPath, '--upstream', upstream, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [...flags, BIN, 'serve', '--port', '0', '--db', dbPath, '--upstream', upstream, ...extra],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   const line = await new Promise<string>((resolve, reject) => {

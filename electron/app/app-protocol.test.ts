@@ -67,7 +67,13 @@ describe('the loupe-app:// protocol', () => {
   it('recognises only its own page as the app', () => {
     expect(isAppUrl(APP_URL)).toBe(true);
     expect(isAppUrl('loupe-app://renderer/assets/x.js#run=1')).toBe(true);
-    for (const url of ['loupe-app://renderer.evil/index.html', 'loupe-app://x@renderer/', 'file:///index.html', 'http://renderer/', 'not a url']) {
+    for (const url of [
+      'loupe-app://renderer.evil/index.html',
+      'loupe-app://x@renderer/',
+      'file:///index.html',
+      'http://renderer/',
+      'not a url',
+    ]) {
       expect(isAppUrl(url), url).toBe(false);
     }
   });

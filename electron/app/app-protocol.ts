@@ -13,7 +13,13 @@ export const APP_HOST = 'renderer';
 export const APP_URL = `${APP_SCHEME}://${APP_HOST}/index.html`;
 
 /** Registered before `ready` (Electron's rule); `standard` gives the scheme an origin and relative URLs. */
-export const APP_SCHEME_PRIVILEGES = { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true, codeCache: true } as const;
+export const APP_SCHEME_PRIVILEGES = {
+  standard: true,
+  secure: true,
+  supportFetchAPI: true,
+  corsEnabled: true,
+  codeCache: true,
+} as const;
 
 export function registerAppScheme(protocol: Pick<Protocol, 'registerSchemesAsPrivileged'>): void {
   protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { ...APP_SCHEME_PRIVILEGES } }]);
@@ -33,7 +39,6 @@ export function isAppUrl(url: string): boolean {
   }
 }
 
-
 const headers = (type: string) => ({
   'content-type': type,
   'content-security-policy': CONTENT_SECURITY_POLICY,
@@ -43,7 +48,8 @@ const headers = (type: string) => ({
 
 export async function rendererResponse(rendererDir: string, url: string, method = 'GET'): Promise<Response> {
   if (!isAppUrl(url)) return new Response('not found', { status: 404, headers: headers('text/plain; charset=utf-8') });
-  if (method !== 'GET' && method !== 'HEAD') return new Response('method not allowed', { status: 405, headers: headers('text/plain; charset=utf-8') });
+  if (method !== 'GET' && method !== 'HEAD')
+    return new Response('method not allowed', { status: 405, headers: headers('text/plain; charset=utf-8') });
   const { pathname } = new URL(url);
   let rel: string;
   try {
@@ -53,15 +59,20 @@ export async function rendererResponse(rendererDir: string, url: string, method 
   }
   const root = path.resolve(rendererDir);
   const file = path.resolve(root, rel);
-  if (!file.startsWith(root + path.sep)) return new Response('not found', { status: 404, headers: headers('text/plain; charset=utf-8') });
+  if (!file.startsWith(root + path.sep))
+    return new Response('not found', { status: 404, headers: headers('text/plain; charset=utf-8') });
   let body: Buffer;
   try {
     body = await fs.readFile(file);
   } catch {
-    if (rel === 'index.html') return new Response(notBuiltPage(root), { status: 503, headers: headers(contentTypeOf('index.html')) });
+    if (rel === 'index.html')
+      return new Response(notBuiltPage(root), { status: 503, headers: headers(contentTypeOf('index.html')) });
     return new Response('not found', { status: 404, headers: headers('text/plain; charset=utf-8') });
   }
-  return new Response(method === 'HEAD' ? null : new Uint8Array(body), { status: 200, headers: headers(contentTypeOf(file)) });
+  return new Response(method === 'HEAD' ? null : new Uint8Array(body), {
+    status: 200,
+    headers: headers(contentTypeOf(file)),
+  });
 }
 
 function notBuiltPage(dir: string): string {

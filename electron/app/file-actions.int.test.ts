@@ -32,7 +32,11 @@ function record(db: string, upstream: string, script: string): { done: Promise<n
   const scriptPath = path.join(root, '.test-results', `desktop-record-${process.pid}-${path.basename(db)}.mjs`);
   fs.mkdirSync(path.dirname(scriptPath), { recursive: true });
   fs.writeFileSync(scriptPath, script);
-  const child = spawn(process.execPath, [bin, 'record', '--db', db, '--upstream', upstream, '--label', 'ci', '--', process.execPath, scriptPath], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [bin, 'record', '--db', db, '--upstream', upstream, '--label', 'ci', '--', process.execPath, scriptPath],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   return { done: new Promise((resolve) => child.once('exit', resolve)), stderr: () => stderr };
@@ -66,11 +70,17 @@ describe('File menu actions on real recordings', () => {
   const changed = vi.fn();
 
   beforeAll(async () => {
-    if (!fs.existsSync(path.join(root, 'dist', 'electron', 'core', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+    if (!fs.existsSync(path.join(root, 'dist', 'electron', 'core', 'cli.js')))
+      throw new Error('dist/ is missing: run `npm run build` first');
     sim = await startSimUpstream();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-files-'));
     fake.paths.set('documents', dir);
-    host = (await CoreHost.start({ dbPath: path.join(dir, 'library.loupe'), storeWorker: false, livePollMs: 20, log: () => {} }, { port: 0, upstream: sim.url })).host;
+    host = (
+      await CoreHost.start(
+        { dbPath: path.join(dir, 'library.loupe'), storeWorker: false, livePollMs: 20, log: () => {} },
+        { port: 0, upstream: sim.url },
+      )
+    ).host;
     recent = new RecentRecordings(path.join(dir, 'recent.json'));
     actions = fileActions({ host, recent, window: () => null, changed });
   });
@@ -91,7 +101,13 @@ describe('File menu actions on real recordings', () => {
 
     fake.answers.push({ canceled: false, filePaths: [file] });
     await actions.openRecording();
-    expect(fake.dialogs[0]).toMatchObject({ kind: 'open', options: { properties: ['openFile'], filters: [{ name: 'Loupe Recording', extensions: ['loupe'] }, expect.anything()] } });
+    expect(fake.dialogs[0]).toMatchObject({
+      kind: 'open',
+      options: {
+        properties: ['openFile'],
+        filters: [{ name: 'Loupe Recording', extensions: ['loupe'] }, expect.anything()],
+      },
+    });
     expect((await host.invoke('app.info', {})).recording).toEqual({ path: file, live: false });
 
     const expected = readRuns(file);
@@ -142,11 +158,19 @@ describe('File menu actions on real recordings', () => {
 
   it('saves a consistent copy of the live recording while traffic keeps being recorded', async () => {
     const client = new OpenAI({ apiKey: KEY, baseURL: host.proxyUrl, maxRetries: 0 });
-    for (let i = 0; i < 3; i++) await client.responses.create({ model: 'gpt-5', input: `before ${i}` }, { headers: { 'x-loupe-session': `s${i}` } });
+    for (let i = 0; i < 3; i++)
+      await client.responses.create(
+        { model: 'gpt-5', input: `before ${i}` },
+        { headers: { 'x-loupe-session': `s${i}` } },
+      );
     await eventually(async () => ((await host.invoke('runs.list', {})).total === 3 ? true : undefined));
     const copy = path.join(dir, 'snapshot');
     fake.answers.push({ canceled: false, filePath: copy });
-    const busy = Promise.all(Array.from({ length: 8 }, (_, i) => client.responses.create({ model: 'gpt-5', input: `during ${i}` }, { headers: { 'x-loupe-session': `d${i}` } })));
+    const busy = Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        client.responses.create({ model: 'gpt-5', input: `during ${i}` }, { headers: { 'x-loupe-session': `d${i}` } }),
+      ),
+    );
     await actions.saveRecordingAs();
     await busy;
     expect(fake.dialogs.find((d) => d.kind === 'save')?.options.defaultPath).toBe(path.join(dir, 'library copy.loupe'));
@@ -174,7 +198,9 @@ describe('File menu actions on real recordings', () => {
       await actions.exportAs(format);
     }
     expect(fake.dialogs.filter((d) => d.kind === 'message')).toEqual([]);
-    expect(JSON.parse(fs.readFileSync(`${base}.json`, 'utf8'))).toEqual(exportDocument(runs, undefined, undefined, await contextOptions()));
+    expect(JSON.parse(fs.readFileSync(`${base}.json`, 'utf8'))).toEqual(
+      exportDocument(runs, undefined, undefined, await contextOptions()),
+    );
     const lines = fs.readFileSync(`${base}.jsonl`, 'utf8').trim().split('\n');
     expect(lines.map((l) => JSON.parse(l).id)).toEqual(runs.map((r) => r.id));
     const har = JSON.parse(fs.readFileSync(`${base}.har`, 'utf8'));

@@ -44,7 +44,11 @@ export function fileActions(deps: FileActionDeps): FileActions {
     async openRecording(file) {
       let target = file;
       if (!target) {
-        const picked = await openDialog(deps.window(), { title: 'Open Recording', properties: ['openFile'], filters: RECORDING_FILTERS });
+        const picked = await openDialog(deps.window(), {
+          title: 'Open Recording',
+          properties: ['openFile'],
+          filters: RECORDING_FILTERS,
+        });
         if (picked.canceled || !picked.filePaths[0]) return;
         target = picked.filePaths[0];
       }
@@ -113,4 +117,3 @@ export function fileActions(deps: FileActionDeps): FileActions {
     },
   };
 }
-

@@ -24,7 +24,9 @@ export function manageLifecycle(app: Pick<App, 'on' | 'quit' | 'exit'>, options:
     event.preventDefault();
     options
       .shutdown()
-      .catch((err: Error) => log(`loupe: shutdown failed, the last moments of the recording may be missing: ${err.message}`))
+      .catch((err: Error) =>
+        log(`loupe: shutdown failed, the last moments of the recording may be missing: ${err.message}`),
+      )
       .finally(() => app.exit(0));
   });
 }

@@ -48,11 +48,27 @@ function fileMenu(actions: MenuActions, state: MenuState): MenuItemConstructorOp
       ]
     : [{ label: 'No Recent Recordings', enabled: false }];
   return [
-    { label: 'Open Recording…', id: 'open-recording', accelerator: 'CmdOrCtrl+O', click: () => void actions.openRecording() },
+    {
+      label: 'Open Recording…',
+      id: 'open-recording',
+      accelerator: 'CmdOrCtrl+O',
+      click: () => void actions.openRecording(),
+    },
     { label: 'Recent Recordings', id: 'recent', submenu: recent },
-    { label: 'Back to Live Recording', id: 'open-library', accelerator: 'CmdOrCtrl+L', enabled: !state.viewing.live, click: () => void actions.openLibrary() },
+    {
+      label: 'Back to Live Recording',
+      id: 'open-library',
+      accelerator: 'CmdOrCtrl+L',
+      enabled: !state.viewing.live,
+      click: () => void actions.openLibrary(),
+    },
     { type: 'separator' },
-    { label: 'Save Recording As…', id: 'save-as', accelerator: 'CmdOrCtrl+Shift+S', click: () => void actions.saveRecordingAs() },
+    {
+      label: 'Save Recording As…',
+      id: 'save-as',
+      accelerator: 'CmdOrCtrl+Shift+S',
+      click: () => void actions.saveRecordingAs(),
+    },
     {
       label: 'Export',
       id: 'export',
@@ -70,10 +86,23 @@ function fileMenu(actions: MenuActions, state: MenuState): MenuItemConstructorOp
 function proxyMenu(actions: MenuActions, state: MenuState): MenuItemConstructorOptions[] {
   const port = state.settings.port;
   const ports: MenuItemConstructorOptions[] = [
-    { label: `Port ${DEFAULT_PROXY_PORT} (default)`, id: 'port-default', type: 'radio', checked: port === DEFAULT_PROXY_PORT, click: () => void actions.usePort(DEFAULT_PROXY_PORT) },
-    { label: 'Any Free Port', id: 'port-free', type: 'radio', checked: port === 0, click: () => void actions.usePort(0) },
+    {
+      label: `Port ${DEFAULT_PROXY_PORT} (default)`,
+      id: 'port-default',
+      type: 'radio',
+      checked: port === DEFAULT_PROXY_PORT,
+      click: () => void actions.usePort(DEFAULT_PROXY_PORT),
+    },
+    {
+      label: 'Any Free Port',
+      id: 'port-free',
+      type: 'radio',
+      checked: port === 0,
+      click: () => void actions.usePort(0),
+    },
   ];
-  if (port !== 0 && port !== DEFAULT_PROXY_PORT) ports.push({ label: `Port ${port} (from settings.json)`, type: 'radio', checked: true });
+  if (port !== 0 && port !== DEFAULT_PROXY_PORT)
+    ports.push({ label: `Port ${port} (from settings.json)`, type: 'radio', checked: true });
   return [
     { label: `Listening on ${state.proxyUrl}`, id: 'proxy-url', enabled: false },
     { label: `Forwarding to ${state.settings.upstream}`, id: 'upstream', enabled: false },

@@ -8,11 +8,9 @@ import { OpenRequests, recordingPathsIn } from './open-requests.js';
 
 describe('recordings the OS asks to open', () => {
   it('takes .loupe arguments only, resolved against the working directory', () => {
-    expect(recordingPathsIn(['.', '--inspect', 'a.loupe', 'B.LOUPE', '/abs/c.loupe', 'notes.txt', '--x=y.loupe'], '/work')).toEqual([
-      path.resolve('/work', 'a.loupe'),
-      path.resolve('/work', 'B.LOUPE'),
-      path.resolve('/abs/c.loupe'),
-    ]);
+    expect(
+      recordingPathsIn(['.', '--inspect', 'a.loupe', 'B.LOUPE', '/abs/c.loupe', 'notes.txt', '--x=y.loupe'], '/work'),
+    ).toEqual([path.resolve('/work', 'a.loupe'), path.resolve('/work', 'B.LOUPE'), path.resolve('/abs/c.loupe')]);
   });
 
   it('queues requests until the shell is ready, then delivers them straight away', () => {
@@ -23,7 +21,10 @@ describe('recordings the OS asks to open', () => {
     expect(prevented).toBe(true);
     const opened: string[] = [];
     let focused = 0;
-    requests.deliver((f) => opened.push(f), () => focused++);
+    requests.deliver(
+      (f) => opened.push(f),
+      () => focused++,
+    );
     expect(opened).toEqual([path.resolve('/work/first.loupe'), '/x/mac.loupe']);
     app.emit('second-instance', {}, ['/opt/loupe', 'second.loupe'], '/home/u');
     expect(focused).toBe(1);

@@ -48,7 +48,8 @@ export function settingsActions(deps: SettingsActionDeps): SettingsActions {
 
     async reloadSettings() {
       const { settings, problem } = file.load();
-      if (problem) return void (await showError(deps.window(), 'The settings file has a problem; nothing was changed', problem));
+      if (problem)
+        return void (await showError(deps.window(), 'The settings file has a problem; nothing was changed', problem));
       await apply(settings);
     },
   };

@@ -40,7 +40,11 @@ export class MainWindow {
     win.on('closed', () => {
       if (this.win === win) this.win = null;
     });
-    win.loadURL(this.options.url).catch((err: Error) => process.stderr.write(`loupe: the window could not load ${this.options.url}: ${err.message}\n`));
+    win
+      .loadURL(this.options.url)
+      .catch((err: Error) =>
+        process.stderr.write(`loupe: the window could not load ${this.options.url}: ${err.message}\n`),
+      );
     return win;
   }
 }

@@ -27,7 +27,10 @@ function loupe(args: string[]) {
 }
 
 /** For commands that talk to the in-process simulator, which spawnSync would block. */
-function loupeAsync(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ status: number | null; stderr: string }> {
+function loupeAsync(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ status: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'inherit', 'pipe'], env });
     let stderr = '';
@@ -41,7 +44,8 @@ describe('loupe CLI', () => {
   let sim: SimUpstream;
   let dir: string;
   beforeAll(async () => {
-    if (!fs.existsSync(path.join(root, 'dist', 'electron', 'core', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+    if (!fs.existsSync(path.join(root, 'dist', 'electron', 'core', 'cli.js')))
+      throw new Error('dist/ is missing: run `npm run build` first');
     sim = await startSimUpstream();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-cli-'));
   });
@@ -52,7 +56,9 @@ describe('loupe CLI', () => {
 
   it('serve prints one JSON ready line, records, and flushes everything on SIGTERM', async () => {
     const db = path.join(dir, 'serve.loupe');
-    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', db, '--upstream', sim.url], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', db, '--upstream', sim.url], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     // A failed assertion must not leave it serving; its server then shuts down on its own.
     onTestFinished(() => void child.kill('SIGKILL'));
     const stderr: string[] = [];
@@ -102,7 +108,10 @@ describe('loupe CLI', () => {
     const server = (JSON.parse(claim()!) as { pid: number }).pid;
     expect(parentOf(server)).toBe(child.pid);
     const inUse = new RegExp(`is being recorded by another Loupe \\(process ${server}\\)`);
-    const second = spawnSync(process.execPath, [bin, 'serve', '--port', '0', '--db', db, '--upstream', sim.url], { encoding: 'utf8', timeout: 20_000 });
+    const second = spawnSync(process.execPath, [bin, 'serve', '--port', '0', '--db', db, '--upstream', sim.url], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     expect(second.status).toBe(1);
     expect(second.stderr).toMatch(inUse);
     expect(second.stderr.trim().split('\n')).toHaveLength(1);
@@ -137,7 +146,19 @@ describe('loupe CLI', () => {
     fs.mkdirSync(path.dirname(scriptPath), { recursive: true });
     fs.writeFileSync(scriptPath, script);
     const secretArg = 'sk-argv-secret-1111111111111111111';
-    const result = await loupeAsync(['record', '--db', db, '--upstream', sim.url, '--label', 'ci-run', '--', process.execPath, scriptPath, secretArg]);
+    const result = await loupeAsync([
+      'record',
+      '--db',
+      db,
+      '--upstream',
+      sim.url,
+      '--label',
+      'ci-run',
+      '--',
+      process.execPath,
+      scriptPath,
+      secretArg,
+    ]);
     expect(result.status).toBe(7);
     expect(result.stderr).toContain('recorded 2 exchanges');
     // The command's arguments may hold a key the shell expanded; they never reach stderr.
@@ -145,7 +166,8 @@ describe('loupe CLI', () => {
     expect(result.stderr).not.toContain(secretArg);
     // The store writer's thread masked the MCP tool's OAuth token before it reached the file.
     for (const suffix of ['', '-wal']) {
-      if (fs.existsSync(db + suffix)) expect(fs.readFileSync(db + suffix).includes('gho_record-cli-token-0123456789abcdef')).toBe(false);
+      if (fs.existsSync(db + suffix))
+        expect(fs.readFileSync(db + suffix).includes('gho_record-cli-token-0123456789abcdef')).toBe(false);
     }
 
     const doc = JSON.parse(loupe(['export', db]).stdout);
@@ -155,13 +177,26 @@ describe('loupe CLI', () => {
     // The second request's context: the first request and its output, carried by
     // previous_response_id, then its own input; counted, and set beside the reported input.
     type Part = { item: string | null; source: string; from_response: string | null; tokens: number };
-    const [first, second] = doc.runs[0].responses as Array<{ id: string; items: unknown[]; context: Part[]; context_tokens: number; reported_input_tokens: number }>;
-    expect(second!.context.map((p) => p.source)).toEqual([...Array(1 + first!.items.length).fill('previous_response'), 'request']);
+    const [first, second] = doc.runs[0].responses as Array<{
+      id: string;
+      items: unknown[];
+      context: Part[];
+      context_tokens: number;
+      reported_input_tokens: number;
+    }>;
+    expect(second!.context.map((p) => p.source)).toEqual([
+      ...Array(1 + first!.items.length).fill('previous_response'),
+      'request',
+    ]);
     expect(second!.context.slice(0, -1).every((p) => p.from_response === first!.id)).toBe(true);
     expect(second!.context_tokens).toBe(second!.context.reduce((n, p) => n + p.tokens, 0));
     expect(second!.reported_input_tokens).toBeGreaterThan(0);
     // What the run paid for: the first request's input is resent by the second.
-    const paid = doc.runs[0].attribution as { input_tokens: number; by_source: Array<{ source: string; tokens: number; resends: number }>; cost: number | null };
+    const paid = doc.runs[0].attribution as {
+      input_tokens: number;
+      by_source: Array<{ source: string; tokens: number; resends: number }>;
+      cost: number | null;
+    };
     expect(paid.input_tokens).toBe(first!.reported_input_tokens + second!.reported_input_tokens);
     expect(Math.round(paid.by_source.reduce((n, r) => n + r.tokens, 0))).toBeCloseTo(paid.input_tokens, -1);
     expect(paid.by_source.find((r) => r.source === 'user messages')?.resends).toBe(1);
@@ -181,7 +216,10 @@ describe('loupe CLI', () => {
     const scriptPath = path.join(root, '.test-results', 'record-inherited-client.mjs');
     fs.writeFileSync(scriptPath, script);
     // Without this, the request would go to api.openai.com, unreachable here, and fail.
-    const result = await loupeAsync(['record', '--db', db, '--', process.execPath, scriptPath], { ...process.env, OPENAI_BASE_URL: `${sim.url}/v1` });
+    const result = await loupeAsync(['record', '--db', db, '--', process.execPath, scriptPath], {
+      ...process.env,
+      OPENAI_BASE_URL: `${sim.url}/v1`,
+    });
     expect(result.stderr).toContain(`forwarding to ${sim.url}/v1 (your OPENAI_BASE_URL)`);
     expect(result.status).toBe(0);
     expect(result.stderr).toContain('recorded 1 exchange ');
@@ -191,7 +229,11 @@ describe('loupe CLI', () => {
   it('record passes SIGTERM on to the command, not a SIGINT sent to Loupe alone, and reports a signal death as 128+N', async () => {
     const db = path.join(dir, 'record-signals.loupe');
     const script = `process.on('SIGINT', () => console.error('child got SIGINT')); console.error('child ready'); setInterval(() => {}, 1000);`;
-    const child = spawn(process.execPath, [bin, 'record', '--db', db, '--upstream', sim.url, '--', process.execPath, '-e', script], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [bin, 'record', '--db', db, '--upstream', sim.url, '--', process.execPath, '-e', script],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -209,7 +251,9 @@ describe('loupe CLI', () => {
   it('export stops quietly, with status 0, when the reader of its output goes away (| head)', async () => {
     const db = path.join(dir, 'record.loupe');
     for (const format of ['json', 'jsonl']) {
-      const child = spawn(process.execPath, [bin, 'export', db, '--format', format], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [bin, 'export', db, '--format', format], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       child.stdout.destroy();
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -247,7 +291,9 @@ describe('loupe CLI', () => {
     expect(result.status).toBe(0);
     expect(result.stderr).toMatch(/^loupe: upgrading \S+old-schema\.loupe \(\d+ MB\) from schema v1 to v\d+, once;/m);
     expect(result.stderr).toMatch(/^loupe: upgraded \S+old-schema\.loupe in \d+\.\d s$/m);
-    expect(loupe(['export', old]).stdout).toBe(loupe(['export', db]).stdout.replaceAll('record.loupe', 'old-schema.loupe'));
+    expect(loupe(['export', old]).stdout).toBe(
+      loupe(['export', db]).stdout.replaceAll('record.loupe', 'old-schema.loupe'),
+    );
     // Once upgraded, nothing more to say.
     expect(loupe(['reindex', old]).stderr).not.toMatch(/upgrad/);
   });
@@ -260,7 +306,12 @@ describe('loupe CLI', () => {
     expect(har.log.entries[0].request.url).toBe(`${sim.url}/v1/responses`);
     expect(JSON.stringify(har)).not.toContain('sk-record-test-000000000000000000');
     const otlp = JSON.parse(loupe(['export', db, '--format', 'otlp']).stdout);
-    const spans = otlp.resourceSpans[0].scopeSpans[0].spans as Array<{ traceId: string; parentSpanId?: string; name: string; attributes: Array<{ key: string }> }>;
+    const spans = otlp.resourceSpans[0].scopeSpans[0].spans as Array<{
+      traceId: string;
+      parentSpanId?: string;
+      name: string;
+      attributes: Array<{ key: string }>;
+    }>;
     expect(spans).toHaveLength(3);
     expect(new Set(spans.map((s) => s.traceId)).size).toBe(1);
     expect(spans.filter((s) => s.parentSpanId)).toHaveLength(2);
@@ -283,11 +334,23 @@ describe('loupe CLI', () => {
       [['export', path.join(dir, 'record.loupe'), '--format', 'xml'], 2, /unknown --format "xml"/],
       [['record', '--db', path.join(dir, 'x.loupe')], 2, /record needs a command after `--`/],
       [['serve', '--port', '0', '--upstream', 'not a url'], 2, /--upstream must be an http\(s\) URL/],
-      [['serve', '--port', '0', '--db', path.join(dir, 'never-created.loupe'), '--upstream', 'ftp://example.com'], 2, /--upstream must be an http\(s\) URL/],
-      [['serve', '--port', '0', '--db', path.join(dir, 'never-created.loupe'), '--ui-port', 'abc'], 2, /--ui-port must be a port number/],
+      [
+        ['serve', '--port', '0', '--db', path.join(dir, 'never-created.loupe'), '--upstream', 'ftp://example.com'],
+        2,
+        /--upstream must be an http\(s\) URL/,
+      ],
+      [
+        ['serve', '--port', '0', '--db', path.join(dir, 'never-created.loupe'), '--ui-port', 'abc'],
+        2,
+        /--ui-port must be a port number/,
+      ],
       [['export', path.join(dir, 'record.loupe'), '--db', 'other.loupe'], 2, /--db does not apply to loupe export/],
       [['serve', '--label', 'x'], 2, /--label does not apply to loupe serve/],
-      [['export', path.join(dir, 'record.loupe'), 'extra.loupe'], 2, /unexpected argument "extra\.loupe" for loupe export/],
+      [
+        ['export', path.join(dir, 'record.loupe'), 'extra.loupe'],
+        2,
+        /unexpected argument "extra\.loupe" for loupe export/,
+      ],
       [['serve', '--', 'node', 'agent.js'], 2, /loupe serve takes no command after `--`; did you mean loupe record\?/],
       [['serve', '--port', '0', '--db', foreign], 1, /another program's SQLite database .*Loupe left it untouched/],
     ];

@@ -19,14 +19,26 @@ import { serve } from './cli/serve.js';
  */
 const OTLP_PUSH = { flags: ['otlp'], switches: ['otlp-json', 'otlp-content'] };
 const COMMANDS: Record<string, { flags: readonly string[]; switches?: readonly string[]; files: number }> = {
-  serve: { flags: ['port', 'ui-port', 'upstream', 'db', 'upstream-timeout', 'shutdown-grace', 'redact', ...OTLP_PUSH.flags], switches: OTLP_PUSH.switches, files: 0 },
-  record: { flags: ['db', 'upstream', 'port', 'label', 'upstream-timeout', 'shutdown-grace', 'redact', ...OTLP_PUSH.flags], switches: OTLP_PUSH.switches, files: 0 },
+  serve: {
+    flags: ['port', 'ui-port', 'upstream', 'db', 'upstream-timeout', 'shutdown-grace', 'redact', ...OTLP_PUSH.flags],
+    switches: OTLP_PUSH.switches,
+    files: 0,
+  },
+  record: {
+    flags: ['db', 'upstream', 'port', 'label', 'upstream-timeout', 'shutdown-grace', 'redact', ...OTLP_PUSH.flags],
+    switches: OTLP_PUSH.switches,
+    files: 0,
+  },
   export: { flags: ['format'], switches: ['otlp-content'], files: 1 },
   reindex: { flags: [], files: 1 },
   replay: { flags: ['run', 'port', 'db', 'timing', 'on-miss', 'upstream', 'ignore'], files: 1 },
   fork: { flags: ['run', 'at', 'set', 'db', 'upstream', 'port', 'ignore'], files: 1 },
   diff: { flags: ['format'], files: 3 },
-  demo: { flags: ['scenario', 'speed', 'db', 'port', 'ui-port', 'redact', ...OTLP_PUSH.flags], switches: OTLP_PUSH.switches, files: 0 },
+  demo: {
+    flags: ['scenario', 'speed', 'db', 'port', 'ui-port', 'redact', ...OTLP_PUSH.flags],
+    switches: OTLP_PUSH.switches,
+    files: 0,
+  },
 };
 
 /** `flags` take a value; `switches`, and the flags below that are valid anywhere, do not. */
@@ -37,10 +49,15 @@ function checkCommandArgs(args: ParsedArgs, command: string): void {
   const spec = COMMANDS[command];
   if (!spec) throw new UsageError(`unknown command "${command}"; try loupe --help`);
   for (const name of args.flags.keys()) {
-    if (!spec.flags.includes(name) && !spec.switches?.includes(name)) throw new UsageError(`--${name} does not apply to loupe ${command}; try loupe --help`);
+    if (!spec.flags.includes(name) && !spec.switches?.includes(name))
+      throw new UsageError(`--${name} does not apply to loupe ${command}; try loupe --help`);
   }
-  if (args.positionals.length > spec.files) throw new UsageError(`unexpected argument "${args.positionals[spec.files]}" for loupe ${command}; try loupe --help`);
-  if (args.rest.length && !['record', 'replay', 'fork'].includes(command)) throw new UsageError(`loupe ${command} takes no command after \`--\`; did you mean loupe record?`);
+  if (args.positionals.length > spec.files)
+    throw new UsageError(
+      `unexpected argument "${args.positionals[spec.files]}" for loupe ${command}; try loupe --help`,
+    );
+  if (args.rest.length && !['record', 'replay', 'fork'].includes(command))
+    throw new UsageError(`loupe ${command} takes no command after \`--\`; did you mean loupe record?`);
 }
 
 const HELP = `loupe: record and inspect OpenAI Responses API traffic

@@ -78,7 +78,10 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   tierRelayCodeSooner();
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   // One writer per file: a second Loupe on it is refused here, before it migrates or writes.
-  const { db, lock } = openLocked(options.dbPath, { nativeBinding: options.nativeBinding, onUpgrade: upgradeNotice(options.dbPath, log) });
+  const { db, lock } = openLocked(options.dbPath, {
+    nativeBinding: options.nativeBinding,
+    onUpgrade: upgradeNotice(options.dbPath, log),
+  });
   const events = new EventEmitter<CoreEvents>();
   const firstId = (db.prepare('SELECT COALESCE(MAX(id), 0) + 1 AS id FROM exchanges').get() as { id: number }).id;
   try {
@@ -122,7 +125,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         events.emit('recording.resumed', recorder.health);
       },
       onDeriveFailed: (id, err) => log(`loupe: could not derive exchange ${id}: ${err.message}`),
-      onCheckpointFailed: (err) => log(`loupe: could not checkpoint ${options.dbPath} (nothing is lost; tried again later): ${err.message}`),
+      onCheckpointFailed: (err) =>
+        log(`loupe: could not checkpoint ${options.dbPath} (nothing is lost; tried again later): ${err.message}`),
     },
     options.storeWorker ?? DEFAULT_WORKER_SCRIPT,
     options.nativeBinding,
@@ -151,7 +155,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       forks,
       redact: options.redact,
       env: options.env,
-      onRecordError: (err) => log(`loupe: recording failed for one exchange (traffic still flows): ${(err as Error).message}`),
+      onRecordError: (err) =>
+        log(`loupe: recording failed for one exchange (traffic still flows): ${(err as Error).message}`),
     });
   } catch (err) {
     await writer.close();
@@ -188,7 +193,10 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     async close() {
       // Every exchange ends first, by itself or cut short, so its end is in the last flush.
       const { cutShort, stillOpen } = await proxy.close(options.shutdownGraceMs);
-      if (cutShort) log(`loupe: ${cutShort} exchange(s) still in flight at shutdown were cut short; what arrived until then is kept`);
+      if (cutShort)
+        log(
+          `loupe: ${cutShort} exchange(s) still in flight at shutdown were cut short; what arrived until then is kept`,
+        );
       recorder.close();
       await writer.close();
       // Still failing: exchanges that lost their end may have none on file yet, and the
@@ -208,7 +216,9 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         try {
           db.pragma('wal_checkpoint(TRUNCATE)');
         } catch (err) {
-          log(`loupe: could not checkpoint ${options.dbPath} (nothing is lost; the next open replays the WAL): ${(err as Error).message}`);
+          log(
+            `loupe: could not checkpoint ${options.dbPath} (nothing is lost; the next open replays the WAL): ${(err as Error).message}`,
+          );
         }
       }
       db.close();

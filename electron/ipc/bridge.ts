@@ -30,7 +30,9 @@ export function createBridge(ipc: IpcRendererLike): LoupeApi {
         throw fail('unavailable', `Loupe's main process did not answer ${channel}: ${(err as Error).message}`);
       }
       if (result && result.ok === true) return result.value as never;
-      throw result && result.ok === false ? fail(result.error.code, result.error.message) : fail('internal', `malformed answer to ${channel}`);
+      throw result && result.ok === false
+        ? fail(result.error.code, result.error.message)
+        : fail('internal', `malformed answer to ${channel}`);
     },
 
     on(event, listener) {

@@ -23,9 +23,11 @@ export function checkSender(frame: SenderFrame | null | undefined, isAppUrl: (ur
 
 export function checkRequest(request: unknown): Record<string, unknown> {
   if (request === undefined || request === null) return {};
-  if (typeof request !== 'object' || Array.isArray(request)) throw new ApiError('bad_request', 'the request must be an object');
+  if (typeof request !== 'object' || Array.isArray(request))
+    throw new ApiError('bad_request', 'the request must be an object');
   const proto = Object.getPrototypeOf(request) as unknown;
-  if (proto !== Object.prototype && proto !== null) throw new ApiError('bad_request', 'the request must be a plain object');
+  if (proto !== Object.prototype && proto !== null)
+    throw new ApiError('bad_request', 'the request must be a plain object');
   let size: number;
   try {
     size = JSON.stringify(request).length;

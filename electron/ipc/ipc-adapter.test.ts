@@ -25,7 +25,8 @@ function setup() {
   const api: LoupeApi = {
     async invoke(channel, request) {
       calls.push({ channel, request });
-      if ((request as { fail?: string }).fail === 'api') throw new ApiError('not_found', 'no run "x" in this recording');
+      if ((request as { fail?: string }).fail === 'api')
+        throw new ApiError('not_found', 'no run "x" in this recording');
       if ((request as { fail?: string }).fail === 'bug') throw new TypeError('boom');
       return { echoed: channel } as never;
     },
@@ -48,7 +49,13 @@ function setup() {
   const appWindow = target('loupe-app://renderer/index.html');
   const strayWindow = target('https://evil.example/');
   const logs: string[] = [];
-  const dispose = registerIpc({ ipcMain, api, isAppUrl, targets: () => [appWindow, strayWindow], log: (l) => logs.push(l) });
+  const dispose = registerIpc({
+    ipcMain,
+    api,
+    isAppUrl,
+    targets: () => [appWindow, strayWindow],
+    log: (l) => logs.push(l),
+  });
   const call = (channel: string, request: unknown, url: string | null = 'loupe-app://renderer/index.html') =>
     handlers.get(channel)!({ senderFrame: url === null ? null : { url } } as unknown as IpcMainInvokeEvent, request);
   return { handlers, registrations, calls, events, appWindow, strayWindow, logs, dispose, call };
@@ -82,9 +89,15 @@ describe('Electron IPC adapter', () => {
       'devtools://devtools/bundled/inspector.html',
       '',
     ]) {
-      expect(await call('runs.list', {}, url)).toEqual({ ok: false, error: { code: 'forbidden', message: expect.any(String) } });
+      expect(await call('runs.list', {}, url)).toEqual({
+        ok: false,
+        error: { code: 'forbidden', message: expect.any(String) },
+      });
     }
-    expect(await call('runs.list', {}, null)).toEqual({ ok: false, error: { code: 'forbidden', message: 'the sender frame is gone' } });
+    expect(await call('runs.list', {}, null)).toEqual({
+      ok: false,
+      error: { code: 'forbidden', message: 'the sender frame is gone' },
+    });
     expect(calls).toEqual([]);
     expect(logs.some((l) => l.includes('https://evil.example'))).toBe(true);
   });
@@ -94,15 +107,27 @@ describe('Electron IPC adapter', () => {
     for (const bad of [[1, 2], 'runs', 42, true]) {
       expect(await call('runs.get', bad)).toMatchObject({ ok: false, error: { code: 'bad_request' } });
     }
-    expect(await call('runs.get', new Map())).toMatchObject({ ok: false, error: { code: 'bad_request', message: 'the request must be a plain object' } });
-    expect(await call('runs.list', { query: 'x'.repeat(1 << 20) })).toMatchObject({ ok: false, error: { code: 'too_large' } });
+    expect(await call('runs.get', new Map())).toMatchObject({
+      ok: false,
+      error: { code: 'bad_request', message: 'the request must be a plain object' },
+    });
+    expect(await call('runs.list', { query: 'x'.repeat(1 << 20) })).toMatchObject({
+      ok: false,
+      error: { code: 'too_large' },
+    });
     expect(calls).toEqual([]);
   });
 
   it('keeps the error code of a failed call, and turns anything else into internal', async () => {
     const { call, logs } = setup();
-    expect(await call('runs.get', { fail: 'api' })).toEqual({ ok: false, error: { code: 'not_found', message: 'no run "x" in this recording' } });
-    expect(await call('runs.get', { fail: 'bug' })).toEqual({ ok: false, error: { code: 'internal', message: 'boom' } });
+    expect(await call('runs.get', { fail: 'api' })).toEqual({
+      ok: false,
+      error: { code: 'not_found', message: 'no run "x" in this recording' },
+    });
+    expect(await call('runs.get', { fail: 'bug' })).toEqual({
+      ok: false,
+      error: { code: 'internal', message: 'boom' },
+    });
     expect(logs).toContain('loupe: runs.get failed: boom');
   });
 

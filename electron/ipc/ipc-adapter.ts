@@ -39,7 +39,8 @@ export function registerIpc(options: IpcAdapterOptions): () => void {
   const offs = EVENTS.map((name) =>
     options.api.on(name, (payload) => {
       // A window showing anything but the app's page (it cannot navigate, but be sure) gets nothing.
-      for (const target of options.targets()) if (!target.isDestroyed() && options.isAppUrl(target.getURL())) target.send(name, payload);
+      for (const target of options.targets())
+        if (!target.isDestroyed() && options.isAppUrl(target.getURL())) target.send(name, payload);
     }),
   );
   return () => {
@@ -48,7 +49,13 @@ export function registerIpc(options: IpcAdapterOptions): () => void {
   };
 }
 
-async function answer(options: IpcAdapterOptions, channel: ChannelName, event: IpcMainInvokeEvent, request: unknown, log: (line: string) => void): Promise<IpcResult> {
+async function answer(
+  options: IpcAdapterOptions,
+  channel: ChannelName,
+  event: IpcMainInvokeEvent,
+  request: unknown,
+  log: (line: string) => void,
+): Promise<IpcResult> {
   try {
     checkSender(event.senderFrame, options.isAppUrl);
     const value = await options.api.invoke(channel, checkRequest(request) as never);

@@ -16,19 +16,23 @@ function fakeIpcPair(pageUrl = PAGE) {
   const handlers = new Map<string, (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown>>();
   const rendererSide = new EventEmitter();
   const ipcMain = {
-    handle: (channel: string, fn: (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown>) => void handlers.set(channel, fn),
+    handle: (channel: string, fn: (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown>) =>
+      void handlers.set(channel, fn),
     removeHandler: (channel: string) => void handlers.delete(channel),
   };
   const webContents: PushTarget = {
     isDestroyed: () => false,
     getURL: () => pageUrl,
-    send: (channel, ...args) => void setImmediate(() => rendererSide.emit(channel, { sender: 'ipcRenderer' }, ...structuredClone(args))),
+    send: (channel, ...args) =>
+      void setImmediate(() => rendererSide.emit(channel, { sender: 'ipcRenderer' }, ...structuredClone(args))),
   };
   const ipcRenderer: IpcRendererLike = {
     async invoke(channel, ...args) {
       const handler = handlers.get(channel);
       if (!handler) throw new Error(`No handler registered for '${channel}'`);
-      return structuredClone(await handler({ senderFrame: { url: pageUrl } } as unknown as IpcMainInvokeEvent, ...structuredClone(args)));
+      return structuredClone(
+        await handler({ senderFrame: { url: pageUrl } } as unknown as IpcMainInvokeEvent, ...structuredClone(args)),
+      );
     },
     on: (channel, listener) => rendererSide.on(channel, listener),
   };
@@ -37,7 +41,13 @@ function fakeIpcPair(pageUrl = PAGE) {
 
 describeContract('Electron IPC (adapter + preload bridge)', async (service) => {
   const pair = fakeIpcPair();
-  const dispose = registerIpc({ ipcMain: pair.ipcMain, api: service, isAppUrl: (u) => u === PAGE, targets: () => [pair.webContents], log: () => {} });
+  const dispose = registerIpc({
+    ipcMain: pair.ipcMain,
+    api: service,
+    isAppUrl: (u) => u === PAGE,
+    targets: () => [pair.webContents],
+    log: () => {},
+  });
   return {
     api: createBridge(pair.ipcRenderer),
     async close() {
@@ -51,9 +61,15 @@ describe('the preload bridge', () => {
     const pair = fakeIpcPair();
     const bridge = createBridge(pair.ipcRenderer);
     const err = await bridge.invoke('runs.list', {}).catch((e: unknown) => e);
-    expect(err).toEqual({ code: 'unavailable', message: expect.stringContaining("No handler registered for 'runs.list'") });
+    expect(err).toEqual({
+      code: 'unavailable',
+      message: expect.stringContaining("No handler registered for 'runs.list'"),
+    });
     expect(Object.getPrototypeOf(err)).toBe(Object.prototype);
-    expect(await bridge.invoke('nope.nope' as never, {} as never).catch((e: unknown) => e)).toEqual({ code: 'unknown_channel', message: 'no channel "nope.nope"' });
+    expect(await bridge.invoke('nope.nope' as never, {} as never).catch((e: unknown) => e)).toEqual({
+      code: 'unknown_channel',
+      message: 'no channel "nope.nope"',
+    });
   });
 
   it('refuses events outside the contract, and hands listeners the payload only, never the IPC event', async () => {

@@ -54,7 +54,8 @@ export function AgentTrace() {
   return (
     <div className="h-full overflow-y-auto px-5 py-4" data-testid="agent-trace">
       <p className="mb-3 text-[12px] text-zinc-500">
-        {count} span{count === 1 ? '' : 's'} exported by the Agents SDK for this run. Click a span to see it as sent; a response span opens that response.
+        {count} span{count === 1 ? '' : 's'} exported by the Agents SDK for this run. Click a span to see it as sent; a
+        response span opens that response.
       </p>
       {layout.traces.map((trace) => (
         <section key={trace.traceId} className="mb-5" data-trace-id={trace.traceId}>
@@ -65,8 +66,18 @@ export function AgentTrace() {
           <div className="space-y-px">
             {trace.rows.map((row) => (
               <Fragment key={row.span.id}>
-                <SpanLine row={row} pct={pct} open={open === row.span.id} onToggle={() => setOpen(open === row.span.id ? null : row.span.id)} />
-                {open === row.span.id && <SpanBody span={row.span} onShowResponse={responses?.some((r) => r.responseId === row.span.responseId) ? showResponse : null} />}
+                <SpanLine
+                  row={row}
+                  pct={pct}
+                  open={open === row.span.id}
+                  onToggle={() => setOpen(open === row.span.id ? null : row.span.id)}
+                />
+                {open === row.span.id && (
+                  <SpanBody
+                    span={row.span}
+                    onShowResponse={responses?.some((r) => r.responseId === row.span.responseId) ? showResponse : null}
+                  />
+                )}
               </Fragment>
             ))}
           </div>
@@ -76,9 +87,21 @@ export function AgentTrace() {
   );
 }
 
-function SpanLine({ row, pct, open, onToggle }: { row: SpanRow; pct: (ms: number) => string; open: boolean; onToggle: () => void }) {
+function SpanLine({
+  row,
+  pct,
+  open,
+  onToggle,
+}: {
+  row: SpanRow;
+  pct: (ms: number) => string;
+  open: boolean;
+  onToggle: () => void;
+}) {
   const { span } = row;
-  const failed = span.error !== null || (span.type === 'guardrail' && (span.raw.span_data as { triggered?: unknown } | undefined)?.triggered === true);
+  const failed =
+    span.error !== null ||
+    (span.type === 'guardrail' && (span.raw.span_data as { triggered?: unknown } | undefined)?.triggered === true);
   const detail = spanDetail(span);
   return (
     <button
@@ -91,12 +114,20 @@ function SpanLine({ row, pct, open, onToggle }: { row: SpanRow; pct: (ms: number
       style={{ gridTemplateColumns: `${LABEL_W}px 1fr 64px` }}
     >
       <span className="flex min-w-0 items-center gap-1.5" style={{ paddingLeft: `${row.depth * 14}px` }}>
-        <span className={`shrink-0 rounded px-1.5 text-[10.5px] font-medium ${TYPE_STYLE[span.type] ?? 'bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300'}`}>{span.type}</span>
+        <span
+          className={`shrink-0 rounded px-1.5 text-[10.5px] font-medium ${TYPE_STYLE[span.type] ?? 'bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300'}`}
+        >
+          {span.type}
+        </span>
         <span className="truncate text-[12.5px]" title={detail ? `${span.name} — ${detail}` : span.name}>
           {span.name}
           {detail && <span className="ml-1.5 text-zinc-500">{detail}</span>}
         </span>
-        {failed && <span className="shrink-0 text-[10.5px] font-semibold text-red-600 dark:text-red-400">{span.error ? 'error' : 'tripped'}</span>}
+        {failed && (
+          <span className="shrink-0 text-[10.5px] font-semibold text-red-600 dark:text-red-400">
+            {span.error ? 'error' : 'tripped'}
+          </span>
+        )}
       </span>
       <span className="relative block h-4">
         {row.offsetMs !== null && (
@@ -106,7 +137,9 @@ function SpanLine({ row, pct, open, onToggle }: { row: SpanRow; pct: (ms: number
           />
         )}
       </span>
-      <span className="text-right text-[11.5px] tabular-nums text-zinc-500">{row.durationMs === null ? 'open' : formatDuration(row.durationMs)}</span>
+      <span className="text-right text-[11.5px] tabular-nums text-zinc-500">
+        {row.durationMs === null ? 'open' : formatDuration(row.durationMs)}
+      </span>
     </button>
   );
 }
@@ -117,7 +150,12 @@ function SpanBody({ span, onShowResponse }: { span: AgentSpan; onShowResponse: (
     <div className="mb-2 ml-2 rounded-md border border-zinc-200 p-2 dark:border-zinc-800" data-testid="span-body">
       <div className="mb-1.5 flex items-center gap-2 text-[11.5px]">
         {span.responseId !== null && onShowResponse && (
-          <button type="button" className="text-blue-600 hover:underline dark:text-blue-400" onClick={() => onShowResponse(span.responseId!)} data-testid="span-show-response">
+          <button
+            type="button"
+            className="text-blue-600 hover:underline dark:text-blue-400"
+            onClick={() => onShowResponse(span.responseId!)}
+            data-testid="span-show-response"
+          >
             Show response in graph
           </button>
         )}
@@ -139,10 +177,13 @@ function NoTrace() {
   ].join('\n');
   return (
     <div className="max-w-2xl p-6 text-[13px] text-zinc-600 dark:text-zinc-300" data-testid="agent-trace-empty">
-      <h3 className="mb-1 text-[14px] font-semibold text-zinc-900 dark:text-zinc-100">No Agents SDK trace for this run</h3>
+      <h3 className="mb-1 text-[14px] font-semibold text-zinc-900 dark:text-zinc-100">
+        No Agents SDK trace for this run
+      </h3>
       <p className="mb-3">
-        Runs made with <code>@openai/agents</code> can show their agent, handoff, guardrail and function spans here. The SDK sends its traces to
-        api.openai.com by default; send them through Loupe instead, and each trace lands on the run whose responses it names:
+        Runs made with <code>@openai/agents</code> can show their agent, handoff, guardrail and function spans here. The
+        SDK sends its traces to api.openai.com by default; send them through Loupe instead, and each trace lands on the
+        run whose responses it names:
       </p>
       <div className="mb-1 flex items-center text-[11px] uppercase tracking-wide text-zinc-500">
         Node, once at start-up
@@ -151,7 +192,9 @@ function NoTrace() {
         </span>
       </div>
       <Code text={snippet} />
-      <p className="mt-2 text-[12px] text-zinc-500">Loupe still forwards the traces to the upstream, so they reach the OpenAI dashboard as before.</p>
+      <p className="mt-2 text-[12px] text-zinc-500">
+        Loupe still forwards the traces to the upstream, so they reach the OpenAI dashboard as before.
+      </p>
     </div>
   );
 }

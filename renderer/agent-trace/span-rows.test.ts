@@ -3,7 +3,15 @@ import type { AgentSpan } from '../../shared/trace/types.js';
 import { spanDetail, spanLayout } from './span-rows.js';
 
 const T = Date.UTC(2026, 0, 1);
-function span(id: string, parent: string | null, type: string, start: number | null, end: number | null, data: Record<string, unknown> = {}, traceId = 'tr'): AgentSpan {
+function span(
+  id: string,
+  parent: string | null,
+  type: string,
+  start: number | null,
+  end: number | null,
+  data: Record<string, unknown> = {},
+  traceId = 'tr',
+): AgentSpan {
   return {
     object: 'trace.span',
     traceId,
@@ -18,7 +26,19 @@ function span(id: string, parent: string | null, type: string, start: number | n
     raw: { span_data: { type, ...data } } as AgentSpan['raw'],
   };
 }
-const trace = (id: string, name: string): AgentSpan => ({ object: 'trace', traceId: id, id, parentId: null, type: 'trace', name, startedAt: null, endedAt: null, responseId: null, error: null, raw: {} });
+const trace = (id: string, name: string): AgentSpan => ({
+  object: 'trace',
+  traceId: id,
+  id,
+  parentId: null,
+  type: 'trace',
+  name,
+  startedAt: null,
+  endedAt: null,
+  responseId: null,
+  error: null,
+  raw: {},
+});
 
 describe('agent trace rows', () => {
   it('nests spans under their parents in start order on one time axis', () => {
@@ -43,12 +63,20 @@ describe('agent trace rows', () => {
   });
 
   it('keeps traces apart and titles a trace exported without its trace object by id', () => {
-    const layout = spanLayout([span('a', null, 'agent', 0, 10, {}, 'tr_1'), span('b', null, 'agent', 20, 30, {}, 'tr_2')]);
-    expect(layout.traces.map((t) => [t.title, t.rows.length])).toEqual([['tr_1', 1], ['tr_2', 1]]);
+    const layout = spanLayout([
+      span('a', null, 'agent', 0, 10, {}, 'tr_1'),
+      span('b', null, 'agent', 20, 30, {}, 'tr_2'),
+    ]);
+    expect(layout.traces.map((t) => [t.title, t.rows.length])).toEqual([
+      ['tr_1', 1],
+      ['tr_2', 1],
+    ]);
   });
 
   it('says what an agent offered, whether a guardrail tripped and what a function returned', () => {
-    expect(spanDetail(span('a', null, 'agent', 0, 1, { tools: ['lookup'], handoffs: ['Billing'] }))).toBe('tools: lookup · handoffs: Billing');
+    expect(spanDetail(span('a', null, 'agent', 0, 1, { tools: ['lookup'], handoffs: ['Billing'] }))).toBe(
+      'tools: lookup · handoffs: Billing',
+    );
     expect(spanDetail(span('g', null, 'guardrail', 0, 1, { triggered: true }))).toBe('triggered');
     expect(spanDetail(span('f', null, 'function', 0, 1, { output: 'ok' }))).toBe('→ ok');
     expect(spanDetail(span('x', null, 'custom', 0, 1))).toBe('');

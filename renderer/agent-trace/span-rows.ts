@@ -26,7 +26,9 @@ export interface SpanLayout {
 }
 
 export function spanLayout(spans: readonly AgentSpan[]): SpanLayout {
-  const starts = spans.filter((s) => s.object === 'trace.span' && s.startedAt !== null).map((s) => s.startedAt as number);
+  const starts = spans
+    .filter((s) => s.object === 'trace.span' && s.startedAt !== null)
+    .map((s) => s.startedAt as number);
   const t0 = starts.length ? Math.min(...starts) : 0;
   let spanMs = 1;
   const traces: TraceBlock[] = [];
@@ -50,7 +52,8 @@ export function spanLayout(spans: readonly AgentSpan[]): SpanLayout {
     const visit = (parent: string | null, depth: number) => {
       for (const span of children.get(parent) ?? []) {
         const offsetMs = span.startedAt === null ? null : span.startedAt - t0;
-        const durationMs = span.startedAt === null || span.endedAt === null ? null : Math.max(0, span.endedAt - span.startedAt);
+        const durationMs =
+          span.startedAt === null || span.endedAt === null ? null : Math.max(0, span.endedAt - span.startedAt);
         spanMs = Math.max(spanMs, (offsetMs ?? 0) + (durationMs ?? 0));
         rows.push({ span, depth, offsetMs, durationMs });
         visit(span.id, depth + 1);
@@ -69,7 +72,12 @@ export function spanDetail(span: AgentSpan): string {
   const list = (v: unknown) => (Array.isArray(v) && v.length ? v.join(', ') : null);
   switch (span.type) {
     case 'agent':
-      return [list(data.tools) && `tools: ${list(data.tools)}`, list(data.handoffs) && `handoffs: ${list(data.handoffs)}`].filter(Boolean).join(' · ');
+      return [
+        list(data.tools) && `tools: ${list(data.tools)}`,
+        list(data.handoffs) && `handoffs: ${list(data.handoffs)}`,
+      ]
+        .filter(Boolean)
+        .join(' · ');
     case 'guardrail':
       return data.triggered === true ? 'triggered' : 'passed';
     case 'function':

@@ -10,7 +10,10 @@ export interface FetchResponseLike {
   status: number;
   json(): Promise<unknown>;
 }
-export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body: string | Blob }) => Promise<FetchResponseLike>;
+export type FetchLike = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body: string | Blob },
+) => Promise<FetchResponseLike>;
 
 export interface SocketLike {
   onopen: ((ev: unknown) => void) | null;
@@ -50,16 +53,27 @@ export class HttpApiClient implements ApiClient {
     return this.post(`/api/${channel}`, { 'content-type': 'application/json' }, JSON.stringify(request ?? {}));
   }
 
-  /** Sends a recording file to the server (electron/core/headless/upload.ts); resolves to its path there, for `recordings.open`. */
+  /**
+   * Sends a recording file to the server (electron/core/headless/upload.ts); resolves to its path there, for
+   * `recordings.open`.
+   */
   async upload(file: Blob, name: string): Promise<string> {
-    const { path } = await this.post<{ path: string }>('/upload', { 'content-type': 'application/octet-stream', 'x-loupe-filename': encodeURIComponent(name) }, file);
+    const { path } = await this.post<{ path: string }>(
+      '/upload',
+      { 'content-type': 'application/octet-stream', 'x-loupe-filename': encodeURIComponent(name) },
+      file,
+    );
     return path;
   }
 
   private async post<T>(route: string, headers: Record<string, string>, payload: string | Blob): Promise<T> {
     let res: FetchResponseLike;
     try {
-      res = await this.options.fetch(`${this.options.origin}${route}`, { method: 'POST', headers: { ...headers, 'x-loupe-token': this.options.token }, body: payload });
+      res = await this.options.fetch(`${this.options.origin}${route}`, {
+        method: 'POST',
+        headers: { ...headers, 'x-loupe-token': this.options.token },
+        body: payload,
+      });
     } catch (err) {
       this.setStatus('lost');
       throw new ApiError('unavailable', `lost the connection to Loupe (${(err as Error).message})`);
@@ -68,7 +82,10 @@ export class HttpApiClient implements ApiClient {
     try {
       body = await res.json();
     } catch {
-      throw new ApiError(res.status === 401 ? 'unauthorized' : 'internal', `Loupe answered ${res.status} without a JSON body`);
+      throw new ApiError(
+        res.status === 401 ? 'unauthorized' : 'internal',
+        `Loupe answered ${res.status} without a JSON body`,
+      );
     }
     if (body && typeof body === 'object' && 'result' in body) return (body as { result: T }).result;
     const error = (body as { error?: unknown } | null)?.error;

@@ -12,7 +12,15 @@ const INFO: AppInfo = {
   version: '0.1.0',
   proxyUrl: 'http://127.0.0.1:7455/v1',
   recording: { path: '/tmp/library.loupe', live: true },
-  health: { exchanges: 0, failedWrites: 0, lostExchanges: 0, lastError: null, firstLossAt: null, lastLossAt: null, resumed: false },
+  health: {
+    exchanges: 0,
+    failedWrites: 0,
+    lostExchanges: 0,
+    lastError: null,
+    firstLossAt: null,
+    lastLossAt: null,
+    resumed: false,
+  },
 };
 
 function client(runs: RunSummary[] = []) {
@@ -41,13 +49,21 @@ describe('App', () => {
     const api = client();
     const { container } = render(<App api={api} />);
     await screen.findByTestId('empty-state');
-    act(() => api.emit('run.updated', { run: summary('run:resp_par1', { live: true, label: 'weather', revision: 3 }) }));
+    act(() =>
+      api.emit('run.updated', { run: summary('run:resp_par1', { live: true, label: 'weather', revision: 3 }) }),
+    );
     const row = container.querySelector('[data-run-id="run:resp_par1"]') as HTMLElement;
     expect(row.getAttribute('data-live')).toBe('true');
     // A run without Agents SDK spans has no trace marker; one with them gets it.
     expect(row.querySelector('[data-testid="run-has-trace"]')).toBeNull();
-    act(() => api.emit('run.updated', { run: summary('run:resp_par1', { live: true, label: 'weather', revision: 4, agentSpans: 6 }) }));
-    expect(row.querySelector('[data-testid="run-has-trace"]')?.getAttribute('title')).toBe('6 Agents SDK spans (press t on the run)');
+    act(() =>
+      api.emit('run.updated', {
+        run: summary('run:resp_par1', { live: true, label: 'weather', revision: 4, agentSpans: 6 }),
+      }),
+    );
+    expect(row.querySelector('[data-testid="run-has-trace"]')?.getAttribute('title')).toBe(
+      '6 Agents SDK spans (press t on the run)',
+    );
     fireEvent.click(row);
     await waitFor(() => expect(container.querySelectorAll('[data-node-type]').length).toBe(9));
     expect(useRunStore.getState().runId).toBe('run:resp_par1');
@@ -68,7 +84,15 @@ describe('App', () => {
     render(<App api={api} />);
     await screen.findByTestId('empty-state');
     const from = new Date(2026, 0, 2, 14, 3, 27).getTime();
-    const failed = { exchanges: 5, failedWrites: 3, lostExchanges: 2, lastError: 'database or disk is full', firstLossAt: from, lastLossAt: from + 65_000, resumed: false };
+    const failed = {
+      exchanges: 5,
+      failedWrites: 3,
+      lostExchanges: 2,
+      lastError: 'database or disk is full',
+      firstLossAt: from,
+      lastLossAt: from + 65_000,
+      resumed: false,
+    };
     act(() => api.emit('recording.failed', failed));
     expect(screen.getByTestId('recording-failed').textContent).toBe(
       'Recording failed. Traffic still flows to the API, but 2 exchanges were not saved between 14:03:27 and 14:04:32 (3 failed writes): database or disk is full. Recording resumes by itself once the file can be written.',

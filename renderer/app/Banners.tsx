@@ -5,13 +5,27 @@ import { formatClock, formatCount } from '../lib/format.js';
 import { Icon } from '../lib/Icon.js';
 import { useAppStore } from '../state/app-store.js';
 
-function Banner({ tone, children, onClose, testId }: { tone: 'red' | 'amber'; children: React.ReactNode; onClose?: () => void; testId: string }) {
+function Banner({
+  tone,
+  children,
+  onClose,
+  testId,
+}: {
+  tone: 'red' | 'amber';
+  children: React.ReactNode;
+  onClose?: () => void;
+  testId: string;
+}) {
   const colors =
     tone === 'red'
       ? 'border-red-300 bg-red-600 text-white dark:border-red-800'
       : 'border-amber-300 bg-amber-100 text-amber-950 dark:border-amber-800 dark:bg-amber-900 dark:text-amber-50';
   return (
-    <div role="alert" data-testid={testId} className={`flex items-center gap-2 border-b px-4 py-1.5 text-[12.5px] ${colors}`}>
+    <div
+      role="alert"
+      data-testid={testId}
+      className={`flex items-center gap-2 border-b px-4 py-1.5 text-[12.5px] ${colors}`}
+    >
       <Icon name="warning" className="h-4 w-4 shrink-0" />
       <div className="min-w-0 flex-1">{children}</div>
       {onClose && (
@@ -62,7 +76,8 @@ export function Banners() {
       )}
       {connection === 'lost' && (
         <Banner tone="amber" testId="connection-lost">
-          <strong>Lost the connection to Loupe.</strong> Is <code>loupe serve</code> still running? Reconnecting… what is shown may be out of date.
+          <strong>Lost the connection to Loupe.</strong> Is <code>loupe serve</code> still running? Reconnecting… what
+          is shown may be out of date.
         </Banner>
       )}
       {error && (

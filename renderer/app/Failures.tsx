@@ -13,7 +13,8 @@ export function Failures() {
   const select = useRunStore((s) => s.select);
   const failed = useMemo(() => {
     const framed = new Set<number>();
-    for (const g of view?.graph.groups ?? []) if (g.kind === 'response' && view?.layout.failures[g.id]) framed.add(g.response);
+    for (const g of view?.graph.groups ?? [])
+      if (g.kind === 'response' && view?.layout.failures[g.id]) framed.add(g.response);
     return (responses ?? []).flatMap((r, index) => {
       const reason = framed.has(index) ? null : failureReason(r);
       return reason ? [{ index, reason }] : [];
@@ -21,7 +22,10 @@ export function Failures() {
   }, [responses, view]);
   if (failed.length === 0) return null;
   return (
-    <div className="border-b border-red-300 bg-red-50 px-4 py-1 text-[12px] text-red-800 dark:border-red-900 dark:bg-red-950/60 dark:text-red-200" data-testid="run-failures">
+    <div
+      className="border-b border-red-300 bg-red-50 px-4 py-1 text-[12px] text-red-800 dark:border-red-900 dark:bg-red-950/60 dark:text-red-200"
+      data-testid="run-failures"
+    >
       {failed.slice(0, SHOWN).map((f) => (
         <button
           key={f.index}
@@ -34,7 +38,11 @@ export function Failures() {
           <strong>Response #{f.index + 1} failed:</strong> {f.reason}
         </button>
       ))}
-      {failed.length > SHOWN && <div className="py-0.5 text-red-700/80 dark:text-red-300/80">and {failed.length - SHOWN} more failed responses (see the waterfall)</div>}
+      {failed.length > SHOWN && (
+        <div className="py-0.5 text-red-700/80 dark:text-red-300/80">
+          and {failed.length - SHOWN} more failed responses (see the waterfall)
+        </div>
+      )}
     </div>
   );
 }

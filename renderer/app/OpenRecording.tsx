@@ -43,7 +43,8 @@ function OpenRecordingDialog() {
         }}
       >
         <label className="block text-[12.5px] text-zinc-600 dark:text-zinc-300" htmlFor="recording-path">
-          Path of a <code>.loupe</code> file on the machine running Loupe (absolute, or relative to where it was started). It opens read-only.
+          Path of a <code>.loupe</code> file on the machine running Loupe (absolute, or relative to where it was
+          started). It opens read-only.
         </label>
         <div className="mt-2 flex gap-2">
           <input
@@ -56,14 +57,20 @@ function OpenRecordingDialog() {
             placeholder="/home/me/agent-runs.loupe"
             className="min-w-0 flex-1 rounded border border-zinc-300 bg-white px-2 py-1 font-mono text-[12.5px] outline-none focus:ring-2 focus:ring-blue-500 dark:border-zinc-700 dark:bg-zinc-950"
           />
-          <button type="submit" disabled={state.busy} data-testid="recording-open" className="rounded bg-blue-600 px-3 py-1 text-[12.5px] font-medium text-white hover:bg-blue-700 disabled:opacity-50">
+          <button
+            type="submit"
+            disabled={state.busy}
+            data-testid="recording-open"
+            className="rounded bg-blue-600 px-3 py-1 text-[12.5px] font-medium text-white hover:bg-blue-700 disabled:opacity-50"
+          >
             {state.busy ? 'Opening…' : 'Open'}
           </button>
         </div>
         {canUpload && (
           <div className="mt-3 border-t border-zinc-200 pt-3 text-[12.5px] text-zinc-600 dark:border-zinc-800 dark:text-zinc-300">
             <label htmlFor="recording-upload" className="block">
-              Or a file on this computer: it is copied to the machine running Loupe (for as long as it runs) and opened read-only.
+              Or a file on this computer: it is copied to the machine running Loupe (for as long as it runs) and opened
+              read-only.
             </label>
             <input
               id="recording-upload"
@@ -81,7 +88,11 @@ function OpenRecordingDialog() {
           </div>
         )}
         {state.error && (
-          <p role="alert" data-testid="recording-error" className="mt-2 break-words text-[12.5px] text-red-600 dark:text-red-400">
+          <p
+            role="alert"
+            data-testid="recording-error"
+            className="mt-2 break-words text-[12.5px] text-red-600 dark:text-red-400"
+          >
             Could not open it: {state.error}
           </p>
         )}
@@ -92,7 +103,12 @@ function OpenRecordingDialog() {
         </p>
       )}
       {current && !current.live && livePath && (
-        <button type="button" onClick={() => submit(livePath)} data-testid="recording-back-live" className="mt-2 rounded border border-zinc-300 px-2 py-1 text-[12px] hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800">
+        <button
+          type="button"
+          onClick={() => submit(livePath)}
+          data-testid="recording-back-live"
+          className="mt-2 rounded border border-zinc-300 px-2 py-1 text-[12px] hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+        >
           Back to the live recording
         </button>
       )}

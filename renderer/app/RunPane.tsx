@@ -37,9 +37,18 @@ export function RunPane() {
       <header className="flex items-center gap-3 border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
         <div className="min-w-0 flex-1">
           <div className="flex items-center gap-2">
-            <h1 className="min-w-0 truncate text-[15px] font-semibold" title={title} data-testid="run-title">{title}</h1>
+            <h1 className="min-w-0 truncate text-[15px] font-semibold" title={title} data-testid="run-title">
+              {title}
+            </h1>
             {activity && <StatusBadge status={activity.status} />}
-            {activity?.active && <span className="shrink-0 text-[11px] font-medium text-blue-600 dark:text-blue-400" data-testid="run-live">● live</span>}
+            {activity?.active && (
+              <span
+                className="shrink-0 text-[11px] font-medium text-blue-600 dark:text-blue-400"
+                data-testid="run-live"
+              >
+                ● live
+              </span>
+            )}
           </div>
           {summary && (
             <div className="truncate text-[11.5px] tabular-nums text-zinc-500 dark:text-zinc-400" title={numbers}>
@@ -61,7 +70,10 @@ export function RunPane() {
             >
               {name}
               {id === 'trace' && (summary?.agentSpans ?? 0) > 0 && (
-                <span className="ml-1.5 rounded-full bg-violet-600 px-1.5 text-[10px] font-semibold text-white" data-testid="trace-count">
+                <span
+                  className="ml-1.5 rounded-full bg-violet-600 px-1.5 text-[10px] font-semibold text-white"
+                  data-testid="trace-count"
+                >
                   {summary!.agentSpans}
                 </span>
               )}
@@ -70,19 +82,35 @@ export function RunPane() {
         </nav>
       </header>
       {omitted && (
-        <div className="border-b border-amber-300 bg-amber-50 px-4 py-1.5 text-[12.5px] text-amber-900 dark:border-amber-800 dark:bg-amber-950/60 dark:text-amber-200" role="status" data-testid="run-too-large">
-          This run is too large to show whole: the oldest {formatCount(omitted.responses)} responses ({formatCount(omitted.items)} items) are left out and
-          the newest are shown. <code>loupe export</code> writes the whole run.
+        <div
+          className="border-b border-amber-300 bg-amber-50 px-4 py-1.5 text-[12.5px] text-amber-900 dark:border-amber-800 dark:bg-amber-950/60 dark:text-amber-200"
+          role="status"
+          data-testid="run-too-large"
+        >
+          This run is too large to show whole: the oldest {formatCount(omitted.responses)} responses (
+          {formatCount(omitted.items)} items) are left out and the newest are shown. <code>loupe export</code> writes
+          the whole run.
         </div>
       )}
       {error && (
-        <div className="border-b border-red-300 bg-red-50 px-4 py-1.5 text-[12.5px] text-red-800 dark:border-red-900 dark:bg-red-950/60 dark:text-red-200" role="alert">
+        <div
+          className="border-b border-red-300 bg-red-50 px-4 py-1.5 text-[12.5px] text-red-800 dark:border-red-900 dark:bg-red-950/60 dark:text-red-200"
+          role="alert"
+        >
           Could not load this run: {error}
         </div>
       )}
       <Failures />
       <div className="relative min-h-0 flex-1">
-        {loading ? <p className="p-6 text-sm text-zinc-500">Loading run…</p> : tab === 'graph' ? <RunGraph /> : tab === 'waterfall' ? <Waterfall /> : <AgentTrace />}
+        {loading ? (
+          <p className="p-6 text-sm text-zinc-500">Loading run…</p>
+        ) : tab === 'graph' ? (
+          <RunGraph />
+        ) : tab === 'waterfall' ? (
+          <Waterfall />
+        ) : (
+          <AgentTrace />
+        )}
       </div>
       <ReplayBar />
     </div>

@@ -19,10 +19,20 @@ const INFO: AppInfo = {
   version: '0.1.0',
   proxyUrl: 'http://127.0.0.1:7455/v1',
   recording: { path: '/tmp/library.loupe', live: true },
-  health: { exchanges: 0, failedWrites: 0, lostExchanges: 0, lastError: null, firstLossAt: null, lastLossAt: null, resumed: false },
+  health: {
+    exchanges: 0,
+    failedWrites: 0,
+    lostExchanges: 0,
+    lastError: null,
+    firstLossAt: null,
+    lastLossAt: null,
+    resumed: false,
+  },
 };
 
-function setup(options: { runs?: RunSummary[]; detail?: RunDetail; extra?: ConstructorParameters<typeof FakeClient>[0] } = {}) {
+function setup(
+  options: { runs?: RunSummary[]; detail?: RunDetail; extra?: ConstructorParameters<typeof FakeClient>[0] } = {},
+) {
   const detail = options.detail ?? detailFrom();
   const runs = options.runs ?? [detail.summary];
   const api = new FakeClient({
@@ -80,7 +90,9 @@ describe('window chrome', () => {
     unmount();
     reloadPanels();
     const again = setup();
-    await waitFor(() => expect(again.container.querySelector('[data-panel="runs"]')?.getAttribute('data-collapsed')).toBe('true'));
+    await waitFor(() =>
+      expect(again.container.querySelector('[data-panel="runs"]')?.getAttribute('data-collapsed')).toBe('true'),
+    );
     fireEvent.click(again.container.querySelector('[data-panel-toggle="runs"]')!);
     expect((again.container.querySelector('[data-panel="runs"]') as HTMLElement).style.width).toBe('348px');
   });
@@ -115,7 +127,7 @@ describe('window chrome', () => {
     expect(screen.queryByTestId('shortcut-sheet')).toBeNull();
   });
 
-  it("says an item has not happened yet at the replay step, rather than its final state", async () => {
+  it('says an item has not happened yet at the replay step, rather than its final state', async () => {
     const { container, detail } = setup();
     await openRun(container, detail.summary.id);
     const view = useRunStore.getState().view!;
@@ -134,12 +146,36 @@ describe('window chrome', () => {
   });
 
   it('shows a plain-text tool output as text, without a JSON warning', async () => {
-    const call = { id: 'fc_1', type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' };
+    const call = {
+      id: 'fc_1',
+      type: 'function_call',
+      call_id: 'call_1',
+      name: 'get_weather',
+      arguments: '{"city":"Paris"}',
+      status: 'completed',
+    };
     const detail = detailFrom([
       streamed(1, 0, { model: 'gpt-5', input: 'Weather?', stream: true }, 'resp_t1', [call]),
-      streamed(2, 1, { model: 'gpt-5', previous_response_id: 'resp_t1', stream: true, input: [{ type: 'function_call_output', call_id: 'call_1', output: 'Sunny, 20 degrees.' }] }, 'resp_t2', [
-        { id: 'msg_1', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', annotations: [], text: 'Sunny.' }] },
-      ]),
+      streamed(
+        2,
+        1,
+        {
+          model: 'gpt-5',
+          previous_response_id: 'resp_t1',
+          stream: true,
+          input: [{ type: 'function_call_output', call_id: 'call_1', output: 'Sunny, 20 degrees.' }],
+        },
+        'resp_t2',
+        [
+          {
+            id: 'msg_1',
+            type: 'message',
+            status: 'completed',
+            role: 'assistant',
+            content: [{ type: 'output_text', annotations: [], text: 'Sunny.' }],
+          },
+        ],
+      ),
     ]);
     const { container } = setup({ detail });
     await openRun(container, detail.summary.id);
@@ -165,7 +201,9 @@ describe('window chrome', () => {
     const input = (await screen.findByTestId('recording-path')) as HTMLInputElement;
     fireEvent.change(input, { target: { value: '/nope.loupe' } });
     fireEvent.click(screen.getByTestId('recording-open'));
-    expect((await screen.findByTestId('recording-error')).textContent).toBe('Could not open it: no such recording: /nope.loupe');
+    expect((await screen.findByTestId('recording-error')).textContent).toBe(
+      'Could not open it: no such recording: /nope.loupe',
+    );
     fireEvent.change(input, { target: { value: '/data/other.loupe' } });
     fireEvent.click(screen.getByTestId('recording-open'));
     await waitFor(() => expect(screen.queryByTestId('open-recording')).toBeNull());
@@ -199,14 +237,20 @@ describe('window chrome', () => {
     await act(async () => {});
     act(() => api.emit('run.updated', { run: summary('label:other', { label: 'other' }) }));
     expect(useRunStore.getState().runId).toBeNull();
-    act(() => api.emit('run.updated', { run: summary('label:demo-travel-101500-travel-chat', { label: 'demo-travel-101500-travel-chat', live: true }) }));
+    act(() =>
+      api.emit('run.updated', {
+        run: summary('label:demo-travel-101500-travel-chat', { label: 'demo-travel-101500-travel-chat', live: true }),
+      }),
+    );
     expect(useRunStore.getState().runId).toBe('label:demo-travel-101500-travel-chat');
     expect(container.querySelector('[data-testid="run-pane"]')).not.toBeNull();
   });
 
   it('keeps a live run running between requests, with its dot on', async () => {
     const endedAt = Date.now() - 1_000;
-    const { container } = setup({ runs: [summary('label:agent', { label: 'agent', status: 'completed', live: false, endedAt })] });
+    const { container } = setup({
+      runs: [summary('label:agent', { label: 'agent', status: 'completed', live: false, endedAt })],
+    });
     const row = await find(container, '[data-run-id="label:agent"]');
     expect(row.getAttribute('data-status')).toBe('in_progress');
     expect(row.getAttribute('data-active')).toBe('true');
@@ -216,11 +260,28 @@ describe('window chrome', () => {
 
   it('shows why a response failed on its frame in the graph and in the top bar', async () => {
     const base = detailFrom();
-    const failed = { ...base.responses[0]!, status: 'failed' as const, error: { code: 'upstream_unreachable', message: 'Loupe proxy: cannot reach the upstream http://127.0.0.1:9 (ECONNREFUSED)' }, output: [] };
-    const detail: RunDetail = { ...base, summary: { ...base.summary, status: 'failed' }, responses: [failed], links: [base.links[0]!] };
+    const failed = {
+      ...base.responses[0]!,
+      status: 'failed' as const,
+      error: {
+        code: 'upstream_unreachable',
+        message: 'Loupe proxy: cannot reach the upstream http://127.0.0.1:9 (ECONNREFUSED)',
+      },
+      output: [],
+    };
+    const detail: RunDetail = {
+      ...base,
+      summary: { ...base.summary, status: 'failed' },
+      responses: [failed],
+      links: [base.links[0]!],
+    };
     const { api, container } = setup({ detail });
     await openRun(container, detail.summary.id);
-    await waitFor(() => expect(screen.getByTestId('frame-failure').textContent).toContain('failed: cannot reach the upstream http://127.0.0.1:9 (ECONNREFUSED)'));
+    await waitFor(() =>
+      expect(screen.getByTestId('frame-failure').textContent).toContain(
+        'failed: cannot reach the upstream http://127.0.0.1:9 (ECONNREFUSED)',
+      ),
+    );
     // On the frame, so not again above the canvas.
     expect(screen.queryByTestId('run-failures')).toBeNull();
     act(() => api.emit('run.updated', { run: { ...detail.summary, endedAt: Date.now(), revision: 9 } }));

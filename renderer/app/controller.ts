@@ -53,7 +53,11 @@ export class Controller {
       }),
       api.on('run.updated', ({ run }) => {
         useRunsStore.getState().runUpdated(run);
-        if (this.openWhenSeen !== null && run.label !== null && (run.label === this.openWhenSeen || run.label.startsWith(`${this.openWhenSeen}-`))) {
+        if (
+          this.openWhenSeen !== null &&
+          run.label !== null &&
+          (run.label === this.openWhenSeen || run.label.startsWith(`${this.openWhenSeen}-`))
+        ) {
           this.openWhenSeen = null;
           this.selectRun(run.id);
         }
@@ -117,7 +121,11 @@ export class Controller {
         const last = detail.responses[detail.responses.length - 1];
         if (!last) return;
         const reason = failureReason(last);
-        useAppStore.getState().setUpstream(reason ? { state: 'failing', reason, at: run.endedAt } : { state: 'ok', reason: null, at: run.endedAt });
+        useAppStore
+          .getState()
+          .setUpstream(
+            reason ? { state: 'failing', reason, at: run.endedAt } : { state: 'ok', reason: null, at: run.endedAt },
+          );
       })
       .catch(() => undefined);
   }
@@ -126,7 +134,9 @@ export class Controller {
   async startDemo(scenario: string): Promise<{ scenario: string; label: string }> {
     const started = await this.api.invoke('demo.start', { scenario });
     this.openWhenSeen = started.label;
-    const seen = Object.values(useRunsStore.getState().byId).find((r) => r.label?.startsWith(`${started.label}-`) || r.label === started.label);
+    const seen = Object.values(useRunsStore.getState().byId).find(
+      (r) => r.label?.startsWith(`${started.label}-`) || r.label === started.label,
+    );
     if (seen) {
       this.openWhenSeen = null;
       this.selectRun(seen.id);

@@ -16,7 +16,20 @@ export const SHORTCUTS: Array<[keys: string, what: string]> = [
   ['?', 'This list of shortcuts'],
 ];
 
-const TEXT_INPUTS = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'number', 'date', 'datetime-local', 'month', 'time', 'week']);
+const TEXT_INPUTS = new Set([
+  'text',
+  'search',
+  'email',
+  'url',
+  'tel',
+  'password',
+  'number',
+  'date',
+  'datetime-local',
+  'month',
+  'time',
+  'week',
+]);
 
 /**
  * Whether a key pressed on `target` is text being typed. A range (the replay scrubber), a
@@ -34,6 +47,14 @@ export function isTyping(target: EventTarget | null): boolean {
 export function isSpaceActivated(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
   if (!el || !el.tagName) return false;
-  if (el.tagName === 'BUTTON' || el.tagName === 'SUMMARY' || el.tagName === 'SELECT' || el.getAttribute('role') === 'button') return true;
-  return el.tagName === 'INPUT' && ['checkbox', 'radio', 'button', 'submit', 'range'].includes((el as HTMLInputElement).type);
+  if (
+    el.tagName === 'BUTTON' ||
+    el.tagName === 'SUMMARY' ||
+    el.tagName === 'SELECT' ||
+    el.getAttribute('role') === 'button'
+  )
+    return true;
+  return (
+    el.tagName === 'INPUT' && ['checkbox', 'radio', 'button', 'submit', 'range'].includes((el as HTMLInputElement).type)
+  );
 }

@@ -9,7 +9,10 @@ export function ComparePicks() {
   const clear = useCompareStore((s) => s.clearPicks);
   if (picked === 0) return null;
   return (
-    <div className="flex items-center gap-2 border-y border-violet-200 bg-violet-50 px-3 py-1.5 text-[12px] text-violet-900 dark:border-violet-900 dark:bg-violet-950/50 dark:text-violet-100" data-testid="compare-picks">
+    <div
+      className="flex items-center gap-2 border-y border-violet-200 bg-violet-50 px-3 py-1.5 text-[12px] text-violet-900 dark:border-violet-900 dark:bg-violet-950/50 dark:text-violet-100"
+      data-testid="compare-picks"
+    >
       <span className="flex-1">{picked === 2 ? '2 runs picked' : '1 run picked: Ctrl/⌘-click another'}</span>
       <button
         type="button"
@@ -21,7 +24,12 @@ export function ComparePicks() {
       >
         Compare
       </button>
-      <button type="button" onClick={clear} className="text-violet-700 hover:underline dark:text-violet-300" data-testid="compare-clear">
+      <button
+        type="button"
+        onClick={clear}
+        className="text-violet-700 hover:underline dark:text-violet-300"
+        data-testid="compare-clear"
+      >
         Clear
       </button>
     </div>

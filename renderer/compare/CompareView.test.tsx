@@ -47,9 +47,17 @@ describe('CompareView', () => {
     });
     const client = renderCompare(fanOut(4));
     await waitFor(() => expect(screen.getByTestId('compare-verdict').dataset.match).toBe('false'));
-    expect(client.calls.find((c) => c.channel === 'runs.compare')?.request).toEqual({ runA: 'label:before', runB: 'label:after' });
+    expect(client.calls.find((c) => c.channel === 'runs.compare')?.request).toEqual({
+      runA: 'label:before',
+      runB: 'label:after',
+    });
     expect(screen.getByTestId('first-divergence').dataset.step).toBe('1');
-    expect(screen.getAllByRole('row').filter((r) => r.dataset.step).map((r) => r.dataset.match)).toEqual(['false', 'false']);
+    expect(
+      screen
+        .getAllByRole('row')
+        .filter((r) => r.dataset.step)
+        .map((r) => r.dataset.match),
+    ).toEqual(['false', 'false']);
     expect(screen.getByTestId('compare-a').textContent).toContain('before');
     expect(screen.getByTestId('compare-steps').textContent).toContain('function_call lookup_row ×5');
   });

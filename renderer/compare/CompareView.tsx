@@ -31,7 +31,14 @@ export function CompareView() {
   return (
     <div className="flex h-full min-w-0 flex-1 flex-col" data-testid="compare-view" data-pair={pair.join(' ')}>
       <CompareHeader pair={pair} />
-      {error && <p className="border-b border-red-300 bg-red-50 px-4 py-1.5 text-[12.5px] text-red-800 dark:bg-red-950/60 dark:text-red-200" role="alert">Could not compare: {error}</p>}
+      {error && (
+        <p
+          className="border-b border-red-300 bg-red-50 px-4 py-1.5 text-[12.5px] text-red-800 dark:bg-red-950/60 dark:text-red-200"
+          role="alert"
+        >
+          Could not compare: {error}
+        </p>
+      )}
       {!result ? (
         <p className="p-6 text-sm text-zinc-500">{loading ? 'Comparing…' : ''}</p>
       ) : (
@@ -58,12 +65,17 @@ function CompareHeader({ pair }: { pair: [string, string] }) {
     return (
       <div className="min-w-0 flex-1" data-testid={`compare-${key}`}>
         <div className="flex items-center gap-1.5">
-          <span className="rounded bg-zinc-900 px-1.5 text-[11px] font-bold text-white dark:bg-zinc-100 dark:text-zinc-900">{key.toUpperCase()}</span>
-          <span className="min-w-0 truncate text-[13.5px] font-semibold" title={id}>{summary?.label ?? summary?.preview ?? runTitle(id)}</span>
+          <span className="rounded bg-zinc-900 px-1.5 text-[11px] font-bold text-white dark:bg-zinc-100 dark:text-zinc-900">
+            {key.toUpperCase()}
+          </span>
+          <span className="min-w-0 truncate text-[13.5px] font-semibold" title={id}>
+            {summary?.label ?? summary?.preview ?? runTitle(id)}
+          </span>
         </div>
         {summary && (
           <div className="truncate text-[11.5px] tabular-nums text-zinc-500">
-            {summary.models.join(', ')} · {summary.responses} responses · {summary.toolCalls} tool calls · {formatCount(summary.tokens.total)} tokens · {formatCost(summary.cost)}
+            {summary.models.join(', ')} · {summary.responses} responses · {summary.toolCalls} tool calls ·{' '}
+            {formatCount(summary.tokens.total)} tokens · {formatCost(summary.cost)}
           </div>
         )}
       </div>
@@ -72,11 +84,25 @@ function CompareHeader({ pair }: { pair: [string, string] }) {
   return (
     <header className="flex items-center gap-3 border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
       {side('a', pair[0])}
-      <button type="button" onClick={swap} title="Swap A and B" aria-label="Swap A and B" data-testid="compare-swap" className="rounded border border-zinc-300 px-2 py-0.5 text-[12px] hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800">
+      <button
+        type="button"
+        onClick={swap}
+        title="Swap A and B"
+        aria-label="Swap A and B"
+        data-testid="compare-swap"
+        className="rounded border border-zinc-300 px-2 py-0.5 text-[12px] hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+      >
         ⇄
       </button>
       {side('b', pair[1])}
-      <button type="button" onClick={close} title="Close the comparison (Esc)" aria-label="Close the comparison" data-testid="compare-close" className="rounded p-1 hover:bg-zinc-100 dark:hover:bg-zinc-800">
+      <button
+        type="button"
+        onClick={close}
+        title="Close the comparison (Esc)"
+        aria-label="Close the comparison"
+        data-testid="compare-close"
+        className="rounded p-1 hover:bg-zinc-100 dark:hover:bg-zinc-800"
+      >
         <Icon name="close" className="h-4 w-4" />
       </button>
     </header>
@@ -90,23 +116,44 @@ function Verdict() {
   return (
     <section className="border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
       {c.match ? (
-        <p className="rounded bg-emerald-50 px-3 py-2 text-[13px] text-emerald-900 dark:bg-emerald-950/60 dark:text-emerald-200" data-testid="compare-verdict" data-match="true">
-          <strong>The runs match:</strong> the same steps, requests and items, step for step (ids, times, tokens and cost aside).
+        <p
+          className="rounded bg-emerald-50 px-3 py-2 text-[13px] text-emerald-900 dark:bg-emerald-950/60 dark:text-emerald-200"
+          data-testid="compare-verdict"
+          data-match="true"
+        >
+          <strong>The runs match:</strong> the same steps, requests and items, step for step (ids, times, tokens and
+          cost aside).
         </p>
       ) : (
-        <div className="rounded bg-amber-50 px-3 py-2 text-[13px] text-amber-950 dark:bg-amber-950/60 dark:text-amber-100" data-testid="compare-verdict" data-match="false">
+        <div
+          className="rounded bg-amber-50 px-3 py-2 text-[13px] text-amber-950 dark:bg-amber-950/60 dark:text-amber-100"
+          data-testid="compare-verdict"
+          data-match="false"
+        >
           <p>
             <strong>The runs differ</strong> in {t.differingSteps} of {c.steps.length} steps.
             {f && (
               <>
                 {' '}
-                First divergence at <a href={`#compare-step-${f.step}`} className="font-semibold underline" data-testid="first-divergence" data-step={f.step}>step {f.step}</a>: {f.what}.
+                First divergence at{' '}
+                <a
+                  href={`#compare-step-${f.step}`}
+                  className="font-semibold underline"
+                  data-testid="first-divergence"
+                  data-step={f.step}
+                >
+                  step {f.step}
+                </a>
+                : {f.what}.
               </>
             )}
           </p>
         </div>
       )}
-      <dl className="mt-2 grid grid-cols-[repeat(5,max-content)] gap-x-6 gap-y-0.5 text-[12px] tabular-nums" data-testid="compare-totals">
+      <dl
+        className="mt-2 grid grid-cols-[repeat(5,max-content)] gap-x-6 gap-y-0.5 text-[12px] tabular-nums"
+        data-testid="compare-totals"
+      >
         <Total name="steps" m={t.steps} fmt={formatCount} />
         <Total name="tokens" m={t.measures.totalTokens} fmt={formatCount} />
         <Total name="cached" m={t.measures.cachedTokens} fmt={formatCount} />
@@ -135,7 +182,13 @@ function MeasureText({ m, fmt }: { m: Measure; fmt: (n: number) => string }) {
   return (
     <span>
       {v(m.a)} → {v(m.b)}
-      {m.delta !== null && fmt(Math.abs(m.delta)) !== fmt(0) && <span className={m.delta > 0 ? 'text-red-600 dark:text-red-400' : 'text-emerald-600 dark:text-emerald-400'}> ({m.delta > 0 ? '+' : '−'}{fmt(Math.abs(m.delta))})</span>}
+      {m.delta !== null && fmt(Math.abs(m.delta)) !== fmt(0) && (
+        <span className={m.delta > 0 ? 'text-red-600 dark:text-red-400' : 'text-emerald-600 dark:text-emerald-400'}>
+          {' '}
+          ({m.delta > 0 ? '+' : '−'}
+          {fmt(Math.abs(m.delta))})
+        </span>
+      )}
     </span>
   );
 }
@@ -169,10 +222,19 @@ function StepTable({ steps, pair }: { steps: ComparedStep[]; pair: [string, stri
 }
 
 function StepRow({ step, pair }: { step: ComparedStep; pair: [string, string] }) {
-  const tone = step.match ? '' : step.a === null || step.b === null ? 'bg-blue-50/60 dark:bg-blue-950/30' : 'bg-amber-50/60 dark:bg-amber-950/30';
+  const tone = step.match
+    ? ''
+    : step.a === null || step.b === null
+      ? 'bg-blue-50/60 dark:bg-blue-950/30'
+      : 'bg-amber-50/60 dark:bg-amber-950/30';
   return (
     <>
-      <tr id={`compare-step-${step.step}`} className={`border-t border-zinc-100 align-top dark:border-zinc-800/70 ${tone}`} data-step={step.step} data-match={step.match ? 'true' : 'false'}>
+      <tr
+        id={`compare-step-${step.step}`}
+        className={`border-t border-zinc-100 align-top dark:border-zinc-800/70 ${tone}`}
+        data-step={step.step}
+        data-match={step.match ? 'true' : 'false'}
+      >
         <td className="px-3 py-1.5 tabular-nums text-zinc-500">{step.step}</td>
         <td className="px-2 py-1.5">
           <Side side={step.a} runId={pair[0]} />
@@ -206,13 +268,24 @@ function StepRow({ step, pair }: { step: ComparedStep; pair: [string, string] })
 function Side({ side, runId }: { side: StepSide | null; runId: string }) {
   const controller = useController();
   const close = useCompareStore((s) => s.closeCompare);
-  if (!side) return <span className="text-zinc-400" title="This run has no step here">—</span>;
+  if (!side)
+    return (
+      <span className="text-zinc-400" title="This run has no step here">
+        —
+      </span>
+    );
   const open = () => {
     close();
     controller.openAt(runId, { kind: 'response', index: side.response - 1 });
   };
   return (
-    <button type="button" onClick={open} className="w-full min-w-0 text-left hover:underline" title={`Open response #${side.response} (${side.responseId})`} data-response={side.response}>
+    <button
+      type="button"
+      onClick={open}
+      className="w-full min-w-0 text-left hover:underline"
+      title={`Open response #${side.response} (${side.responseId})`}
+      data-response={side.response}
+    >
       <span className="mr-1 text-zinc-400 tabular-nums">#{side.response}</span>
       <span className="break-words">{side.summary}</span>
       {side.status !== 'completed' && <span className="ml-1 text-[11px] text-red-600">{side.status}</span>}
@@ -238,7 +311,7 @@ function Difference({ d }: { d: StepDifference }) {
       {d.kind !== 'step' && d.a !== null && d.b !== null ? (
         <TextDiffView diff={textDiff(d.a, d.b)} />
       ) : d.kind !== 'step' ? (
-        <p className="line-clamp-2 font-mono text-[11.5px] text-zinc-500" title={(d.a ?? d.b) ?? undefined}>
+        <p className="line-clamp-2 font-mono text-[11.5px] text-zinc-500" title={d.a ?? d.b ?? undefined}>
           {d.a === null ? `B: ${d.b}` : `A: ${d.a}`}
         </p>
       ) : null}

@@ -14,7 +14,14 @@ export interface CompareState {
   error: string | null;
 }
 
-export const initialCompareState: CompareState = { picked: [], open: false, pair: null, result: null, loading: false, error: null };
+export const initialCompareState: CompareState = {
+  picked: [],
+  open: false,
+  pair: null,
+  result: null,
+  loading: false,
+  error: null,
+};
 
 export function togglePick(s: CompareState, runId: string): CompareState {
   const picked = s.picked.includes(runId) ? s.picked.filter((id) => id !== runId) : [...s.picked, runId].slice(-2);
@@ -24,7 +31,12 @@ export function togglePick(s: CompareState, runId: string): CompareState {
 /** Opens the view on the two picked runs; with one picked, against the open run; else on its empty state. */
 export function openCompare(s: CompareState, openRun: string | null): CompareState {
   const [a, b] = s.picked;
-  const pair: [string, string] | null = a !== undefined && b !== undefined ? [a, b] : a !== undefined && openRun !== null && openRun !== a ? [openRun, a] : null;
+  const pair: [string, string] | null =
+    a !== undefined && b !== undefined
+      ? [a, b]
+      : a !== undefined && openRun !== null && openRun !== a
+        ? [openRun, a]
+        : null;
   const same = pair !== null && s.pair !== null && pair[0] === s.pair[0] && pair[1] === s.pair[1];
   return { ...s, open: true, pair, result: same ? s.result : null, loading: pair !== null && !same, error: null };
 }

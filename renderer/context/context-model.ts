@@ -72,10 +72,15 @@ export class ContextModel {
     }
     const seen = new Set<string>();
     this.view.run.responses.forEach((r, i) => {
-      const key = JSON.stringify([r.request.params.instructions ?? null, r.request.params.tools ?? null, r.request.params.text ?? null]);
+      const key = JSON.stringify([
+        r.request.params.instructions ?? null,
+        r.request.params.tools ?? null,
+        r.request.params.text ?? null,
+      ]);
       if (seen.has(key)) return;
       seen.add(key);
-      for (const p of resolver.context(i).parts) if (p.item === null && p.text && !this.counts.has(p.text)) this.missing.add(p.text);
+      for (const p of resolver.context(i).parts)
+        if (p.item === null && p.text && !this.counts.has(p.text)) this.missing.add(p.text);
     });
     return this.fill();
   }

@@ -15,18 +15,30 @@ const SCENARIOS: Array<[string, string]> = [
 export function DemoButton() {
   const controller = useController();
   const [scenario, setScenario] = useState('support');
-  const [state, setState] = useState<{ busy: boolean; message: string | null; error: boolean }>({ busy: false, message: null, error: false });
+  const [state, setState] = useState<{ busy: boolean; message: string | null; error: boolean }>({
+    busy: false,
+    message: null,
+    error: false,
+  });
   const start = () => {
     setState({ busy: true, message: null, error: false });
     controller
       .startDemo(scenario)
-      .then((r) => setState({ busy: false, message: `Playing the ${r.scenario} demo: its run opens as soon as it starts.`, error: false }))
+      .then((r) =>
+        setState({
+          busy: false,
+          message: `Playing the ${r.scenario} demo: its run opens as soon as it starts.`,
+          error: false,
+        }),
+      )
       .catch((err: Error) => setState({ busy: false, message: err.message, error: true }));
   };
   return (
     <div className="mt-6 rounded-lg border border-zinc-200 p-4 text-[13px] dark:border-zinc-800" data-testid="demo">
       <div className="font-medium">No agent at hand? Watch a demo run.</div>
-      <p className="mt-1 text-zinc-600 dark:text-zinc-400">A built-in simulator plays a realistic agent through this proxy. No API key needed.</p>
+      <p className="mt-1 text-zinc-600 dark:text-zinc-400">
+        A built-in simulator plays a realistic agent through this proxy. No API key needed.
+      </p>
       <div className="mt-3 flex items-center gap-2">
         <select
           value={scenario}
@@ -50,7 +62,11 @@ export function DemoButton() {
           {state.busy ? 'Starting…' : 'Play demo'}
         </button>
       </div>
-      {state.message && <p className={`mt-2 ${state.error ? 'text-red-600' : 'text-zinc-600 dark:text-zinc-400'}`} role="status">{state.message}</p>}
+      {state.message && (
+        <p className={`mt-2 ${state.error ? 'text-red-600' : 'text-zinc-600 dark:text-zinc-400'}`} role="status">
+          {state.message}
+        </p>
+      )}
     </div>
   );
 }

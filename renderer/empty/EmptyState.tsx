@@ -29,13 +29,20 @@ export function EmptyState() {
           Loupe forwards every request to the real API untouched and records it. Use this base URL instead of the API's:
         </p>
         <div className="mt-4 flex items-center gap-2 rounded-lg border border-blue-200 bg-blue-50 px-3 py-2.5 dark:border-blue-900 dark:bg-blue-950/40">
-          <code className="flex-1 truncate font-mono text-[15px] text-blue-900 dark:text-blue-200" data-testid="proxy-url" title={proxyUrl}>
+          <code
+            className="flex-1 truncate font-mono text-[15px] text-blue-900 dark:text-blue-200"
+            data-testid="proxy-url"
+            title={proxyUrl}
+          >
             {proxyUrl}
           </code>
           <CopyButton text={proxyUrl} label="Copy URL" />
         </div>
         <div className="mt-6 overflow-hidden rounded-lg border border-zinc-200 dark:border-zinc-800">
-          <div className="flex border-b border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900" role="tablist">
+          <div
+            className="flex border-b border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900"
+            role="tablist"
+          >
             {all.map((s) => (
               <button
                 key={s.id}
@@ -55,7 +62,10 @@ export function EmptyState() {
             ))}
           </div>
           <div className="relative">
-            <pre className="overflow-x-auto bg-white p-4 font-mono text-[12.5px] leading-relaxed dark:bg-zinc-950" data-testid="snippet">
+            <pre
+              className="overflow-x-auto bg-white p-4 font-mono text-[12.5px] leading-relaxed dark:bg-zinc-950"
+              data-testid="snippet"
+            >
               {current.code}
             </pre>
             <CopyButton text={current.code} className="absolute right-2 top-2" />
@@ -64,8 +74,9 @@ export function EmptyState() {
         <DemoButton />
         <ul className="mt-6 space-y-1.5 text-[13px] text-zinc-600 dark:text-zinc-400">
           <li>
-            Name a run with the URL <code className="rounded bg-zinc-100 px-1 dark:bg-zinc-800">{labelledUrl(proxyUrl, 'my-agent')}</code> or the{' '}
-            <code className="rounded bg-zinc-100 px-1 dark:bg-zinc-800">x-loupe-session</code> header.
+            Name a run with the URL{' '}
+            <code className="rounded bg-zinc-100 px-1 dark:bg-zinc-800">{labelledUrl(proxyUrl, 'my-agent')}</code> or
+            the <code className="rounded bg-zinc-100 px-1 dark:bg-zinc-800">x-loupe-session</code> header.
           </li>
           <li>Your API key passes through to the API; Loupe stores only a redacted hint of it.</li>
           <li>Runs show up on the left as they stream. Recording to {info.recording.path}.</li>

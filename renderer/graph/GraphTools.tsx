@@ -24,7 +24,10 @@ export function GraphTools() {
   };
   const lanes = view.graph.lanes;
   return (
-    <div className="flex max-w-[min(100%,560px)] flex-wrap items-center gap-1 rounded-md border border-zinc-200 bg-white/90 p-1 text-[11px] shadow-sm dark:border-zinc-700 dark:bg-zinc-900/90" data-testid="graph-tools">
+    <div
+      className="flex max-w-[min(100%,560px)] flex-wrap items-center gap-1 rounded-md border border-zinc-200 bg-white/90 p-1 text-[11px] shadow-sm dark:border-zinc-700 dark:bg-zinc-900/90"
+      data-testid="graph-tools"
+    >
       <input
         type="search"
         value={query}
@@ -57,7 +60,10 @@ export function GraphTools() {
             onClick={() => toggleKind(kind)}
             className={`flex items-center gap-1 rounded px-1.5 py-0.5 ${shown ? 'text-zinc-700 dark:text-zinc-200' : 'text-zinc-400 line-through'}`}
           >
-            <span className="h-2 w-2 rounded-full" style={{ backgroundColor: kindStyle(kind).color, opacity: shown ? 1 : 0.3 }} />
+            <span
+              className="h-2 w-2 rounded-full"
+              style={{ backgroundColor: kindStyle(kind).color, opacity: shown ? 1 : 0.3 }}
+            />
             {kindStyle(kind).name}
           </button>
         );
@@ -67,7 +73,9 @@ export function GraphTools() {
           aria-label="Focus an agent"
           data-testid="focus-agent"
           value={focusLane ?? ''}
-          onChange={(e) => (e.target.value === '' ? focusLane !== null && toggleFocus(focusLane) : toggleFocus(e.target.value))}
+          onChange={(e) =>
+            e.target.value === '' ? focusLane !== null && toggleFocus(focusLane) : toggleFocus(e.target.value)
+          }
           className="rounded border border-zinc-300 bg-transparent px-1 py-0.5 dark:border-zinc-600"
         >
           <option value="">all agents</option>

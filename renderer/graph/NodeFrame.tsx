@@ -12,7 +12,19 @@ import { kindStyle } from './kind-style.js';
 import type { NodeView } from './use-node-view.js';
 
 /** `action`: a control at the node's right edge (a program's fold). */
-export function NodeFrame({ id, view, kicker, line, action }: { id: string; view: NodeView; kicker: ReactNode; line: ReactNode; action?: ReactNode }) {
+export function NodeFrame({
+  id,
+  view,
+  kicker,
+  line,
+  action,
+}: {
+  id: string;
+  view: NodeView;
+  kicker: ReactNode;
+  line: ReactNode;
+  action?: ReactNode;
+}) {
   const { node, inProgress, selected } = view;
   const tier = useGraphStore((s) => s.tier);
   const runView = useRunStore((s) => s.view);
@@ -27,7 +39,13 @@ export function NodeFrame({ id, view, kicker, line, action }: { id: string; view
   const near = tier === 'near';
   const numbersText = numbers === null ? '' : numbersLine(numbers);
   // What tests and the e2e suite select nodes by.
-  const dataAttrs = { 'data-node-type': node.type, 'data-node-id': id, 'data-node-kind': node.kind, 'data-response-id': node.responseId, 'data-state': inProgress ? 'in_progress' : 'done' };
+  const dataAttrs = {
+    'data-node-type': node.type,
+    'data-node-id': id,
+    'data-node-kind': node.kind,
+    'data-response-id': node.responseId,
+    'data-state': inProgress ? 'in_progress' : 'done',
+  };
   return (
     <div
       {...dataAttrs}
@@ -43,7 +61,11 @@ export function NodeFrame({ id, view, kicker, line, action }: { id: string; view
       ].join(' ')}
       data-match={match ?? undefined}
       data-dimmed={dimmed || undefined}
-      title={numbersText ? `${node.label}\n${numbersText}${numbers?.resent ? ' (tokens this output adds to every later request)' : ''}` : node.label}
+      title={
+        numbersText
+          ? `${node.label}\n${numbersText}${numbers?.resent ? ' (tokens this output adds to every later request)' : ''}`
+          : node.label
+      }
     >
       <Handle type="target" position={Position.Top} isConnectable={false} className="loupe-handle" />
       {!near && (
@@ -52,18 +74,34 @@ export function NodeFrame({ id, view, kicker, line, action }: { id: string; view
         </span>
       )}
       <div className="min-w-0 flex-1 leading-tight">
-        <div className={`truncate font-medium uppercase tracking-wide text-zinc-500 dark:text-zinc-400 ${near ? 'text-[9px]' : 'text-[10.5px]'}`}>{kicker}</div>
+        <div
+          className={`truncate font-medium uppercase tracking-wide text-zinc-500 dark:text-zinc-400 ${near ? 'text-[9px]' : 'text-[10.5px]'}`}
+        >
+          {kicker}
+        </div>
         {/* Zoomed in there is room on screen for more of the text: two lines, smaller in canvas units. */}
-        <div className={near ? 'line-clamp-2 break-words text-[10px] text-zinc-900 dark:text-zinc-100' : 'truncate text-[12.5px] text-zinc-900 dark:text-zinc-100'} data-testid="node-label">
+        <div
+          className={
+            near
+              ? 'line-clamp-2 break-words text-[10px] text-zinc-900 dark:text-zinc-100'
+              : 'truncate text-[12.5px] text-zinc-900 dark:text-zinc-100'
+          }
+          data-testid="node-label"
+        >
           {line}
         </div>
         {numbersText && (
-          <div className={`truncate tabular-nums text-zinc-500 dark:text-zinc-400 ${near ? 'text-[9px]' : 'text-[10px]'}`} data-testid="node-numbers">
+          <div
+            className={`truncate tabular-nums text-zinc-500 dark:text-zinc-400 ${near ? 'text-[9px]' : 'text-[10px]'}`}
+            data-testid="node-numbers"
+          >
             {numbersText}
           </div>
         )}
       </div>
-      {inProgress && <span className="h-2 w-2 shrink-0 animate-ping rounded-full bg-blue-500" aria-label="in progress" />}
+      {inProgress && (
+        <span className="h-2 w-2 shrink-0 animate-ping rounded-full bg-blue-500" aria-label="in progress" />
+      )}
       {action}
       <Handle type="source" position={Position.Bottom} isConnectable={false} className="loupe-handle" />
     </div>

@@ -32,7 +32,9 @@ export const ReplayEdge = memo(function ReplayEdge(props: EdgeProps<ReplayEdgeTy
   };
   // Past the nodes between its ends, beside them rather than behind them (to-flow.ts marks it).
   const [path] = props.data?.bow
-    ? [`M ${props.sourceX} ${props.sourceY} C ${props.sourceX - BOW} ${props.sourceY + 40}, ${props.targetX - BOW} ${props.targetY - 40}, ${props.targetX} ${props.targetY}`]
+    ? [
+        `M ${props.sourceX} ${props.sourceY} C ${props.sourceX - BOW} ${props.sourceY + 40}, ${props.targetX - BOW} ${props.targetY - 40}, ${props.targetX} ${props.targetY}`,
+      ]
     : props.data?.kind === 'next'
       ? getSmoothStepPath(geometry)
       : getBezierPath(geometry);

@@ -5,7 +5,13 @@ import { useRunStore } from '../state/run-store.js';
 import { detailFrom } from '../test/run-fixture.js';
 import { resetStores } from '../test/reset-stores.js';
 import { compaction, multiAgent, parallelCalls } from '../../shared/trace/testing/scenarios.js';
-import { fanOut, programFan, researchTeam, statelessTurns, unreachableTurn } from '../../shared/trace/testing/scenarios-wide.js';
+import {
+  fanOut,
+  programFan,
+  researchTeam,
+  statelessTurns,
+  unreachableTurn,
+} from '../../shared/trace/testing/scenarios-wide.js';
 import { toFlow } from './to-flow.js';
 import type { RawExchange } from '../../shared/trace/types.js';
 import { useGraphStore } from './graph-store.js';
@@ -20,12 +26,26 @@ function load(raws?: RawExchange[]) {
   return view;
 }
 
-const types = (el: HTMLElement) => [...el.querySelectorAll('[data-node-type]')].map((n) => n.getAttribute('data-node-type')).sort();
+const types = (el: HTMLElement) =>
+  [...el.querySelectorAll('[data-node-type]')].map((n) => n.getAttribute('data-node-type')).sort();
 
 describe('RunGraph', () => {
   beforeEach(() => {
     resetStores();
-    useGraphStore.setState({ runId: null, tier: 'mid', toggledFans: new Set(), foldedResponses: new Set(), foldedLanes: new Set(), foldedCompactions: new Set(), hiddenKinds: new Set(), focusLane: null, query: '', matches: [], matchSet: new Set(), current: -1 });
+    useGraphStore.setState({
+      runId: null,
+      tier: 'mid',
+      toggledFans: new Set(),
+      foldedResponses: new Set(),
+      foldedLanes: new Set(),
+      foldedCompactions: new Set(),
+      hiddenKinds: new Set(),
+      focusLane: null,
+      query: '',
+      matches: [],
+      matchSet: new Set(),
+      current: -1,
+    });
   });
 
   it('draws one node per item with the export ids, typed by item type, inside response frames', () => {
@@ -53,7 +73,9 @@ describe('RunGraph', () => {
     const { container } = render(<RunGraph />);
     const streamed = Object.keys(view.replay.growth)[0]!;
     act(() => useRunStore.getState().seek(view.replay.growth[streamed]!.steps[0]!));
-    const node = [...container.querySelectorAll('[data-node-id]')].find((n) => n.getAttribute('data-node-id') === streamed);
+    const node = [...container.querySelectorAll('[data-node-id]')].find(
+      (n) => n.getAttribute('data-node-id') === streamed,
+    );
     expect(node?.getAttribute('data-state')).toBe('in_progress');
     expect(types(container).length).toBeLessThan(view.graph.nodes.length);
     act(() => useRunStore.getState().seek(0));
@@ -82,9 +104,14 @@ describe('RunGraph', () => {
     load(fanOut(30));
     const { container } = render(<RunGraph />);
     const groups = () => [...container.querySelectorAll('[data-testid="fan-group"]')].map((n) => n.textContent);
-    expect(groups()).toEqual([expect.stringMatching(/^×30 lookup_row30 completedover \d+ ms$/), expect.stringMatching(/^×30 outputslookup_row · 30 returnedat once · \+≈\d+ tok$/)]);
+    expect(groups()).toEqual([
+      expect.stringMatching(/^×30 lookup_row30 completedover \d+ ms$/),
+      expect.stringMatching(/^×30 outputslookup_row · 30 returnedat once · \+≈\d+ tok$/),
+    ]);
     expect(container.querySelectorAll('[data-node-type="function_call"]')).toHaveLength(0);
-    act(() => (container.querySelector('[data-testid="fan-group"]')!.closest('.react-flow__node') as HTMLElement).click());
+    act(() =>
+      (container.querySelector('[data-testid="fan-group"]')!.closest('.react-flow__node') as HTMLElement).click(),
+    );
     expect(container.querySelectorAll('[data-node-type="function_call"]')).toHaveLength(30);
     expect(container.querySelectorAll('[data-node-type="function_call_output"]')).toHaveLength(30);
     // Wrapped onto 5 rows of 6: only the first row is joined to the reasoning, the last row of
@@ -112,7 +139,11 @@ describe('RunGraph', () => {
     const { container, getByTestId } = render(<RunGraph />);
     const input = getByTestId('graph-search') as HTMLInputElement;
     act(() => fireEvent.change(input, { target: { value: 'get_weather' } }));
-    const matched = () => [...container.querySelectorAll('[data-match]')].map((n) => [n.getAttribute('data-node-id'), n.getAttribute('data-match')]);
+    const matched = () =>
+      [...container.querySelectorAll('[data-match]')].map((n) => [
+        n.getAttribute('data-node-id'),
+        n.getAttribute('data-match'),
+      ]);
     // The three calls and the three outputs, whose labels name the tool.
     expect(matched()).toHaveLength(6);
     expect(matched().filter(([, m]) => m === 'current')).toEqual([['fc_1', 'current']]);
@@ -136,7 +167,9 @@ describe('RunGraph', () => {
     load(multiAgent());
     const { container, getByTestId } = render(<RunGraph />);
     act(() => fireEvent.change(getByTestId('focus-agent'), { target: { value: 'researcher' } }));
-    const dimmed = [...container.querySelectorAll('[data-node-id]')].filter((n) => n.hasAttribute('data-dimmed')).map((n) => n.getAttribute('data-node-id'));
+    const dimmed = [...container.querySelectorAll('[data-node-id]')]
+      .filter((n) => n.hasAttribute('data-dimmed'))
+      .map((n) => n.getAttribute('data-node-id'));
     expect(dimmed).toEqual(expect.arrayContaining(['rs_root', 'ws_f']));
     expect(dimmed).not.toContain('ws_r');
   });
@@ -148,7 +181,12 @@ describe('RunGraph', () => {
     const card = container.querySelector('[data-testid="frame-card"][data-folded]')!;
     expect(card.textContent).toMatch(/#1 main.*3 calls/);
     // The first response's items are folded into the card; the second's are still drawn.
-    expect(types(container)).toEqual(['function_call_output', 'function_call_output', 'function_call_output', 'message']);
+    expect(types(container)).toEqual([
+      'function_call_output',
+      'function_call_output',
+      'function_call_output',
+      'message',
+    ]);
     act(() => fireEvent.click(card.querySelector('[data-testid="frame-fold"]')!));
     expect(types(container)).toHaveLength(9);
   });
@@ -161,13 +199,27 @@ describe('RunGraph', () => {
     expect(view.graph.edges.some((e) => e.kind === 'continue' && e.from === 'fc_t0' && e.to === 'msg_t1')).toBe(true);
     expect(drawn.filter((id) => id.startsWith('continue:fc_t'))).toEqual([]);
     // Across the run shapes: no straight edge passes a node between its ends in its column.
-    for (const raws of [parallelCalls(), statelessTurns(6), unreachableTurn(), programFan(5), compaction(), researchTeam(3), multiAgent()]) {
+    for (const raws of [
+      parallelCalls(),
+      statelessTurns(6),
+      unreachableTurn(),
+      programFan(5),
+      compaction(),
+      researchTeam(3),
+      multiAgent(),
+    ]) {
       const flow = toFlow(buildRunView(detailFrom(raws)));
-      const box = new Map(flow.nodes.filter((n) => (n.handles?.length ?? 0) > 0).map((n) => [n.id, { x: n.position.x, y: n.position.y, h: n.height! }]));
+      const box = new Map(
+        flow.nodes
+          .filter((n) => (n.handles?.length ?? 0) > 0)
+          .map((n) => [n.id, { x: n.position.x, y: n.position.y, h: n.height! }]),
+      );
       const hidden = flow.edges.filter((e) => {
         const [a, b] = [box.get(e.source), box.get(e.target)];
         if (e.data?.bow || !a || !b || a.x !== b.x) return false;
-        return [...box.entries()].some(([id, n]) => id !== e.source && id !== e.target && n.x === a.x && n.y >= a.y + a.h && n.y < b.y);
+        return [...box.entries()].some(
+          ([id, n]) => id !== e.source && id !== e.target && n.x === a.x && n.y >= a.y + a.h && n.y < b.y,
+        );
       });
       expect(hidden.map((e) => e.id)).toEqual([]);
     }
@@ -180,9 +232,14 @@ describe('RunGraph', () => {
     act(() => fireEvent.click(getByTestId('program-fold')));
     expect(types(container).filter((t) => t === 'function_call' || t === 'function_call_output')).toEqual([]);
     const groups = [...container.querySelectorAll('[data-testid="fan-group"]')].map((n) => n.textContent);
-    expect(groups).toEqual([expect.stringMatching(/^×5 get_latency_statsprogram calls · 5 completed/), expect.stringMatching(/^×5 outputsget_latency_stats · 5 returned/)]);
+    expect(groups).toEqual([
+      expect.stringMatching(/^×5 get_latency_statsprogram calls · 5 completed/),
+      expect.stringMatching(/^×5 outputsget_latency_stats · 5 returned/),
+    ]);
     expect(getByTestId('program-fold').textContent).toBe('show ×5');
-    act(() => (container.querySelector('[data-testid="fan-group"]')!.closest('.react-flow__node') as HTMLElement).click());
+    act(() =>
+      (container.querySelector('[data-testid="fan-group"]')!.closest('.react-flow__node') as HTMLElement).click(),
+    );
     expect(types(container).filter((t) => t === 'function_call')).toHaveLength(5);
   });
 

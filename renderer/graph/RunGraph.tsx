@@ -2,7 +2,17 @@
 // with minimap, zoom controls, fit (`f`), zoom-to-node (double click, or from the inspector),
 // semantic zoom tiers (graph-store.ts) and fan groups that fold and unfold on click.
 import '@xyflow/react/dist/style.css';
-import { Background, Controls, MiniMap, Panel, ReactFlow, ReactFlowProvider, useReactFlow, useStore, type Node } from '@xyflow/react';
+import {
+  Background,
+  Controls,
+  MiniMap,
+  Panel,
+  ReactFlow,
+  ReactFlowProvider,
+  useReactFlow,
+  useStore,
+  type Node,
+} from '@xyflow/react';
 import { shallow } from 'zustand/shallow';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useRunStore } from '../state/run-store.js';
@@ -49,9 +59,15 @@ function Canvas() {
   const foldedResponses = useGraphStore((s) => s.foldedResponses);
   const foldedLanes = useGraphStore((s) => s.foldedLanes);
   const foldedCompactions = useGraphStore((s) => s.foldedCompactions);
-  const folds = useMemo(() => ({ toggledFans, foldedResponses, foldedLanes, foldedCompactions }), [toggledFans, foldedResponses, foldedLanes, foldedCompactions]);
+  const folds = useMemo(
+    () => ({ toggledFans, foldedResponses, foldedLanes, foldedCompactions }),
+    [toggledFans, foldedResponses, foldedLanes, foldedCompactions],
+  );
   const refolded = toggledFans.size + foldedResponses.size + foldedLanes.size + foldedCompactions.size > 0;
-  const layout = useMemo(() => (view && refolded ? viewLayout(view.graph, folds) : (view?.layout ?? null)), [view, folds, refolded]);
+  const layout = useMemo(
+    () => (view && refolded ? viewLayout(view.graph, folds) : (view?.layout ?? null)),
+    [view, folds, refolded],
+  );
   const flowData = useMemo(() => toFlow(measured ? view : null, layout, folds), [view, layout, measured, folds]);
   const { nodes, edges } = flowData;
   const follow = useRunStore((s) => s.replay.follow);
@@ -92,7 +108,11 @@ function Canvas() {
     const group =
       revealed.kind === 'group'
         ? view.groupById[revealed.id]
-        : view.graph.groups.find((g) => (revealed.kind === 'response' ? g.kind === 'response' && g.response === revealed.index : g.kind === 'agent' && g.lane === revealed.lane));
+        : view.graph.groups.find((g) =>
+            revealed.kind === 'response'
+              ? g.kind === 'response' && g.response === revealed.index
+              : g.kind === 'agent' && g.lane === revealed.lane,
+          );
     const box = group && (layout.frames[group.id]?.[0] ?? layout.groups[group.id]);
     if (!box) return;
     userMoved.current = true;
@@ -107,7 +127,10 @@ function Canvas() {
     const box = currentMatch && layout?.nodes[currentMatch];
     if (!box) return;
     userMoved.current = true;
-    void flow.setCenter(box.x + box.width / 2, box.y + box.height / 2, { zoom: Math.max(flow.getZoom(), 1), duration: 200 });
+    void flow.setCenter(box.x + box.width / 2, box.y + box.height / 2, {
+      zoom: Math.max(flow.getZoom(), 1),
+      duration: 200,
+    });
   }, [currentMatch, flow, layout]);
   // `f`: the whole run where it reads at that zoom; a run too tall for that is fitted to the
   // least zoom its cards read at, from its start, with the minimap for the rest.
@@ -145,7 +168,15 @@ function Canvas() {
     },
     [flow, layout],
   );
-  const minimapColor = useCallback((node: Node) => (node.type?.endsWith('Group') ? 'transparent' : kindStyle(node.type === 'fanCalls' ? 'tool_call' : node.type === 'fanOutputs' ? 'tool_output' : (node.type ?? '')).color), []);
+  const minimapColor = useCallback(
+    (node: Node) =>
+      node.type?.endsWith('Group')
+        ? 'transparent'
+        : kindStyle(
+            node.type === 'fanCalls' ? 'tool_call' : node.type === 'fanOutputs' ? 'tool_output' : (node.type ?? ''),
+          ).color,
+    [],
+  );
 
   return (
     <ReactFlow
@@ -177,13 +208,33 @@ function Canvas() {
       <Panel position="top-right" className="flex flex-col items-end gap-1">
         <GraphTools />
         {view &&
-          [...toggledFans].filter((id) => { const g = view.groupById[id]; return g?.kind === 'fan' && g.folded; }).map((id) => (
-            <button key={id} type="button" data-testid="fold-fan" onClick={() => toggleFan(id)} className="rounded border border-zinc-300 bg-white px-2 py-1 text-xs shadow-sm hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900">
-              Fold {view.groupById[id]?.label ?? id}
-            </button>
-          ))}
+          [...toggledFans]
+            .filter((id) => {
+              const g = view.groupById[id];
+              return g?.kind === 'fan' && g.folded;
+            })
+            .map((id) => (
+              <button
+                key={id}
+                type="button"
+                data-testid="fold-fan"
+                onClick={() => toggleFan(id)}
+                className="rounded border border-zinc-300 bg-white px-2 py-1 text-xs shadow-sm hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900"
+              >
+                Fold {view.groupById[id]?.label ?? id}
+              </button>
+            ))}
       </Panel>
-      {nodes.length <= MINIMAP_UP_TO && <MiniMap pannable zoomable nodeColor={minimapColor} nodeStrokeWidth={0} style={{ width: 150, height: 100 }} className="!bg-white/80 dark:!bg-zinc-900/80" />}
+      {nodes.length <= MINIMAP_UP_TO && (
+        <MiniMap
+          pannable
+          zoomable
+          nodeColor={minimapColor}
+          nodeStrokeWidth={0}
+          style={{ width: 150, height: 100 }}
+          className="!bg-white/80 dark:!bg-zinc-900/80"
+        />
+      )}
       <Controls showInteractive={false} position="bottom-left" />
     </ReactFlow>
   );

@@ -17,7 +17,11 @@ export interface Viewport {
   zoom: number;
 }
 
-export function fitViewport(run: { width: number; height: number }, pane: { width: number; height: number }, o: { padding: number; maxZoom: number; top: number }): Viewport {
+export function fitViewport(
+  run: { width: number; height: number },
+  pane: { width: number; height: number },
+  o: { padding: number; maxZoom: number; top: number },
+): Viewport {
   const width = run.width + REACH.left + REACH.right;
   const height = run.height + REACH.top + REACH.bottom;
   const room = { width: pane.width * (1 - o.padding), height: (pane.height - o.top) * (1 - o.padding) };

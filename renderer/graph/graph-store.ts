@@ -1,5 +1,6 @@
 // What the canvas alone decides: how near the user is zoomed (semantic zoom tiers), which
-// fan groups are flipped from how they first draw, which responses, lanes and compaction windows are folded, and the view filters (focused agent, kinds hidden, search with
+// fan groups are flipped from how they first draw, which responses, lanes and compaction windows are folded, and the
+// view filters (focused agent, kinds hidden, search with
 // its matches). Reset when another run opens.
 import { create } from 'zustand';
 
@@ -48,13 +49,25 @@ export interface GraphStore {
 
 const EMPTY: ReadonlySet<never> = new Set();
 
-const toggled = <T,>(set: ReadonlySet<T>, key: T): ReadonlySet<T> => {
+const toggled = <T>(set: ReadonlySet<T>, key: T): ReadonlySet<T> => {
   const next = new Set(set);
   if (!next.delete(key)) next.add(key);
   return next;
 };
 
-const FRESH = { revealed: null, toggledFans: EMPTY, foldedResponses: EMPTY, foldedLanes: EMPTY, foldedCompactions: EMPTY, hiddenKinds: EMPTY, focusLane: null, query: '', matches: [], matchSet: EMPTY, current: -1 };
+const FRESH = {
+  revealed: null,
+  toggledFans: EMPTY,
+  foldedResponses: EMPTY,
+  foldedLanes: EMPTY,
+  foldedCompactions: EMPTY,
+  hiddenKinds: EMPTY,
+  focusLane: null,
+  query: '',
+  matches: [],
+  matchSet: EMPTY,
+  current: -1,
+};
 
 export const useGraphStore = create<GraphStore>()((set) => ({
   runId: null,
@@ -63,11 +76,18 @@ export const useGraphStore = create<GraphStore>()((set) => ({
   setTier: (tier) => set((s) => (s.tier === tier ? s : { tier })),
   toggleFan: (id) => set((s) => ({ toggledFans: toggled(s.toggledFans, id) })),
   toggleKind: (kind) => set((s) => ({ hiddenKinds: toggled(s.hiddenKinds, kind) })),
-  toggleResponse: (index) => set((s) => ({ foldedResponses: toggled(s.foldedResponses, index), revealed: { kind: 'response', index } })),
+  toggleResponse: (index) =>
+    set((s) => ({ foldedResponses: toggled(s.foldedResponses, index), revealed: { kind: 'response', index } })),
   toggleLane: (lane) => set((s) => ({ foldedLanes: toggled(s.foldedLanes, lane), revealed: { kind: 'lane', lane } })),
-  toggleCompaction: (id) => set((s) => ({ foldedCompactions: toggled(s.foldedCompactions, id), revealed: { kind: 'group', id } })),
+  toggleCompaction: (id) =>
+    set((s) => ({ foldedCompactions: toggled(s.foldedCompactions, id), revealed: { kind: 'group', id } })),
   toggleFocus: (lane) => set((s) => ({ focusLane: s.focusLane === lane ? null : lane })),
   search: (query, matches) => set({ query, matches, matchSet: new Set(matches), current: matches.length > 0 ? 0 : -1 }),
-  step: (by) => set((s) => (s.matches.length === 0 ? s : { current: (((s.current + by) % s.matches.length) + s.matches.length) % s.matches.length })),
+  step: (by) =>
+    set((s) =>
+      s.matches.length === 0
+        ? s
+        : { current: (((s.current + by) % s.matches.length) + s.matches.length) % s.matches.length },
+    ),
   forRun: (runId) => set((s) => (s.runId === runId ? s : { runId, ...FRESH })),
 }));

@@ -37,15 +37,26 @@ export function fittedFont(zoom: number, width: number, height: number, lines: r
   const h = Math.max(1, height - 8);
   // Characters are at most ~0.6 em wide, lines 1.25 em tall.
   let font = 11 / zoom;
-  while (font > 4 && lines.reduce((rows, l) => rows + Math.max(1, Math.ceil((l.length * 0.6 * font) / w)), 0) * 1.25 * font > h) font *= 0.93;
+  while (
+    font > 4 &&
+    lines.reduce((rows, l) => rows + Math.max(1, Math.ceil((l.length * 0.6 * font) / w)), 0) * 1.25 * font > h
+  )
+    font *= 0.93;
   return Math.max(4, font);
 }
 
 /** Least text a person reads on screen, px. */
 const LEGIBLE_PX = 9;
 
-/** The first of `choices` (fullest first) whose text still reads on screen at this zoom, with its font; else the last. */
-export function cardText(zoom: number, width: number, height: number, choices: ReadonlyArray<readonly string[]>): { lines: readonly string[]; font: number } {
+/**
+ * The first of `choices` (fullest first) whose text still reads on screen at this zoom, with its font; else the last.
+ */
+export function cardText(
+  zoom: number,
+  width: number,
+  height: number,
+  choices: ReadonlyArray<readonly string[]>,
+): { lines: readonly string[]; font: number } {
   for (const lines of choices) {
     const font = fittedFont(zoom, width, height, lines);
     if (font * zoom >= LEGIBLE_PX) return { lines, font };
@@ -60,12 +71,17 @@ const ResponseFrame = memo(function ResponseFrame({ id, width, height, data }: N
   const lane = typeof data.lane === 'string' ? data.lane : null;
   const group = useGroup(groupId, data);
   const index = group?.kind === 'response' ? group.response : -1;
-  const inProgress = useRunStore((s) => (s.view && index >= 0 ? (s.view.replay.responseDoneAt[index] ?? Infinity) > s.replay.step : false));
+  const inProgress = useRunStore((s) =>
+    s.view && index >= 0 ? (s.view.replay.responseDoneAt[index] ?? Infinity) > s.replay.step : false,
+  );
   const selected = useRunStore((s) => s.selection?.kind === 'response' && s.selection.index === index);
   const view = useRunStore((s) => s.view);
   const tier = useGraphStore((s) => s.tier);
   const zoom = useZoomStep();
-  const summary = useMemo(() => (view && group?.kind === 'response' ? frameSummary(view, group, lane) : null), [view, group, lane]);
+  const summary = useMemo(
+    () => (view && group?.kind === 'response' ? frameSummary(view, group, lane) : null),
+    [view, group, lane],
+  );
   if (group?.kind !== 'response' || !summary) return null;
   // Why it failed, on the frame itself: once the replay reaches its end.
   const failure = inProgress ? null : group.failure;
@@ -78,7 +94,13 @@ const ResponseFrame = memo(function ResponseFrame({ id, width, height, data }: N
     inProgress ? 'loupe-in-progress border-dashed border-blue-400' : '',
     selected ? 'ring-2 ring-blue-500' : '',
   ].join(' ');
-  const attrs = { 'data-group-kind': 'response', 'data-response-id': group.responseId, 'data-frame-segment': segment, 'data-state': inProgress ? 'in_progress' : group.status, title };
+  const attrs = {
+    'data-group-kind': 'response',
+    'data-response-id': group.responseId,
+    'data-frame-segment': segment,
+    'data-state': inProgress ? 'in_progress' : group.status,
+    title,
+  };
   const fold = (
     <button
       type="button"
@@ -104,16 +126,33 @@ const ResponseFrame = memo(function ResponseFrame({ id, width, height, data }: N
       [`#${index + 1} · ${failure ? group.status : summary.tally}`],
     ]);
     return (
-      <div {...attrs} data-folded={data.folded === true || undefined} style={{ width, height, fontSize: font }} className={`${frameClass} flex cursor-pointer flex-col justify-center overflow-hidden bg-white/95 px-2 leading-tight text-zinc-600 shadow-sm dark:bg-zinc-900/95 dark:text-zinc-300`} data-testid="frame-card">
-        {data.folded === true && <Handle type="target" position={Position.Top} isConnectable={false} className="loupe-handle" />}
-        {data.folded === true && <Handle type="source" position={Position.Bottom} isConnectable={false} className="loupe-handle" />}
+      <div
+        {...attrs}
+        data-folded={data.folded === true || undefined}
+        style={{ width, height, fontSize: font }}
+        className={`${frameClass} flex cursor-pointer flex-col justify-center overflow-hidden bg-white/95 px-2 leading-tight text-zinc-600 shadow-sm dark:bg-zinc-900/95 dark:text-zinc-300`}
+        data-testid="frame-card"
+      >
+        {data.folded === true && (
+          <Handle type="target" position={Position.Top} isConnectable={false} className="loupe-handle" />
+        )}
+        {data.folded === true && (
+          <Handle type="source" position={Position.Bottom} isConnectable={false} className="loupe-handle" />
+        )}
         <div className="flex min-w-0 items-center font-semibold text-zinc-900 dark:text-zinc-100">
           {data.folded === true && tier !== 'far' && fold}
           <span className="min-w-0 break-words">{lines[0]}</span>
         </div>
-        {lines[1] !== undefined && <div className={`break-words ${failure && lines.length === 2 ? 'text-red-700 dark:text-red-300' : ''}`}>{lines[1]}</div>}
+        {lines[1] !== undefined && (
+          <div className={`break-words ${failure && lines.length === 2 ? 'text-red-700 dark:text-red-300' : ''}`}>
+            {lines[1]}
+          </div>
+        )}
         {lines[2] !== undefined && (
-          <div className={`break-words tabular-nums ${failure ? 'text-red-700 dark:text-red-300' : ''}`} data-testid={failure ? 'frame-failure' : undefined}>
+          <div
+            className={`break-words tabular-nums ${failure ? 'text-red-700 dark:text-red-300' : ''}`}
+            data-testid={failure ? 'frame-failure' : undefined}
+          >
             {lines[2]}
           </div>
         )}
@@ -122,11 +161,19 @@ const ResponseFrame = memo(function ResponseFrame({ id, width, height, data }: N
   }
   return (
     <div {...attrs} style={{ width, height }} className={`${frameClass} bg-zinc-50/70 dark:bg-zinc-900/40`}>
-      <div className="flex cursor-pointer items-center gap-2 px-2.5 pt-1 text-[11px] text-zinc-500 dark:text-zinc-400" data-testid="frame-title">
+      <div
+        className="flex cursor-pointer items-center gap-2 px-2.5 pt-1 text-[11px] text-zinc-500 dark:text-zinc-400"
+        data-testid="frame-title"
+      >
         {fold}
         <span className="font-semibold text-zinc-700 dark:text-zinc-300">#{index + 1}</span>
-        {(segment > 0 || view!.graph.lanes.length > 1) && <span className="truncate font-medium text-fuchsia-700 dark:text-fuchsia-300">{summary.agent}</span>}
-        <span className={`shrink-0 tabular-nums ${failure ? 'font-medium text-red-700 dark:text-red-300' : ''}`} data-testid="frame-numbers">
+        {(segment > 0 || view!.graph.lanes.length > 1) && (
+          <span className="truncate font-medium text-fuchsia-700 dark:text-fuchsia-300">{summary.agent}</span>
+        )}
+        <span
+          className={`shrink-0 tabular-nums ${failure ? 'font-medium text-red-700 dark:text-red-300' : ''}`}
+          data-testid="frame-numbers"
+        >
           {failure ? group.status : state}
         </span>
         <span className="min-w-0 flex-1 truncate">
@@ -167,7 +214,12 @@ const ResponseFailure = memo(function ResponseFailure({ width, height, data }: N
 /** Open (pointing down) or folded (pointing right); an icon, so titles keep their text. */
 function Chevron({ open }: { open: boolean }) {
   return (
-    <svg viewBox="0 0 10 10" className="h-2.5 w-2.5" aria-hidden="true" style={{ transform: open ? 'rotate(90deg)' : undefined }}>
+    <svg
+      viewBox="0 0 10 10"
+      className="h-2.5 w-2.5"
+      aria-hidden="true"
+      style={{ transform: open ? 'rotate(90deg)' : undefined }}
+    >
       <path d="M3 1.5 7 5 3 8.5" fill="none" stroke="currentColor" strokeWidth="1.5" />
     </svg>
   );
@@ -190,9 +242,15 @@ const TALLY: Array<[string, (kind: string) => boolean]> = [
 function frameSummary(view: RunView, group: ResponseGroup, frameLane: string | null): FrameSummary {
   const lane = frameLane ?? view.nodeById[group.members[0] ?? '']?.lane ?? 'main';
   const members = group.members.filter((id) => view.nodeById[id]?.lane === lane);
-  const counts = TALLY.map(([name, test]) => [name, members.filter((id) => test(view.nodeById[id]!.kind)).length] as const).filter(([, n]) => n > 0);
+  const counts = TALLY.map(
+    ([name, test]) => [name, members.filter((id) => test(view.nodeById[id]!.kind)).length] as const,
+  ).filter(([, n]) => n > 0);
   const other = members.length - counts.reduce((s, [, n]) => s + n, 0);
-  const tally = [...counts.map(([name, n]) => `${formatCount(n)} ${name}${n === 1 ? '' : name === 'reasoning' ? '' : 's'}`), ...(other > 0 ? [`${other} other`] : [])].join(', ') || 'no new items';
+  const tally =
+    [
+      ...counts.map(([name, n]) => `${formatCount(n)} ${name}${n === 1 ? '' : name === 'reasoning' ? '' : 's'}`),
+      ...(other > 0 ? [`${other} other`] : []),
+    ].join(', ') || 'no new items';
   const m = view.metrics.responses[group.response];
   const numbers = [
     m?.ttftMs != null ? `TTFT ${formatDuration(m.ttftMs)}` : null,
@@ -210,22 +268,64 @@ function frameSummary(view: RunView, group: ResponseGroup, frameLane: string | n
 const FanCalls = memo(function FanCalls({ id, data }: NodeProps) {
   const group = useGroup(typeof data.group === 'string' ? data.group : id, data);
   const view = useRunStore((s) => s.view);
-  const stats = useMemo(() => (view && group?.kind === 'fan' ? fanStats(view, group.members, 'calls') : null), [view, group]);
+  const stats = useMemo(
+    () => (view && group?.kind === 'fan' ? fanStats(view, group.members, 'calls') : null),
+    [view, group],
+  );
   if (group?.kind !== 'fan' || !stats) return null;
-  return <FanBox id={id} responseId={view!.graph.responses[group.response]?.responseId ?? ''} kind="tool_call" title={group.label} line={group.program === null ? stats.tally : `program calls · ${stats.tally}`} numbers={stats.spread} full={`${group.label}: ${stats.tally}, ${stats.spread}. Click to show every call.`} />;
+  return (
+    <FanBox
+      id={id}
+      responseId={view!.graph.responses[group.response]?.responseId ?? ''}
+      kind="tool_call"
+      title={group.label}
+      line={group.program === null ? stats.tally : `program calls · ${stats.tally}`}
+      numbers={stats.spread}
+      full={`${group.label}: ${stats.tally}, ${stats.spread}. Click to show every call.`}
+    />
+  );
 });
 
 const FanOutputs = memo(function FanOutputs({ id, data }: NodeProps) {
   const groupId = typeof data.group === 'string' ? data.group : id;
   const group = useGroup(groupId, data);
   const view = useRunStore((s) => s.view);
-  const stats = useMemo(() => (view && group?.kind === 'fan' ? fanStats(view, group.outputs, 'outputs') : null), [view, group]);
+  const stats = useMemo(
+    () => (view && group?.kind === 'fan' ? fanStats(view, group.outputs, 'outputs') : null),
+    [view, group],
+  );
   if (group?.kind !== 'fan' || !stats) return null;
   const title = `×${formatCount(group.outputs.length)} outputs`;
-  return <FanBox id={id} responseId={view!.nodeById[group.outputs[0]!]?.responseId ?? ''} kind="tool_output" title={title} line={`${group.tool} · ${stats.tally}`} numbers={stats.spread} full={`${title} of ${group.tool}: ${stats.tally}, ${stats.spread}. Click to show every output.`} />;
+  return (
+    <FanBox
+      id={id}
+      responseId={view!.nodeById[group.outputs[0]!]?.responseId ?? ''}
+      kind="tool_output"
+      title={title}
+      line={`${group.tool} · ${stats.tally}`}
+      numbers={stats.spread}
+      full={`${title} of ${group.tool}: ${stats.tally}, ${stats.spread}. Click to show every output.`}
+    />
+  );
 });
 
-function FanBox({ id, responseId, kind, title, line, numbers, full }: { id: string; responseId: string; kind: string; title: string; line: string; numbers: string; full: string }) {
+function FanBox({
+  id,
+  responseId,
+  kind,
+  title,
+  line,
+  numbers,
+  full,
+}: {
+  id: string;
+  responseId: string;
+  kind: string;
+  title: string;
+  line: string;
+  numbers: string;
+  full: string;
+}) {
   const style = kindStyle(kind);
   return (
     <div
@@ -235,7 +335,11 @@ function FanBox({ id, responseId, kind, title, line, numbers, full }: { id: stri
       data-response-id={responseId}
       data-testid="fan-group"
       title={full}
-      style={{ width: NODE_W, height: NODE_H, boxShadow: '3px 3px 0 -1px #fff, 3px 3px 0 0 #a1a1aa, 6px 6px 0 -1px #fff, 6px 6px 0 0 #d4d4d8' }}
+      style={{
+        width: NODE_W,
+        height: NODE_H,
+        boxShadow: '3px 3px 0 -1px #fff, 3px 3px 0 0 #a1a1aa, 6px 6px 0 -1px #fff, 6px 6px 0 0 #d4d4d8',
+      }}
       className={`flex cursor-pointer items-center gap-2 rounded-md border border-l-4 border-zinc-300 bg-white px-2 dark:border-zinc-600 dark:bg-zinc-900 ${style.accent}`}
     >
       <Handle type="target" position={Position.Top} isConnectable={false} className="loupe-handle" />
@@ -274,7 +378,10 @@ function fanStats(view: RunView, ids: string[], what: 'calls' | 'outputs'): { ta
   }
   const tally = [...counts].map(([status, n]) => `${formatCount(n)} ${status}`).join(' · ');
   const span = last - first >= 1000 ? `over ${formatDuration((last - first) / 1000)}` : last >= first ? 'at once' : '';
-  return { tally, spread: [span, what === 'outputs' ? `+≈${formatCompact(tokens)} tok` : ''].filter(Boolean).join(' · ') };
+  return {
+    tally,
+    spread: [span, what === 'outputs' ? `+≈${formatCompact(tokens)} tok` : ''].filter(Boolean).join(' · '),
+  };
 }
 
 const AgentLane = memo(function AgentLane({ id, width, height, data }: NodeProps) {
@@ -282,7 +389,11 @@ const AgentLane = memo(function AgentLane({ id, width, height, data }: NodeProps
   const folded = useGraphStore((s) => group?.kind === 'agent' && s.foldedLanes.has(group.lane));
   if (group?.kind !== 'agent') return null;
   return (
-    <div data-group-kind="agent" style={{ width, height }} className="rounded-xl border border-dashed border-fuchsia-300/70 bg-fuchsia-50/30 dark:border-fuchsia-800/60 dark:bg-fuchsia-950/10">
+    <div
+      data-group-kind="agent"
+      style={{ width, height }}
+      className="rounded-xl border border-dashed border-fuchsia-300/70 bg-fuchsia-50/30 dark:border-fuchsia-800/60 dark:bg-fuchsia-950/10"
+    >
       <div className="flex items-center gap-1 px-3 pt-2 text-xs font-semibold tracking-wide text-fuchsia-700 dark:text-fuchsia-300">
         <button
           type="button"
@@ -309,7 +420,10 @@ const CompactionWindow = memo(function CompactionWindow({ id, width, height, dat
   const group = useGroup(id, data);
   const view = useRunStore((s) => s.view);
   const zoom = useZoomStep();
-  const span = useMemo(() => (view && group?.kind === 'compaction' ? windowSpan(view, group.members) : ''), [view, group]);
+  const span = useMemo(
+    () => (view && group?.kind === 'compaction' ? windowSpan(view, group.members) : ''),
+    [view, group],
+  );
   if (group?.kind !== 'compaction') return null;
   const folded = data.folded === true;
   const fold = (
@@ -330,7 +444,10 @@ const CompactionWindow = memo(function CompactionWindow({ id, width, height, dat
   const title = `Compacted: ${formatCount(group.members.length)} items${span} → ${group.label}`;
   if (folded) {
     // One card for the window: what was replaced, from which responses, and the savings.
-    const { lines, font } = cardText(zoom, width ?? 0, height ?? 0, [[`Compacted: ${formatCount(group.members.length)} items${span}`, group.label], [`Compacted ×${formatCount(group.members.length)}`]]);
+    const { lines, font } = cardText(zoom, width ?? 0, height ?? 0, [
+      [`Compacted: ${formatCount(group.members.length)} items${span}`, group.label],
+      [`Compacted ×${formatCount(group.members.length)}`],
+    ]);
     return (
       <div
         data-group-kind="compaction"
@@ -357,7 +474,10 @@ const CompactionWindow = memo(function CompactionWindow({ id, width, height, dat
       className="relative rounded-lg border-2 border-dashed border-orange-300/80 bg-orange-100/40 bg-[repeating-linear-gradient(135deg,transparent_0_8px,rgba(249,115,22,0.08)_8px_16px)] dark:border-orange-800/70 dark:bg-orange-950/20"
     >
       {/* Beside the window, where no response frame title can cover it. */}
-      <div className="absolute left-full top-1 ml-2 flex items-center gap-1 whitespace-nowrap rounded bg-orange-100 px-1 py-0.5 text-[12px] font-medium text-orange-800 dark:bg-orange-950 dark:text-orange-200" title={title}>
+      <div
+        className="absolute left-full top-1 ml-2 flex items-center gap-1 whitespace-nowrap rounded bg-orange-100 px-1 py-0.5 text-[12px] font-medium text-orange-800 dark:bg-orange-950 dark:text-orange-200"
+        title={title}
+      >
         {fold}
         {group.label}
       </div>
@@ -379,4 +499,11 @@ function windowSpan(view: RunView, members: string[]): string {
   return first === last ? ` of response #${first + 1}` : ` of responses #${first + 1}–#${last + 1}`;
 }
 
-export const GroupNodes = { responseGroup: ResponseFrame, responseFailure: ResponseFailure, agentGroup: AgentLane, compactionGroup: CompactionWindow, fanCalls: FanCalls, fanOutputs: FanOutputs };
+export const GroupNodes = {
+  responseGroup: ResponseFrame,
+  responseFailure: ResponseFailure,
+  agentGroup: AgentLane,
+  compactionGroup: CompactionWindow,
+  fanCalls: FanCalls,
+  fanOutputs: FanOutputs,
+};

@@ -26,24 +26,52 @@ function streamingLine(view: NodeView, fallback: string): string {
 const MessageNode = memo(function MessageNode({ id }: NodeProps) {
   const view = useNodeView(id);
   const role = typeof view.node?.item.raw.role === 'string' ? view.node.item.raw.role : 'message';
-  return <NodeFrame id={id} view={view} kicker={`${agentPrefix(view.node)}${role}`} line={streamingLine(view, view.node?.label ?? '')} />;
+  return (
+    <NodeFrame
+      id={id}
+      view={view}
+      kicker={`${agentPrefix(view.node)}${role}`}
+      line={streamingLine(view, view.node?.label ?? '')}
+    />
+  );
 });
 
 const ReasoningNode = memo(function ReasoningNode({ id }: NodeProps) {
   const view = useNodeView(id);
-  return <NodeFrame id={id} view={view} kicker={`${agentPrefix(view.node)}reasoning`} line={streamingLine(view, view.node?.label ?? '')} />;
+  return (
+    <NodeFrame
+      id={id}
+      view={view}
+      kicker={`${agentPrefix(view.node)}reasoning`}
+      line={streamingLine(view, view.node?.label ?? '')}
+    />
+  );
 });
 
 const ToolCallNode = memo(function ToolCallNode({ id }: NodeProps) {
   const view = useNodeView(id);
   const name = typeof view.node?.item.raw.name === 'string' ? view.node.item.raw.name : null;
   const line = view.partial !== null && name ? `${name}(${streamingLine(view, '')})` : (view.node?.label ?? '');
-  return <NodeFrame id={id} view={view} kicker={`${agentPrefix(view.node)}${view.node?.type.replace(/_/g, ' ') ?? 'call'}`} line={line} />;
+  return (
+    <NodeFrame
+      id={id}
+      view={view}
+      kicker={`${agentPrefix(view.node)}${view.node?.type.replace(/_/g, ' ') ?? 'call'}`}
+      line={line}
+    />
+  );
 });
 
 const ToolOutputNode = memo(function ToolOutputNode({ id }: NodeProps) {
   const view = useNodeView(id);
-  return <NodeFrame id={id} view={view} kicker={`${agentPrefix(view.node)}${view.node?.type.replace(/_/g, ' ') ?? 'output'}`} line={view.node?.label ?? ''} />;
+  return (
+    <NodeFrame
+      id={id}
+      view={view}
+      kicker={`${agentPrefix(view.node)}${view.node?.type.replace(/_/g, ' ') ?? 'output'}`}
+      line={view.node?.label ?? ''}
+    />
+  );
 });
 
 /** Hosted tools, MCP, approvals, programs, agents, compaction and unknown types: kind name as kicker. */
@@ -69,7 +97,11 @@ const ProgramNode = memo(function ProgramNode({ id }: NodeProps) {
       <button
         type="button"
         data-testid="program-fold"
-        title={folded ? `Show the ${calls} calls this program made` : `Fold the ${calls} calls this program made into one node`}
+        title={
+          folded
+            ? `Show the ${calls} calls this program made`
+            : `Fold the ${calls} calls this program made into one node`
+        }
         aria-label={folded ? 'Unfold the program calls' : 'Fold the program calls'}
         aria-pressed={folded}
         className="shrink-0 self-start rounded px-1 py-0.5 text-[10px] font-medium text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800"
@@ -81,7 +113,15 @@ const ProgramNode = memo(function ProgramNode({ id }: NodeProps) {
         {folded ? `show ×${calls}` : `fold ×${calls}`}
       </button>
     );
-  return <NodeFrame id={id} view={view} kicker={`${agentPrefix(view.node)}program`} line={streamingLine(view, view.node?.label ?? '')} action={action} />;
+  return (
+    <NodeFrame
+      id={id}
+      view={view}
+      kicker={`${agentPrefix(view.node)}program`}
+      line={streamingLine(view, view.node?.label ?? '')}
+      action={action}
+    />
+  );
 });
 
 export const nodeTypes: NodeTypes = {
@@ -95,7 +135,9 @@ export const nodeTypes: NodeTypes = {
   approval_response: kindNode(() => kindStyle('approval_response').name),
   program: ProgramNode,
   program_output: kindNode(() => 'program output'),
-  agent_call: kindNode((n) => `agent ${String((n.item.raw.action as string | undefined) ?? 'call').replace(/_/g, ' ')}`),
+  agent_call: kindNode(
+    (n) => `agent ${String((n.item.raw.action as string | undefined) ?? 'call').replace(/_/g, ' ')}`,
+  ),
   agent_call_output: kindNode(() => 'agent result'),
   agent_message: kindNode(() => 'agent message'),
   compaction: kindNode(byType),

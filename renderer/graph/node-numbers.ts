@@ -17,7 +17,8 @@ export function nodeNumbers(view: RunView, id: string): NodeNumbers | null {
   const node = view.nodeById[id];
   if (!node) return null;
   const { steps, appearAt, doneAt } = view.replay;
-  const at = (step: number | undefined) => (step === undefined || !Number.isFinite(step) ? null : (steps[step]?.tUs ?? null));
+  const at = (step: number | undefined) =>
+    step === undefined || !Number.isFinite(step) ? null : (steps[step]?.tUs ?? null);
   let from: number | null;
   let to: number | null;
   if (node.callNode !== null) {

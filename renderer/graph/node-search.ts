@@ -5,6 +5,12 @@ import type { GraphNode } from '../../shared/trace/graph/types.js';
 
 export function nodeSearchText(node: GraphNode): string {
   const raw = node.item.raw;
-  const parts = [node.label, node.type, node.agent ?? '', typeof raw.name === 'string' ? raw.name : '', streamedText(raw)];
+  const parts = [
+    node.label,
+    node.type,
+    node.agent ?? '',
+    typeof raw.name === 'string' ? raw.name : '',
+    streamedText(raw),
+  ];
   return parts.join('\n').toLowerCase();
 }

@@ -39,14 +39,30 @@ function handles(width: number, height: number): NodeHandle[] {
 /** A fan group's outputs node id, beside the group's own id for its calls. */
 export const fanOutputsId = (groupId: string) => `${groupId}:outputs`;
 
-export function toFlow(view: RunView | null, layout: ViewLayout | null = view?.layout ?? null, folds: Folds = {}): Flow {
+export function toFlow(
+  view: RunView | null,
+  layout: ViewLayout | null = view?.layout ?? null,
+  folds: Folds = {},
+): Flow {
   if (!view || !layout) return { nodes: [], edges: [] };
   const { graph, replay } = view;
   const appearOf = (id: string) => replay.appearAt[id] ?? Infinity;
   const nodes: Flow['nodes'] = [];
   const frame = (id: string, type: string, box: Box, data: Appear, zIndex: number) => {
     const { x, y, width, height } = box;
-    nodes.push({ id, type, position: { x, y }, data, width, height, measured: { width, height }, handles: [], zIndex, draggable: false, focusable: false });
+    nodes.push({
+      id,
+      type,
+      position: { x, y },
+      data,
+      width,
+      height,
+      measured: { width, height },
+      handles: [],
+      zIndex,
+      draggable: false,
+      focusable: false,
+    });
   };
   /** Members of folded groups → the group node drawn for them. */
   const rep = new Map<string, string>();
@@ -80,7 +96,10 @@ export function toFlow(view: RunView | null, layout: ViewLayout | null = view?.l
       // Why it failed, in its own row of the frame; a folded card says it itself. Shown once the response has ended.
       const reason = layout.failures[group.id];
       // Folded, or wholly inside a folded compaction window (no frame left in its lane): the card says it.
-      const folded = folds.foldedResponses?.has(group.response) || (reason !== undefined && (folds.foldedLanes?.has(reason.lane) || !layout.frames[group.id]?.some((f) => f.lane === reason.lane)));
+      const folded =
+        folds.foldedResponses?.has(group.response) ||
+        (reason !== undefined &&
+          (folds.foldedLanes?.has(reason.lane) || !layout.frames[group.id]?.some((f) => f.lane === reason.lane)));
       const done = replay.responseDoneAt[group.response];
       if (reason && !folded) {
         const id = failureId(group.id);
@@ -100,7 +119,10 @@ export function toFlow(view: RunView | null, layout: ViewLayout | null = view?.l
       if (fan.outputs && !rep.has(group.outputs[0]!)) {
         const outAppear = Math.min(...group.outputs.map(appearOf));
         for (const id of group.outputs) if (!rep.has(id)) rep.set(id, fanOutputsId(group.id));
-        if (Number.isFinite(outAppear)) nodes.push(itemNode(fanOutputsId(group.id), 'fanOutputs', fan.outputs, { appear: outAppear, group: group.id }));
+        if (Number.isFinite(outAppear))
+          nodes.push(
+            itemNode(fanOutputsId(group.id), 'fanOutputs', fan.outputs, { appear: outAppear, group: group.id }),
+          );
       }
     } else if (group.kind === 'compaction' && folds.foldedCompactions?.has(group.id)) {
       continue;
@@ -109,7 +131,14 @@ export function toFlow(view: RunView | null, layout: ViewLayout | null = view?.l
       if (!box) continue;
       if (group.kind === 'agent' && graph.lanes.length < 2) continue;
       const appear = group.kind === 'agent' ? Math.min(...group.members.map(appearOf)) : appearOf(group.compaction);
-      if (Number.isFinite(appear)) frame(group.id, group.kind === 'agent' ? 'agentGroup' : 'compactionGroup', box, { appear }, group.kind === 'agent' ? -3 : -2);
+      if (Number.isFinite(appear))
+        frame(
+          group.id,
+          group.kind === 'agent' ? 'agentGroup' : 'compactionGroup',
+          box,
+          { appear },
+          group.kind === 'agent' ? -3 : -2,
+        );
     }
   }
   // Groups first so they paint below; items in causal order.
@@ -218,7 +247,8 @@ function skipsOver(nodes: Flow['nodes']): (source: string, target: string) => bo
 function crossing<T extends { box: Box }>(reasons: T[], from: Box | undefined, to: Box | undefined): T | undefined {
   if (!from || !to || from.x !== to.x) return undefined;
   let best: T | undefined;
-  for (const r of reasons) if (r.box.x === from.x && r.box.y > from.y && r.box.y < to.y && (!best || r.box.y < best.box.y)) best = r;
+  for (const r of reasons)
+    if (r.box.x === from.x && r.box.y > from.y && r.box.y < to.y && (!best || r.box.y < best.box.y)) best = r;
   return best;
 }
 
@@ -227,7 +257,17 @@ const failureId = (groupId: string) => `${groupId}:failure`;
 
 function itemNode(id: string, type: string, box: Box, data: Appear): Flow['nodes'][number] {
   const { x, y, width, height } = box;
-  return { id, type, position: { x, y }, data, width, height, measured: { width, height }, handles: handles(width, height), draggable: false };
+  return {
+    id,
+    type,
+    position: { x, y },
+    data,
+    width,
+    height,
+    measured: { width, height },
+    handles: handles(width, height),
+    draggable: false,
+  };
 }
 
 /**
@@ -261,6 +301,8 @@ function bandEdges(view: RunView, layout: ViewLayout): (from: string, to: string
     const into = view.nodeById[to]?.fan?.id;
     if (into !== undefined && (layout.nodes[to]?.y ?? 0) > firstRow.get(into)!) return true;
     const outOf = view.nodeById[from]?.callNode ? fanOf(from) : undefined;
-    return outOf !== undefined && (layout.nodes[from]?.y ?? 0) < lastRow.get(outOf)! && view.nodeById[to]?.fan?.id !== outOf;
+    return (
+      outOf !== undefined && (layout.nodes[from]?.y ?? 0) < lastRow.get(outOf)! && view.nodeById[to]?.fan?.id !== outOf
+    );
   };
 }

@@ -17,7 +17,9 @@ export function CompactionContext({ node }: { node: GraphNode }) {
   const user = useMemo(() => {
     if (!view) return -1;
     const resolver = contextModel(view).counter.resolver;
-    return view.run.responses.findIndex((_, i) => i > node.response && resolver.context(i).parts.some((p) => p.node === node.id));
+    return view.run.responses.findIndex(
+      (_, i) => i > node.response && resolver.context(i).parts.some((p) => p.node === node.id),
+    );
   }, [view, node]);
   const made = useContextTokens(view, node.response).tokens;
   const used = useContextTokens(view, user >= 0 ? user : null).tokens;
@@ -30,16 +32,31 @@ export function CompactionContext({ node }: { node: GraphNode }) {
       <Fields
         rows={[
           ['replaced', `${replaced.length} items, ${formatCount(before)} tokens${made.pending ? ' (counting…)' : ''}`],
-          ['after', after === null ? (user >= 0 ? 'counting…' : 'no later request holds it') : `${formatCount(after)} tokens, as billed`],
+          [
+            'after',
+            after === null
+              ? user >= 0
+                ? 'counting…'
+                : 'no later request holds it'
+              : `${formatCount(after)} tokens, as billed`,
+          ],
           ['first held by', user >= 0 ? `response #${user + 1}` : '—'],
         ]}
       />
       <div className="mt-1.5 flex gap-3 text-[12px]">
-        <button type="button" className="text-blue-600 hover:underline dark:text-blue-400" onClick={() => (showContextTab(), select({ kind: 'response', index: node.response }))}>
+        <button
+          type="button"
+          className="text-blue-600 hover:underline dark:text-blue-400"
+          onClick={() => (showContextTab(), select({ kind: 'response', index: node.response }))}
+        >
           Context it replaced
         </button>
         {user >= 0 && (
-          <button type="button" className="text-blue-600 hover:underline dark:text-blue-400" onClick={() => (showContextTab(), select({ kind: 'response', index: user }))}>
+          <button
+            type="button"
+            className="text-blue-600 hover:underline dark:text-blue-400"
+            onClick={() => (showContextTab(), select({ kind: 'response', index: user }))}
+          >
             Context after it
           </button>
         )}

@@ -46,7 +46,10 @@ describe('Context tab', () => {
     const node = view.graph.nodes.find((n) => n.type === 'compaction')!;
     act(() => useRunStore.getState().select({ kind: 'node', id: node.id }));
     // The /compact request's window: four items; the next request holds the compaction, billed.
-    await waitFor(() => expect(screen.getByTestId('compaction-context').textContent).toMatch(/4 items, [1-9]\d* tokens.*as billed/), { timeout: 15_000 });
+    await waitFor(
+      () => expect(screen.getByTestId('compaction-context').textContent).toMatch(/4 items, [1-9]\d* tokens.*as billed/),
+      { timeout: 15_000 },
+    );
     expect(screen.getByTestId('compaction-context').textContent).toContain('response #4');
   });
 });

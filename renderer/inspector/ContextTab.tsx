@@ -35,13 +35,20 @@ export function ContextTab({ index }: { index: number }) {
   const view = useRunStore((s) => s.view);
   const record = useRunStore((s) => s.detail?.responses[index]);
   const { tokens, miss } = useContextTokens(view, index);
-  if (!view || !record || !tokens) return <p className="px-4 py-4 text-[12.5px] text-zinc-500" data-testid="context-tab" data-state="empty">No context for this response.</p>;
+  if (!view || !record || !tokens)
+    return (
+      <p className="px-4 py-4 text-[12.5px] text-zinc-500" data-testid="context-tab" data-state="empty">
+        No context for this response.
+      </p>
+    );
   const state = tokens.pending ? 'counting' : 'ready';
   return (
     <div data-testid="context-tab" data-state={state}>
       <header className="border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
         <h2 className="text-[15px] font-semibold">Response #{index + 1}: what the model saw</h2>
-        <code className="mt-0.5 block truncate text-[11.5px] text-zinc-500" title={record.responseId}>{record.responseId}</code>
+        <code className="mt-0.5 block truncate text-[11.5px] text-zinc-500" title={record.responseId}>
+          {record.responseId}
+        </code>
       </header>
       <Summary tokens={tokens} />
       {tokens.parts.length > 0 && <ContextBar tokens={tokens} />}
@@ -49,7 +56,8 @@ export function ContextTab({ index }: { index: number }) {
       {record.promptCacheDiagnostics && <Diagnostics value={record.promptCacheDiagnostics} />}
       {tokens.unresolved && (
         <p className="mx-4 mt-2 rounded bg-amber-50 px-2.5 py-2 text-[12px] text-amber-800 dark:bg-amber-950 dark:text-amber-300">
-          <code>previous_response_id</code> {tokens.unresolved} names a response this view does not hold: what it carried counts as overhead.
+          <code>previous_response_id</code> {tokens.unresolved} names a response this view does not hold: what it
+          carried counts as overhead.
         </p>
       )}
       <PartList parts={tokens.parts} view={view} testId="context-parts" />
@@ -68,11 +76,21 @@ function Summary({ tokens }: { tokens: ContextTokens }) {
     <Section title="Context" testId="context-summary">
       <Fields
         rows={[
-          ['parts', `${tokens.parts.length}${tokens.replaced.length ? ` · ${tokens.replaced.length} replaced by compaction` : ''}`],
+          [
+            'parts',
+            `${tokens.parts.length}${tokens.replaced.length ? ` · ${tokens.replaced.length} replaced by compaction` : ''}`,
+          ],
           ['counted', `${formatCount(tokens.contextTokens)} tokens${counting}`],
           ['reported input', tokens.reported === null ? 'not reported' : `${formatCount(tokens.reported)} tokens`],
           ['cached', tokens.cachedTokens === null ? '—' : `${formatCount(tokens.cachedTokens)} tokens`],
-          ['overhead not attributable', tokens.overhead === null ? '—' : <span data-testid="context-overhead">{`${tokens.overhead > 0 ? '' : tokens.overhead < 0 ? '−' : ''}${formatCount(Math.abs(tokens.overhead))} tokens`}</span>],
+          [
+            'overhead not attributable',
+            tokens.overhead === null ? (
+              '—'
+            ) : (
+              <span data-testid="context-overhead">{`${tokens.overhead > 0 ? '' : tokens.overhead < 0 ? '−' : ''}${formatCount(Math.abs(tokens.overhead))} tokens`}</span>
+            ),
+          ],
         ]}
       />
     </Section>
@@ -88,15 +106,30 @@ function ContextBar({ tokens }: { tokens: ContextTokens }) {
     <div className="border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
       {cachedPct > 0 && (
         <div className="relative mb-0.5 h-3 text-[10px] text-emerald-700 dark:text-emerald-400">
-          <div className="absolute inset-y-0 left-0 border-x border-t border-emerald-600" style={{ width: `${cachedPct}%` }} data-testid="context-cached-prefix" />
+          <div
+            className="absolute inset-y-0 left-0 border-x border-t border-emerald-600"
+            style={{ width: `${cachedPct}%` }}
+            data-testid="context-cached-prefix"
+          />
           <span className="absolute -top-0.5 left-1">cached</span>
         </div>
       )}
       <div className="flex h-4 overflow-hidden rounded" data-testid="context-bar">
         {segments(tokens.parts).map((g, k) => (
-          <div key={k} className={`${g.color} border-r border-white/40`} style={{ width: `${(g.tokens / total) * 100}%` }} title={`${g.label}: ${formatCount(g.tokens)} tokens`} />
+          <div
+            key={k}
+            className={`${g.color} border-r border-white/40`}
+            style={{ width: `${(g.tokens / total) * 100}%` }}
+            title={`${g.label}: ${formatCount(g.tokens)} tokens`}
+          />
         ))}
-        {overhead > 0 && <div className="bg-[repeating-linear-gradient(45deg,#d4d4d8_0_3px,#f4f4f5_3px_6px)]" style={{ width: `${(overhead / total) * 100}%` }} title={`overhead not attributable: ${formatCount(overhead)} tokens`} />}
+        {overhead > 0 && (
+          <div
+            className="bg-[repeating-linear-gradient(45deg,#d4d4d8_0_3px,#f4f4f5_3px_6px)]"
+            style={{ width: `${(overhead / total) * 100}%` }}
+            title={`overhead not attributable: ${formatCount(overhead)} tokens`}
+          />
+        )}
       </div>
       <div className="mt-1.5 flex flex-wrap gap-x-3 gap-y-0.5 text-[11px] text-zinc-500">
         {legend(tokens).map(([label, color]) => (
@@ -135,7 +168,15 @@ function sourceName(p: CountedPart): string {
 }
 
 function legend(tokens: ContextTokens): Array<[string, string]> {
-  const names: Record<string, string> = { instructions: 'instructions', tools: 'tools', request: 'sent now', previous_response: 'previous_response_id', websocket: 'WebSocket', conversation: 'conversation', compaction: 'compaction' };
+  const names: Record<string, string> = {
+    instructions: 'instructions',
+    tools: 'tools',
+    request: 'sent now',
+    previous_response: 'previous_response_id',
+    websocket: 'WebSocket',
+    conversation: 'conversation',
+    compaction: 'compaction',
+  };
   const seen = new Map<string, string>();
   for (const p of tokens.parts) {
     const key = p.part === 'instructions' || p.part === 'tools' ? p.part : p.source;
@@ -151,10 +192,13 @@ function CacheMissNote({ miss, tokens }: { miss: CacheMiss; tokens: ContextToken
   return (
     <Section title="Cache" testId="context-cache-miss">
       <p className="text-[12.5px]">
-        The cache served {formatCount(miss.cached)} tokens; the previous request (#{miss.previous + 1}) got {formatCount(miss.previousCached)}.
+        The cache served {formatCount(miss.cached)} tokens; the previous request (#{miss.previous + 1}) got{' '}
+        {formatCount(miss.previousCached)}.
       </p>
       <p className="mt-1 text-[12.5px]" data-what={miss.what}>
-        {miss.position !== null ? `First difference at part ${miss.part! + 1}, about ${formatCount(miss.position)} tokens in: ` : ''}
+        {miss.position !== null
+          ? `First difference at part ${miss.part! + 1}, about ${formatCount(miss.position)} tokens in: `
+          : ''}
         <strong>{miss.detail}</strong>
       </p>
       {part?.node && (
@@ -176,12 +220,27 @@ function CacheMissNote({ miss, tokens }: { miss: CacheMiss; tokens: ContextToken
 function Diagnostics({ value }: { value: JsonObject }) {
   return (
     <Section title="prompt_cache_diagnostics" testId="context-diagnostics">
-      <Fields rows={Object.entries(value).map(([k, v]) => [k, typeof v === 'string' || typeof v === 'number' ? String(v) : JSON.stringify(v)])} />
+      <Fields
+        rows={Object.entries(value).map(([k, v]) => [
+          k,
+          typeof v === 'string' || typeof v === 'number' ? String(v) : JSON.stringify(v),
+        ])}
+      />
     </Section>
   );
 }
 
-function PartList({ parts, view, testId, bare = false }: { parts: CountedPart[]; view: RunView; testId: string; bare?: boolean }) {
+function PartList({
+  parts,
+  view,
+  testId,
+  bare = false,
+}: {
+  parts: CountedPart[];
+  view: RunView;
+  testId: string;
+  bare?: boolean;
+}) {
   const [all, setAll] = useState(false);
   const select = useRunStore((s) => s.select);
   const focusNode = useUiStore((s) => s.focusNode);
@@ -207,9 +266,20 @@ function PartList({ parts, view, testId, bare = false }: { parts: CountedPart[];
                 <span className="block truncate">{node ? node.label : partLabel(p)}</span>
                 <span className="block truncate text-[11px] text-zinc-500">{sourceText(p, view)}</span>
               </span>
-              {(p.cached || p.partlyCached) && <span className="rounded bg-emerald-100 px-1 text-[10.5px] text-emerald-800 dark:bg-emerald-900 dark:text-emerald-200">{p.cached ? 'cached' : 'partly cached'}</span>}
-              <span className="w-16 shrink-0 text-right tabular-nums text-zinc-600 dark:text-zinc-400" title={p.counted === 'billed' ? 'counted by what the API billed' : undefined}>
-                {p.tokens === null ? (p.counted === 'unknown' ? '?' : '…') : `${formatCount(p.tokens)}${p.counted === 'billed' ? '*' : ''}`}
+              {(p.cached || p.partlyCached) && (
+                <span className="rounded bg-emerald-100 px-1 text-[10.5px] text-emerald-800 dark:bg-emerald-900 dark:text-emerald-200">
+                  {p.cached ? 'cached' : 'partly cached'}
+                </span>
+              )}
+              <span
+                className="w-16 shrink-0 text-right tabular-nums text-zinc-600 dark:text-zinc-400"
+                title={p.counted === 'billed' ? 'counted by what the API billed' : undefined}
+              >
+                {p.tokens === null
+                  ? p.counted === 'unknown'
+                    ? '?'
+                    : '…'
+                  : `${formatCount(p.tokens)}${p.counted === 'billed' ? '*' : ''}`}
               </span>
             </button>
           </li>
@@ -217,7 +287,11 @@ function PartList({ parts, view, testId, bare = false }: { parts: CountedPart[];
       })}
       {!all && parts.length > FIRST_ROWS && (
         <li>
-          <button type="button" className="px-2 py-1 text-[12px] text-blue-600 hover:underline dark:text-blue-400" onClick={() => setAll(true)}>
+          <button
+            type="button"
+            className="px-2 py-1 text-[12px] text-blue-600 hover:underline dark:text-blue-400"
+            onClick={() => setAll(true)}
+          >
             Show all {parts.length} parts
           </button>
         </li>
@@ -228,7 +302,8 @@ function PartList({ parts, view, testId, bare = false }: { parts: CountedPart[];
 
 export function partLabel(p: CountedPart): string {
   if (p.part === 'instructions') return p.tool === 'output schema' ? 'Output schema' : 'Instructions';
-  if (p.part === 'tools') return `Tool ${p.tool ?? ''}${p.counted === 'unknown' ? ' (hosted: its prompt is the server’s)' : ''}`;
+  if (p.part === 'tools')
+    return `Tool ${p.tool ?? ''}${p.counted === 'unknown' ? ' (hosted: its prompt is the server’s)' : ''}`;
   return p.item?.type.replace(/_/g, ' ') ?? p.part;
 }
 
@@ -244,7 +319,9 @@ function sourceText(p: CountedPart, view: RunView): string {
     case 'conversation':
       return `from conversation ${p.conversationId ?? ''}${p.fromIndex === null ? '' : ` (response${n(p.fromIndex)})`}`;
     case 'compaction':
-      return p.part === 'compaction' ? `the compaction item${p.fromIndex === null ? '' : ` made by response${n(p.fromIndex)}`}` : `kept by the server across compaction`;
+      return p.part === 'compaction'
+        ? `the compaction item${p.fromIndex === null ? '' : ` made by response${n(p.fromIndex)}`}`
+        : `kept by the server across compaction`;
     default:
       return view.run.responses[p.fromIndex ?? -1]?.responseId ?? '';
   }

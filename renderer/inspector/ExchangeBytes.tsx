@@ -20,7 +20,9 @@ function Body({ title, body }: { title: string; body: BodyView }) {
         {body.truncated ? ' · cut by the store size cap' : ''}
         {body.cutForView ? ` · showing ${formatBytes(body.text.length)} of ${formatBytes(body.totalChars)}` : ''}
       </p>
-      {body.decodeError && <p className="mb-1 text-[12px] text-amber-700 dark:text-amber-400">Could not decode: {body.decodeError}</p>}
+      {body.decodeError && (
+        <p className="mb-1 text-[12px] text-amber-700 dark:text-amber-400">Could not decode: {body.decodeError}</p>
+      )}
       <Code text={body.text || '(empty)'} testId={`exchange-${title.toLowerCase()}`} />
     </Section>
   );
@@ -37,7 +39,11 @@ function Headers({ title, headers }: { title: string; headers: Array<[string, st
 /** Keyed by its exchange where used, so another exchange starts closed, with nothing loaded. */
 export function ExchangeBytes({ exchangeId }: { exchangeId: number }) {
   const controller = useController();
-  const [state, setState] = useState<{ detail: ExchangeDetail | null; error: string | null; loading: boolean }>({ detail: null, error: null, loading: false });
+  const [state, setState] = useState<{ detail: ExchangeDetail | null; error: string | null; loading: boolean }>({
+    detail: null,
+    error: null,
+    loading: false,
+  });
   const [open, setOpen] = useState(false);
   const load = () => {
     setOpen(true);
@@ -50,21 +56,39 @@ export function ExchangeBytes({ exchangeId }: { exchangeId: number }) {
   if (!open) {
     return (
       <Section title="Exchange bytes">
-        <button type="button" onClick={load} data-testid="load-exchange" className="rounded border border-zinc-300 px-2 py-1 text-[12px] hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800">
+        <button
+          type="button"
+          onClick={load}
+          data-testid="load-exchange"
+          className="rounded border border-zinc-300 px-2 py-1 text-[12px] hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+        >
           Show the exact request and response of exchange #{exchangeId}
         </button>
       </Section>
     );
   }
   const d = state.detail;
-  if (!d) return <Section title="Exchange bytes">{state.error ? <p className="text-[12.5px] text-red-600">{state.error}</p> : <p className="text-[12.5px] text-zinc-500">Loading…</p>}</Section>;
+  if (!d)
+    return (
+      <Section title="Exchange bytes">
+        {state.error ? (
+          <p className="text-[12.5px] text-red-600">{state.error}</p>
+        ) : (
+          <p className="text-[12.5px] text-zinc-500">Loading…</p>
+        )}
+      </Section>
+    );
   return (
     <div data-testid="exchange-bytes">
       <Section
         title={`Exchange #${d.id}`}
         actions={
           d.transport === 'http' && !d.request.cutForView && !d.request.truncated ? (
-            <span className="flex gap-1" title={`The API key is left as $${KEY_VARIABLE}: Loupe never kept it`} data-testid="copy-request">
+            <span
+              className="flex gap-1"
+              title={`The API key is left as $${KEY_VARIABLE}: Loupe never kept it`}
+              data-testid="copy-request"
+            >
               <CopyButton text={asCurl(d)} label="Copy as cURL" />
               <CopyButton text={asFetch(d)} label="Copy as fetch" />
             </span>
@@ -95,7 +119,9 @@ export function ExchangeBytes({ exchangeId }: { exchangeId: number }) {
       {d.responseHeaders && <Headers title="Response headers" headers={d.responseHeaders} />}
       <Body title="Response" body={d.response} />
       {d.frames.length > 0 && (
-        <Section title={`WebSocket frames (${d.frames.length}${d.framesOmitted ? ` of ${d.frames.length + d.framesOmitted}` : ''})`}>
+        <Section
+          title={`WebSocket frames (${d.frames.length}${d.framesOmitted ? ` of ${d.frames.length + d.framesOmitted}` : ''})`}
+        >
           <FramesList frames={d.frames} />
         </Section>
       )}

@@ -43,7 +43,12 @@ export function ForkDialog() {
 
 /** What the plan does, in a sentence: which steps come from the recording and which go live. */
 function plainPlan(step: number, responseEdit: boolean): string {
-  const before = step === 1 ? '' : step === 2 ? 'Step #1 is answered from the recording; ' : `Steps #1–#${step - 1} are answered from the recording; `;
+  const before =
+    step === 1
+      ? ''
+      : step === 2
+        ? 'Step #1 is answered from the recording; '
+        : `Steps #1–#${step - 1} are answered from the recording; `;
   const at = responseEdit ? `step #${step} answers with your edit` : `step #${step} goes live with your edit`;
   const sentence = `${before}${at}; everything after goes live to the proxy’s upstream. The original run is kept.`;
   return sentence.charAt(0).toUpperCase() + sentence.slice(1);
@@ -55,7 +60,9 @@ function FieldEditor({ field, value, onChange }: { field: ForkField; value: stri
     <label className="mt-2 block text-[12px] text-zinc-600 dark:text-zinc-300">
       <span className="flex items-center gap-2">
         <span className="font-medium">{field.label}</span>
-        <code className="truncate text-[10.5px] text-zinc-400" title={field.pointer}>{field.pointer}</code>
+        <code className="truncate text-[10.5px] text-zinc-400" title={field.pointer}>
+          {field.pointer}
+        </code>
       </span>
       <textarea
         data-fork-field={field.pointer}
@@ -75,7 +82,11 @@ function ForkEditor({ runId, target }: { runId: string; target: ForkTarget }) {
   const live = useAppStore((s) => s.info?.recording.live ?? false);
   const [values, setValues] = useState<Record<string, string>>({});
   const [more, setMore] = useState(target.item.length === 0);
-  const [state, setState] = useState<{ busy: boolean; error: string | null; fork: ForkInfo | null }>({ busy: false, error: null, fork: null });
+  const [state, setState] = useState<{ busy: boolean; error: string | null; fork: ForkInfo | null }>({
+    busy: false,
+    error: null,
+    fork: null,
+  });
   const fields = [...target.item, ...(more ? target.request : [])];
   const submit = () => {
     const made = changedEdits(fields, values);
@@ -97,8 +108,17 @@ function ForkEditor({ runId, target }: { runId: string; target: ForkTarget }) {
             submit();
           }}
         >
-          <p className="text-[12.5px] text-zinc-600 dark:text-zinc-300">{plainPlan(target.step, fields.some((f) => f.pointer.startsWith('/response')))}</p>
-          {target.item.length === 0 && <p className="mt-2 text-[12px] text-zinc-500">This item has no field to edit here; edit the step&rsquo;s request instead.</p>}
+          <p className="text-[12.5px] text-zinc-600 dark:text-zinc-300">
+            {plainPlan(
+              target.step,
+              fields.some((f) => f.pointer.startsWith('/response')),
+            )}
+          </p>
+          {target.item.length === 0 && (
+            <p className="mt-2 text-[12px] text-zinc-500">
+              This item has no field to edit here; edit the step&rsquo;s request instead.
+            </p>
+          )}
           <div className="max-h-[46vh] overflow-y-auto pr-1">
             {fields.map((f) => (
               <FieldEditor
@@ -113,20 +133,38 @@ function ForkEditor({ runId, target }: { runId: string; target: ForkTarget }) {
             ))}
           </div>
           {!more && target.request.length > 0 && (
-            <button type="button" onClick={() => setMore(true)} data-testid="fork-more" className="mt-2 text-[12px] text-blue-600 hover:underline dark:text-blue-400">
+            <button
+              type="button"
+              onClick={() => setMore(true)}
+              data-testid="fork-more"
+              className="mt-2 text-[12px] text-blue-600 hover:underline dark:text-blue-400"
+            >
               Edit this step&rsquo;s instructions or tool schemas instead…
             </button>
           )}
           {state.error && (
-            <p role="alert" data-testid="fork-error" className="mt-2 break-words text-[12.5px] text-red-600 dark:text-red-400">
+            <p
+              role="alert"
+              data-testid="fork-error"
+              className="mt-2 break-words text-[12.5px] text-red-600 dark:text-red-400"
+            >
               {state.error}
             </p>
           )}
           <div className="mt-3 flex items-center gap-2">
-            <button type="submit" disabled={state.busy || !live} data-testid="fork-create" className="rounded bg-blue-600 px-3 py-1 text-[12.5px] font-medium text-white hover:bg-blue-700 disabled:opacity-50">
+            <button
+              type="submit"
+              disabled={state.busy || !live}
+              data-testid="fork-create"
+              className="rounded bg-blue-600 px-3 py-1 text-[12.5px] font-medium text-white hover:bg-blue-700 disabled:opacity-50"
+            >
               {state.busy ? 'Making the fork…' : 'Make fork plan'}
             </button>
-            {!live && <span className="text-[12px] text-zinc-500">Forks are made from the live recording, on the running proxy.</span>}
+            {!live && (
+              <span className="text-[12px] text-zinc-500">
+                Forks are made from the live recording, on the running proxy.
+              </span>
+            )}
           </div>
         </form>
       )}
@@ -140,15 +178,20 @@ function ForkMade({ fork }: { fork: ForkInfo }) {
   return (
     <div data-testid="fork-made" data-fork-id={fork.id}>
       <p className="text-[12.5px] text-zinc-600 dark:text-zinc-300">
-        Run your app against this base URL. It is recorded as a new run, listed under the original (step #{fork.forkedFrom.step}).
+        Run your app against this base URL. It is recorded as a new run, listed under the original (step #
+        {fork.forkedFrom.step}).
       </p>
       <div className="mt-2 flex items-center gap-2 rounded bg-zinc-100 px-2 py-1.5 dark:bg-zinc-950">
-        <code className="min-w-0 flex-1 break-all text-[12.5px]" data-testid="fork-base-url">{fork.baseUrl}</code>
+        <code className="min-w-0 flex-1 break-all text-[12.5px]" data-testid="fork-base-url">
+          {fork.baseUrl}
+        </code>
         <CopyButton text={fork.baseUrl} label="Copy URL" />
       </div>
       {[shell, js].map((snippet) => (
         <div key={snippet} className="mt-2 flex items-start gap-2">
-          <pre className="min-w-0 flex-1 overflow-x-auto rounded border border-zinc-200 px-2 py-1.5 text-[11.5px] dark:border-zinc-800">{snippet}</pre>
+          <pre className="min-w-0 flex-1 overflow-x-auto rounded border border-zinc-200 px-2 py-1.5 text-[11.5px] dark:border-zinc-800">
+            {snippet}
+          </pre>
           <CopyButton text={snippet} />
         </div>
       ))}

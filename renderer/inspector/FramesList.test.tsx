@@ -7,7 +7,11 @@ const frames: FrameView[] = Array.from({ length: 5_000 }, (_, i) => ({
   from: i % 2 === 0 ? 'client' : 'server',
   tUs: i * 1_000,
   opcode: 1,
-  text: JSON.stringify({ type: i % 2 === 0 ? 'response.create' : 'response.output_text.delta', n: i, delta: 'x'.repeat(200) }),
+  text: JSON.stringify({
+    type: i % 2 === 0 ? 'response.create' : 'response.output_text.delta',
+    n: i,
+    delta: 'x'.repeat(200),
+  }),
 }));
 
 describe('FramesList', () => {

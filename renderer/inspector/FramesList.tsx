@@ -17,7 +17,12 @@ export function FramesList({ frames }: { frames: FrameView[] }) {
   const scroller = useRef<HTMLDivElement>(null);
   const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read each render, never memoized
-  const virtual = useVirtualizer({ count: frames.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
+  const virtual = useVirtualizer({
+    count: frames.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 20,
+  });
   const toggle = (i: number) =>
     setOpen((was) => {
       const next = new Set(was);
@@ -29,7 +34,11 @@ export function FramesList({ frames }: { frames: FrameView[] }) {
       <div className="mb-1 flex justify-end">
         <CopyButton text={framesText(frames)} label="Copy all" />
       </div>
-      <div ref={scroller} className="max-h-96 overflow-auto rounded bg-zinc-100 font-mono text-[12px] leading-snug dark:bg-zinc-900" data-testid="ws-frames">
+      <div
+        ref={scroller}
+        className="max-h-96 overflow-auto rounded bg-zinc-100 font-mono text-[12px] leading-snug dark:bg-zinc-900"
+        data-testid="ws-frames"
+      >
         <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
           {virtual.getVirtualItems().map((row) => {
             const f = frames[row.index]!;
@@ -47,8 +56,14 @@ export function FramesList({ frames }: { frames: FrameView[] }) {
                 style={{ transform: `translateY(${row.start}px)` }}
               >
                 <span className="shrink-0 tabular-nums text-zinc-500">{formatUs(f.tUs).padStart(9)}</span>
-                <span className={`shrink-0 ${f.from === 'client' ? 'text-blue-600 dark:text-blue-400' : 'text-emerald-700 dark:text-emerald-400'}`}>{f.from === 'client' ? '→' : '←'}</span>
-                <span className={whole ? 'min-w-0' : 'min-w-0 truncate'}>{f.opcode === 8 ? `close ${f.text}` : f.text}</span>
+                <span
+                  className={`shrink-0 ${f.from === 'client' ? 'text-blue-600 dark:text-blue-400' : 'text-emerald-700 dark:text-emerald-400'}`}
+                >
+                  {f.from === 'client' ? '→' : '←'}
+                </span>
+                <span className={whole ? 'min-w-0' : 'min-w-0 truncate'}>
+                  {f.opcode === 8 ? `close ${f.text}` : f.text}
+                </span>
               </button>
             );
           })}

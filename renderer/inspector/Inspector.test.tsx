@@ -56,7 +56,9 @@ describe('Inspector', () => {
     act(() => screen.getByRole('tab', { name: 'Changes' }).click());
     expect(screen.getByTestId('request-changes').dataset.previous).toBe('0');
     // parallelCalls(): the second request continues the first, which asked and called three times.
-    expect(screen.getByTestId('changes-counts').textContent).toBe("1 kept · 7 added (4 from #1's output) · 0 removed · 0 edited");
+    expect(screen.getByTestId('changes-counts').textContent).toBe(
+      "1 kept · 7 added (4 from #1's output) · 0 removed · 0 edited",
+    );
     expect(screen.getByTestId('prefix-kept')).toBeTruthy();
     // The tab stays chosen while the selection moves to another response.
     act(() => useRunStore.getState().select({ kind: 'response', index: 0 }));
@@ -80,7 +82,11 @@ describe('Inspector', () => {
 
 describe('Markdown', () => {
   it('renders Markdown and never executes or inserts raw HTML', () => {
-    const { container } = render(<Markdown text={'**bold** <img src=x onerror="alert(1)"> <script>alert(2)</script> [link](javascript:alert(3))'} />);
+    const { container } = render(
+      <Markdown
+        text={'**bold** <img src=x onerror="alert(1)"> <script>alert(2)</script> [link](javascript:alert(3))'}
+      />,
+    );
     expect(container.querySelector('strong')?.textContent).toBe('bold');
     expect(container.querySelector('img')).toBeNull();
     expect(container.querySelector('script')).toBeNull();

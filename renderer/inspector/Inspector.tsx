@@ -48,11 +48,17 @@ function NodeInspector({ id }: { id: string }) {
           </span>
           <div className="min-w-0">
             {/* Before its step the label would give the item's final text away. */}
-            <h2 className="truncate text-[14px] font-semibold" title={happened ? node.label : undefined}>{happened ? node.label : node.type.replace(/_/g, ' ')}</h2>
+            <h2 className="truncate text-[14px] font-semibold" title={happened ? node.label : undefined}>
+              {happened ? node.label : node.type.replace(/_/g, ' ')}
+            </h2>
             <div className="text-[11.5px] text-zinc-500">
               {node.type}
               {node.agent ? ` · agent ${node.agent}` : ''} ·{' '}
-              <button type="button" className="text-blue-600 hover:underline dark:text-blue-400" onClick={() => select({ kind: 'response', index: node.response })}>
+              <button
+                type="button"
+                className="text-blue-600 hover:underline dark:text-blue-400"
+                onClick={() => select({ kind: 'response', index: node.response })}
+              >
                 response #{node.response + 1}
               </button>
               {happened && partial !== null ? ' · streaming' : ''}
@@ -60,7 +66,9 @@ function NodeInspector({ id }: { id: string }) {
           </div>
         </div>
         <div className="mt-2 flex items-center gap-2 text-[11.5px] text-zinc-500">
-          <code className="truncate" title={node.id}>{node.id}</code>
+          <code className="truncate" title={node.id}>
+            {node.id}
+          </code>
           <CopyButton text={node.id} label="Copy id" />
           {happened && <ForkFromHereButton />}
         </div>
@@ -83,10 +91,16 @@ function NotYet({ what, at, onGo }: { what: string; at: number | undefined; onGo
   return (
     <div className="px-4 py-4 text-[12.5px]" data-testid="not-yet">
       <p className="rounded bg-zinc-100 px-2.5 py-2 text-zinc-700 dark:bg-zinc-900 dark:text-zinc-300">
-        Not yet at this step. {what} {at !== undefined && Number.isFinite(at) ? `happens at step ${at + 1}.` : 'has not happened yet.'}
+        Not yet at this step. {what}{' '}
+        {at !== undefined && Number.isFinite(at) ? `happens at step ${at + 1}.` : 'has not happened yet.'}
       </p>
       {at !== undefined && Number.isFinite(at) && (
-        <button type="button" onClick={() => onGo(at)} className="mt-2 text-[12px] text-blue-600 hover:underline dark:text-blue-400" data-testid="not-yet-go">
+        <button
+          type="button"
+          onClick={() => onGo(at)}
+          className="mt-2 text-[12px] text-blue-600 hover:underline dark:text-blue-400"
+          data-testid="not-yet-go"
+        >
           Go to step {at + 1}
         </button>
       )}
@@ -124,12 +138,23 @@ export function Inspector() {
       <div className="flex h-7 shrink-0 items-center gap-1 border-b border-zinc-200 px-1.5 text-[11px] text-zinc-500 dark:border-zinc-800">
         <PanelToggle id="inspector" side="right" title="Inspector" />
         <span className="flex-1 font-medium uppercase tracking-wide">Inspector</span>
-        <button type="button" onClick={() => select(null)} aria-label="Close the inspector (Esc)" title="Close the inspector (Esc)" data-testid="inspector-close" className="rounded p-0.5 hover:bg-zinc-100 dark:hover:bg-zinc-800">
+        <button
+          type="button"
+          onClick={() => select(null)}
+          aria-label="Close the inspector (Esc)"
+          title="Close the inspector (Esc)"
+          data-testid="inspector-close"
+          className="rounded p-0.5 hover:bg-zinc-100 dark:hover:bg-zinc-800"
+        >
           <Icon name="close" className="h-3.5 w-3.5" />
         </button>
       </div>
       <div className="min-h-0 flex-1 overflow-y-auto" data-testid="inspector">
-        {selection.kind === 'node' ? <NodeInspector id={selection.id} /> : <ResponseInspector index={selection.index} />}
+        {selection.kind === 'node' ? (
+          <NodeInspector id={selection.id} />
+        ) : (
+          <ResponseInspector index={selection.index} />
+        )}
       </div>
     </SidePanel>
   );

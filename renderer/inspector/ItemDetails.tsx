@@ -32,7 +32,13 @@ function outputValue(raw: JsonObject): string {
 function PartnerLink({ ctx, label }: { ctx: ItemContext; label: string }) {
   if (!ctx.partner) return null;
   return (
-    <button type="button" onClick={() => ctx.goTo(ctx.partner!.id)} title={`${label}: ${ctx.partner.label}`} className="mt-1 block w-full truncate text-left text-[12px] text-blue-600 hover:underline dark:text-blue-400" data-testid="partner-link">
+    <button
+      type="button"
+      onClick={() => ctx.goTo(ctx.partner!.id)}
+      title={`${label}: ${ctx.partner.label}`}
+      className="mt-1 block w-full truncate text-left text-[12px] text-blue-600 hover:underline dark:text-blue-400"
+      data-testid="partner-link"
+    >
       {label}: {ctx.partner.label}
     </button>
   );
@@ -45,28 +51,41 @@ function Message({ ctx }: { ctx: ItemContext }) {
   const images = arr(raw.content).filter((p) => str(obj(p)?.type) === 'input_image');
   return (
     <Section title={`${str(raw.role) ?? 'message'}${refusal ? ' · refusal' : ''}`} testId="message-text">
-      {text ? <Markdown text={cut(text, ctx.partial)} /> : <p className="text-[12.5px] text-zinc-500">No text content.</p>}
-      {images.length > 0 && <p className="mt-2 text-[12px] text-zinc-500">{images.length} image input(s); see the raw JSON.</p>}
+      {text ? (
+        <Markdown text={cut(text, ctx.partial)} />
+      ) : (
+        <p className="text-[12.5px] text-zinc-500">No text content.</p>
+      )}
+      {images.length > 0 && (
+        <p className="mt-2 text-[12px] text-zinc-500">{images.length} image input(s); see the raw JSON.</p>
+      )}
     </Section>
   );
 }
 
 function Reasoning({ ctx }: { ctx: ItemContext }) {
   const raw = ctx.node.item.raw;
-  const summary = arr(raw.summary).map((s) => str(obj(s)?.text) ?? '').filter(Boolean);
+  const summary = arr(raw.summary)
+    .map((s) => str(obj(s)?.text) ?? '')
+    .filter(Boolean);
   const content = contentText(raw.content);
   const encrypted = typeof raw.encrypted_content === 'string';
   const usage = ctx.record?.usage;
   const alone = (ctx.record?.output.filter((o) => o.type === 'reasoning').length ?? 0) <= 1;
-  const tokens = usage?.reasoningTokens ? `${formatCount(usage.reasoningTokens)} tokens${alone ? '' : ' across this response'}` : 'token count unknown';
+  const tokens = usage?.reasoningTokens
+    ? `${formatCount(usage.reasoningTokens)} tokens${alone ? '' : ' across this response'}`
+    : 'token count unknown';
   return (
     <Section title="Reasoning" testId="reasoning">
       {summary.length > 0 && <Markdown text={cut(summary.join('\n\n'), ctx.partial)} />}
       {!summary.length && content && <Markdown text={cut(content, ctx.partial)} />}
       {!summary.length && !content && (
-        <p className="rounded bg-violet-50 px-2.5 py-2 text-[12.5px] text-violet-900 dark:bg-violet-950/50 dark:text-violet-200" data-testid="reasoning-hidden">
-          {encrypted ? `Encrypted reasoning, ${tokens}.` : `Reasoning hidden: no summary was returned (${tokens}).`} Ask for{' '}
-          <code>reasoning.summary</code> in the request to see a summary.
+        <p
+          className="rounded bg-violet-50 px-2.5 py-2 text-[12.5px] text-violet-900 dark:bg-violet-950/50 dark:text-violet-200"
+          data-testid="reasoning-hidden"
+        >
+          {encrypted ? `Encrypted reasoning, ${tokens}.` : `Reasoning hidden: no summary was returned (${tokens}).`} Ask
+          for <code>reasoning.summary</code> in the request to see a summary.
         </p>
       )}
     </Section>
@@ -94,12 +113,20 @@ function Call({ ctx }: { ctx: ItemContext }) {
         </Section>
       ) : (
         <Section title={ctx.node.type === 'custom_tool_call' ? 'Input' : 'Arguments'} testId="tool-arguments-section">
-          <JsonText text={cut(args, ctx.partial)} testId="tool-arguments" requireJson={ctx.node.type === 'function_call' && ctx.partial === null} />
+          <JsonText
+            text={cut(args, ctx.partial)}
+            testId="tool-arguments"
+            requireJson={ctx.node.type === 'function_call' && ctx.partial === null}
+          />
         </Section>
       )}
       {(raw.output !== undefined || raw.error !== undefined) && (
         <Section title="Result">
-          {raw.error ? <Code text={String(typeof raw.error === 'string' ? raw.error : JSON.stringify(raw.error))} /> : <JsonText text={outputValue(raw)} />}
+          {raw.error ? (
+            <Code text={String(typeof raw.error === 'string' ? raw.error : JSON.stringify(raw.error))} />
+          ) : (
+            <JsonText text={outputValue(raw)} />
+          )}
         </Section>
       )}
       {ctx.partner ? (
@@ -108,7 +135,11 @@ function Call({ ctx }: { ctx: ItemContext }) {
           <PartnerLink ctx={ctx} label="Go to output" />
         </Section>
       ) : (
-        ctx.node.kind === 'tool_call' && <Section title="Output"><p className="text-[12.5px] text-zinc-500">No output for this call in the run yet.</p></Section>
+        ctx.node.kind === 'tool_call' && (
+          <Section title="Output">
+            <p className="text-[12.5px] text-zinc-500">No output for this call in the run yet.</p>
+          </Section>
+        )
       )}
     </>
   );
@@ -132,11 +163,19 @@ function Hosted({ ctx }: { ctx: ItemContext }) {
     if (str(action.url)) rows.push(['url', str(action.url)]);
     if (str(action.type)) rows.push(['action', str(action.type)]);
   }
-  const queries = arr(raw.queries).map((q) => str(q)).filter(Boolean);
+  const queries = arr(raw.queries)
+    .map((q) => str(q))
+    .filter(Boolean);
   if (queries.length) rows.push(['queries', queries.join(' · ')]);
-  const sources = arr(action?.sources).map((s) => str(obj(s)?.url)).filter(Boolean) as string[];
-  const results = arr(raw.results).map((r) => obj(r)).filter((r): r is JsonObject => r !== null);
-  const outputs = arr(raw.outputs).map((o) => obj(o)).filter((o): o is JsonObject => o !== null);
+  const sources = arr(action?.sources)
+    .map((s) => str(obj(s)?.url))
+    .filter(Boolean) as string[];
+  const results = arr(raw.results)
+    .map((r) => obj(r))
+    .filter((r): r is JsonObject => r !== null);
+  const outputs = arr(raw.outputs)
+    .map((o) => obj(o))
+    .filter((o): o is JsonObject => o !== null);
   const image = str(raw.result);
   const code = str(raw.code);
   return (
@@ -151,14 +190,23 @@ function Hosted({ ctx }: { ctx: ItemContext }) {
       )}
       {sources.length > 0 && (
         <Section title="Sources">
-          <ul className="list-disc pl-5 text-[12px]">{sources.map((u) => <li key={u} className="break-all">{u}</li>)}</ul>
+          <ul className="list-disc pl-5 text-[12px]">
+            {sources.map((u) => (
+              <li key={u} className="break-all">
+                {u}
+              </li>
+            ))}
+          </ul>
         </Section>
       )}
       {results.length > 0 && (
         <Section title="Results">
           {results.map((r, i) => (
             <div key={i} className="mb-2 text-[12px]">
-              <div className="font-medium">{str(r.filename) ?? str(r.file_id) ?? `result ${i + 1}`}{typeof r.score === 'number' ? ` · score ${r.score.toFixed(3)}` : ''}</div>
+              <div className="font-medium">
+                {str(r.filename) ?? str(r.file_id) ?? `result ${i + 1}`}
+                {typeof r.score === 'number' ? ` · score ${r.score.toFixed(3)}` : ''}
+              </div>
               {str(r.text) && <p className="line-clamp-4 text-zinc-600 dark:text-zinc-400">{str(r.text)}</p>}
             </div>
           ))}
@@ -177,7 +225,11 @@ function Hosted({ ctx }: { ctx: ItemContext }) {
       )}
       {image && ctx.node.type === 'image_generation_call' && (
         <Section title="Image">
-          <img src={`data:image/${str(raw.output_format) ?? 'png'};base64,${image}`} alt={str(raw.revised_prompt) ?? 'generated image'} className="max-w-full rounded" />
+          <img
+            src={`data:image/${str(raw.output_format) ?? 'png'};base64,${image}`}
+            alt={str(raw.revised_prompt) ?? 'generated image'}
+            className="max-w-full rounded"
+          />
           {str(raw.revised_prompt) && <p className="mt-1 text-[12px] text-zinc-500">{str(raw.revised_prompt)}</p>}
         </Section>
       )}
@@ -192,7 +244,11 @@ function Shell({ ctx }: { ctx: ItemContext }) {
   const commands = [...arr(action?.commands), ...arr(action?.command)].map((c) => str(c) ?? '').filter(Boolean);
   return (
     <>
-      {commands.length > 0 && <Section title="Commands"><Code text={commands.join('\n')} /></Section>}
+      {commands.length > 0 && (
+        <Section title="Commands">
+          <Code text={commands.join('\n')} />
+        </Section>
+      )}
       {op && (
         <Section title={`${str(op.type) ?? 'patch'} ${str(op.path) ?? ''}`}>
           <Code text={str(op.diff) ?? JSON.stringify(op, null, 2)} />
@@ -245,6 +301,15 @@ export function ItemDetails({ ctx }: { ctx: ItemContext }) {
     case 'agent_message':
       return <Message ctx={ctx} />;
     default:
-      return <Opaque ctx={ctx} what={node.kind === 'generic' ? 'Loupe does not know this item type; it is kept and shown as sent.' : 'See the raw JSON.'} />;
+      return (
+        <Opaque
+          ctx={ctx}
+          what={
+            node.kind === 'generic'
+              ? 'Loupe does not know this item type; it is kept and shown as sent.'
+              : 'See the raw JSON.'
+          }
+        />
+      );
   }
 }

@@ -11,7 +11,12 @@ const components: Components = {
     </a>
   ),
   img: ({ src, alt }) => (
-    <a href={typeof src === 'string' ? src : undefined} target="_blank" rel="noopener noreferrer" className="text-blue-600 underline dark:text-blue-400">
+    <a
+      href={typeof src === 'string' ? src : undefined}
+      target="_blank"
+      rel="noopener noreferrer"
+      className="text-blue-600 underline dark:text-blue-400"
+    >
       [image: {alt || (typeof src === 'string' ? src : '')}]
     </a>
   ),

@@ -17,7 +17,9 @@ export function ResponseDetails({ record, index, notes }: { record: ResponseReco
           <h2 className="text-[15px] font-semibold">Response #{index + 1}</h2>
           <StatusBadge status={record.status} />
         </div>
-        <code className="mt-0.5 block truncate text-[11.5px] text-zinc-500" title={record.responseId}>{record.responseId}</code>
+        <code className="mt-0.5 block truncate text-[11.5px] text-zinc-500" title={record.responseId}>
+          {record.responseId}
+        </code>
       </header>
       {record.error && (
         <Section title="Error">
@@ -29,11 +31,20 @@ export function ResponseDetails({ record, index, notes }: { record: ResponseReco
       <Section title="Timing">
         <Fields
           rows={[
-            ['started', new Date(record.exchange.startedAt + (record.timings.startUs ?? 0) / 1000).toISOString().replace('T', ' ').replace('Z', ' UTC')],
+            [
+              'started',
+              new Date(record.exchange.startedAt + (record.timings.startUs ?? 0) / 1000)
+                .toISOString()
+                .replace('T', ' ')
+                .replace('Z', ' UTC'),
+            ],
             ['first token', formatUs(record.timings.ttftUs)],
             ['duration', formatUs(record.timings.durationUs)],
             ['streamed', record.streamed ? `yes, ${record.events.length} events` : 'no'],
-            ['transport', `${record.exchange.transport}${record.exchange.agent ? ` · agent ${record.exchange.agent}` : ''}`],
+            [
+              'transport',
+              `${record.exchange.transport}${record.exchange.agent ? ` · agent ${record.exchange.agent}` : ''}`,
+            ],
           ]}
         />
       </Section>
@@ -41,13 +52,21 @@ export function ResponseDetails({ record, index, notes }: { record: ResponseReco
         {u ? (
           <Fields
             rows={[
-              ['input', `${formatCount(u.inputTokens)} tokens${u.cachedTokens ? ` (${formatCount(u.cachedTokens)} cached)` : ''}`],
-              ['output', `${formatCount(u.outputTokens)} tokens${u.reasoningTokens ? ` (${formatCount(u.reasoningTokens)} reasoning)` : ''}`],
+              [
+                'input',
+                `${formatCount(u.inputTokens)} tokens${u.cachedTokens ? ` (${formatCount(u.cachedTokens)} cached)` : ''}`,
+              ],
+              [
+                'output',
+                `${formatCount(u.outputTokens)} tokens${u.reasoningTokens ? ` (${formatCount(u.reasoningTokens)} reasoning)` : ''}`,
+              ],
               ['total', `${formatCount(u.totalTokens)} tokens`],
             ]}
           />
         ) : (
-          <p className="text-[12.5px] text-zinc-500">No usage reported{record.status === 'in_progress' ? ' yet' : ''}.</p>
+          <p className="text-[12.5px] text-zinc-500">
+            No usage reported{record.status === 'in_progress' ? ' yet' : ''}.
+          </p>
         )}
       </Section>
       <Section title="Request parameters" testId="request-params">
@@ -59,7 +78,11 @@ export function ResponseDetails({ record, index, notes }: { record: ResponseReco
       </Section>
       {notes.length > 0 && (
         <Section title="Notes">
-          <ul className="list-disc pl-5 text-[12px] text-amber-700 dark:text-amber-400">{notes.map((n) => <li key={n}>{n}</li>)}</ul>
+          <ul className="list-disc pl-5 text-[12px] text-amber-700 dark:text-amber-400">
+            {notes.map((n) => (
+              <li key={n}>{n}</li>
+            ))}
+          </ul>
         </Section>
       )}
       <ExchangeBytes key={record.exchangeId} exchangeId={record.exchangeId} />

@@ -47,7 +47,13 @@ export function ResponseTabs({ index, details }: { index: number; details: React
           </button>
         ))}
       </div>
-      {tab === 'details' ? details : tab === 'context' ? <ContextTab index={index} /> : <RequestChangesView index={index} />}
+      {tab === 'details' ? (
+        details
+      ) : tab === 'context' ? (
+        <ContextTab index={index} />
+      ) : (
+        <RequestChangesView index={index} />
+      )}
     </div>
   );
 }

@@ -42,7 +42,14 @@ function messageFields(base: string, raw: Json | undefined, label: string): Fork
   if (!Array.isArray(raw)) return [];
   return raw.flatMap((part, j) =>
     part !== null && typeof part === 'object' && !Array.isArray(part) && typeof part.text === 'string'
-      ? [{ pointer: `${base}/content/${j}/text`, label: raw.length > 1 ? `${label} (part ${j + 1})` : label, kind: 'text' as const, value: part.text }]
+      ? [
+          {
+            pointer: `${base}/content/${j}/text`,
+            label: raw.length > 1 ? `${label} (part ${j + 1})` : label,
+            kind: 'text' as const,
+            value: part.text,
+          },
+        ]
       : [],
   );
 }
@@ -57,7 +64,12 @@ function itemFields(base: string, item: TraceItem, output: boolean): ForkField[]
       return [
         { pointer: `${base}/name`, label: 'Function name', kind: 'text', value: asText(raw.name) },
         item.type === 'function_call'
-          ? { pointer: `${base}/arguments`, label: 'Arguments (a JSON string)', kind: 'text', value: asText(raw.arguments) }
+          ? {
+              pointer: `${base}/arguments`,
+              label: 'Arguments (a JSON string)',
+              kind: 'text',
+              value: asText(raw.arguments),
+            }
           : { pointer: `${base}/input`, label: 'Input', kind: 'text', value: asText(raw.input) },
       ];
     case 'function_call_output':
@@ -73,21 +85,31 @@ export function forkTarget(node: GraphNode, record: ResponseRecord): ForkTarget 
   const output = node.role === 'output';
   const list = output ? record.output : record.request.input;
   const index = indexIn(list, node.item);
-  const item = index < 0 ? [] : itemFields(`/${output ? 'response/output' : 'request/input'}/${index}`, list[index]!, output);
+  const item =
+    index < 0 ? [] : itemFields(`/${output ? 'response/output' : 'request/input'}/${index}`, list[index]!, output);
   const request: ForkField[] = [];
   const params = record.request.params;
-  if (typeof params.instructions === 'string') request.push({ pointer: '/request/instructions', label: 'Instructions', kind: 'text', value: params.instructions });
+  if (typeof params.instructions === 'string')
+    request.push({ pointer: '/request/instructions', label: 'Instructions', kind: 'text', value: params.instructions });
   if (Array.isArray(params.tools)) {
     params.tools.forEach((tool, t) => {
       if (tool === null || typeof tool !== 'object' || Array.isArray(tool) || tool.parameters === undefined) return;
-      request.push({ pointer: `/request/tools/${t}/parameters`, label: `Schema of tool ${String(tool.name ?? t)}`, kind: 'json', value: asText(tool.parameters) });
+      request.push({
+        pointer: `/request/tools/${t}/parameters`,
+        label: `Schema of tool ${String(tool.name ?? t)}`,
+        kind: 'json',
+        value: asText(tool.parameters),
+      });
     });
   }
   return { step, item, request };
 }
 
 /** The edits a form's values make: the fields whose value changed, parsed as their kind asks. */
-export function changedEdits(fields: readonly ForkField[], values: Readonly<Record<string, string>>): { edits: Array<{ pointer: string; value: Json }> } | { error: string } {
+export function changedEdits(
+  fields: readonly ForkField[],
+  values: Readonly<Record<string, string>>,
+): { edits: Array<{ pointer: string; value: Json }> } | { error: string } {
   const edits: Array<{ pointer: string; value: Json }> = [];
   for (const f of fields) {
     const v = values[f.pointer];

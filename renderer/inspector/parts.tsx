@@ -3,7 +3,17 @@ import { useState, type ReactNode } from 'react';
 import { CopyButton } from '../lib/CopyButton.js';
 import { prettyJson } from '../lib/format.js';
 
-export function Section({ title, children, actions, testId }: { title: string; children: ReactNode; actions?: ReactNode; testId?: string }) {
+export function Section({
+  title,
+  children,
+  actions,
+  testId,
+}: {
+  title: string;
+  children: ReactNode;
+  actions?: ReactNode;
+  testId?: string;
+}) {
   return (
     <section className="border-b border-zinc-200 px-4 py-3 dark:border-zinc-800" data-testid={testId}>
       <div className="mb-1.5 flex items-center gap-2">
@@ -30,7 +40,10 @@ export function Fields({ rows }: { rows: Array<[string, ReactNode]> }) {
 
 export function Code({ text, testId, maxHeight = 'max-h-96' }: { text: string; testId?: string; maxHeight?: string }) {
   return (
-    <pre data-testid={testId} className={`${maxHeight} overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-100 p-2.5 font-mono text-[12px] leading-snug dark:bg-zinc-900`}>
+    <pre
+      data-testid={testId}
+      className={`${maxHeight} overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-100 p-2.5 font-mono text-[12px] leading-snug dark:bg-zinc-900`}
+    >
       {text}
     </pre>
   );
@@ -41,17 +54,37 @@ export function Code({ text, testId, maxHeight = 'max-h-96' }: { text: string; t
  * JSON is required (function call arguments) does text that fails to parse get a warning;
  * a tool's output is any string, and plain text there is normal.
  */
-export function JsonText({ text, testId, requireJson = false }: { text: string; testId?: string; requireJson?: boolean }) {
+export function JsonText({
+  text,
+  testId,
+  requireJson = false,
+}: {
+  text: string;
+  testId?: string;
+  requireJson?: boolean;
+}) {
   const pretty = prettyJson(text);
   return (
     <div data-format={pretty.parsed ? 'json' : 'text'}>
       <Code text={pretty.text} testId={testId} />
-      {requireJson && !pretty.parsed && text.trim() !== '' && <p className="mt-1 text-[11px] text-amber-700 dark:text-amber-400" data-testid="not-json">Not valid JSON ({pretty.error}); shown as sent.</p>}
+      {requireJson && !pretty.parsed && text.trim() !== '' && (
+        <p className="mt-1 text-[11px] text-amber-700 dark:text-amber-400" data-testid="not-json">
+          Not valid JSON ({pretty.error}); shown as sent.
+        </p>
+      )}
     </div>
   );
 }
 
-export function RawJson({ value, title = 'Raw JSON', open = false }: { value: unknown; title?: string; open?: boolean }) {
+export function RawJson({
+  value,
+  title = 'Raw JSON',
+  open = false,
+}: {
+  value: unknown;
+  title?: string;
+  open?: boolean;
+}) {
   const [shown, setShown] = useState(open);
   const text = JSON.stringify(value, null, 2);
   return (
@@ -61,7 +94,11 @@ export function RawJson({ value, title = 'Raw JSON', open = false }: { value: un
       actions={
         <>
           <CopyButton text={text} />
-          <button type="button" onClick={() => setShown(!shown)} className="rounded px-2 py-0.5 text-[11.5px] text-blue-600 hover:bg-blue-50 dark:text-blue-400 dark:hover:bg-blue-950">
+          <button
+            type="button"
+            onClick={() => setShown(!shown)}
+            className="rounded px-2 py-0.5 text-[11.5px] text-blue-600 hover:bg-blue-50 dark:text-blue-400 dark:hover:bg-blue-950"
+          >
             {shown ? 'Hide' : 'Show'}
           </button>
         </>

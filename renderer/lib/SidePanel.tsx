@@ -7,7 +7,19 @@ import type { PanelId } from '../state/panels-logic.js';
 import { usePanelsStore } from '../state/panels-store.js';
 import { Icon } from './Icon.js';
 
-export function SidePanel({ id, side, title, children, testId }: { id: PanelId; side: 'left' | 'right'; title: string; children: ReactNode; testId?: string }) {
+export function SidePanel({
+  id,
+  side,
+  title,
+  children,
+  testId,
+}: {
+  id: PanelId;
+  side: 'left' | 'right';
+  title: string;
+  children: ReactNode;
+  testId?: string;
+}) {
   const state = usePanelsStore((s) => s.panels[id]);
   const setWidth = usePanelsStore((s) => s.setWidth);
   const toggle = usePanelsStore((s) => s.toggle);
@@ -15,17 +27,37 @@ export function SidePanel({ id, side, title, children, testId }: { id: PanelId; 
   const border = side === 'left' ? 'border-r' : 'border-l';
   if (state.collapsed) {
     return (
-      <div className={`flex w-7 shrink-0 flex-col items-center ${border} border-zinc-200 bg-zinc-50 pt-1.5 dark:border-zinc-800 dark:bg-zinc-900`} data-panel={id} data-collapsed="true">
-        <button type="button" onClick={() => toggle(id)} aria-label={`Show ${title}`} title={`Show ${title}`} data-panel-toggle={id} className="rounded p-0.5 text-zinc-500 hover:bg-zinc-200 dark:hover:bg-zinc-800">
+      <div
+        className={`flex w-7 shrink-0 flex-col items-center ${border} border-zinc-200 bg-zinc-50 pt-1.5 dark:border-zinc-800 dark:bg-zinc-900`}
+        data-panel={id}
+        data-collapsed="true"
+      >
+        <button
+          type="button"
+          onClick={() => toggle(id)}
+          aria-label={`Show ${title}`}
+          title={`Show ${title}`}
+          data-panel-toggle={id}
+          className="rounded p-0.5 text-zinc-500 hover:bg-zinc-200 dark:hover:bg-zinc-800"
+        >
           <Icon name={side === 'left' ? 'chevronRight' : 'chevronLeft'} className="h-4 w-4" />
         </button>
-        <span className="mt-2 select-none text-[11px] font-medium uppercase tracking-wide text-zinc-500 [writing-mode:vertical-rl]">{title}</span>
+        <span className="mt-2 select-none text-[11px] font-medium uppercase tracking-wide text-zinc-500 [writing-mode:vertical-rl]">
+          {title}
+        </span>
       </div>
     );
   }
   const sign = side === 'left' ? 1 : -1;
   return (
-    <aside className={`relative flex h-full shrink-0 flex-col ${border} border-zinc-200 dark:border-zinc-800`} style={{ width: state.width }} aria-label={title} data-panel={id} data-collapsed="false" data-testid={testId}>
+    <aside
+      className={`relative flex h-full shrink-0 flex-col ${border} border-zinc-200 dark:border-zinc-800`}
+      style={{ width: state.width }}
+      aria-label={title}
+      data-panel={id}
+      data-collapsed="false"
+      data-testid={testId}
+    >
       {children}
       <div
         role="separator"

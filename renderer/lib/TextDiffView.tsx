@@ -8,10 +8,17 @@ const KEEP_ENDS = 120;
 
 export function TextDiffView({ diff, testId }: { diff: TextDiff; testId?: string }) {
   return (
-    <pre data-testid={testId} className="max-h-80 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 font-mono text-[11.5px] leading-snug dark:bg-zinc-900">
+    <pre
+      data-testid={testId}
+      className="max-h-80 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 font-mono text-[11.5px] leading-snug dark:bg-zinc-900"
+    >
       {diff.parts.map((p, i) =>
         p.op === 'added' ? (
-          <ins key={i} className="bg-emerald-100 text-emerald-900 no-underline dark:bg-emerald-950 dark:text-emerald-200" data-diff="added">
+          <ins
+            key={i}
+            className="bg-emerald-100 text-emerald-900 no-underline dark:bg-emerald-950 dark:text-emerald-200"
+            data-diff="added"
+          >
             {p.text}
           </ins>
         ) : p.op === 'removed' ? (

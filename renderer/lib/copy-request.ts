@@ -6,14 +6,27 @@
 import type { ExchangeDetail } from '../../shared/api/types.js';
 import { secretNameRule } from '../../shared/capture/secret-names.js';
 
-const SKIPPED = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'accept-encoding', 'upgrade', 'te', 'trailer', 'proxy-connection']);
+const SKIPPED = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'accept-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'proxy-connection',
+]);
 
 export const KEY_VARIABLE = 'OPENAI_API_KEY';
 
 /** The recorder's own rule for credential names (ADR 21): what it kept only a hint of. */
 const isSecretHeader = secretNameRule();
 
-type Request = Pick<ExchangeDetail, 'method' | 'upstream' | 'path' | 'requestHeaders'> & { request: Pick<ExchangeDetail['request'], 'text'> };
+type Request = Pick<ExchangeDetail, 'method' | 'upstream' | 'path' | 'requestHeaders'> & {
+  request: Pick<ExchangeDetail['request'], 'text'>;
+};
 
 interface Header {
   name: string;
@@ -51,7 +64,9 @@ export function asCurl(ex: Request): string {
 
 export function asFetch(ex: Request): string {
   const headers = headersOf(ex).map((h) =>
-    h.secret ? `    ${JSON.stringify(h.name)}: \`${h.value.replace(/[`\\$]/g, '\\$&')}\${process.env.${KEY_VARIABLE}}\`,` : `    ${JSON.stringify(h.name)}: ${JSON.stringify(h.value)},`,
+    h.secret
+      ? `    ${JSON.stringify(h.name)}: \`${h.value.replace(/[`\\$]/g, '\\$&')}\${process.env.${KEY_VARIABLE}}\`,`
+      : `    ${JSON.stringify(h.name)}: ${JSON.stringify(h.value)},`,
   );
   const parts = [`  method: ${JSON.stringify(ex.method)},`];
   if (headers.length) parts.push(`  headers: {\n${headers.join('\n')}\n  },`);

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatCompact, formatCost, formatCount, formatDuration, formatWhen, prettyJson, shorten } from './format.js';
+import {
+  formatBytes,
+  formatCompact,
+  formatCost,
+  formatCount,
+  formatDuration,
+  formatWhen,
+  prettyJson,
+  shorten,
+} from './format.js';
 
 describe('format', () => {
   it('counts and compacts', () => {

@@ -2,7 +2,12 @@
 // tests and screenshots do not depend on the machine's (times stay in its time zone).
 
 const COUNT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const CLOCK = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+const CLOCK = new Intl.DateTimeFormat('en-GB', {
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
 const TIME = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 /** Swedish dates are ISO 8601's: 2026-12-01. */
 const DATE = new Intl.DateTimeFormat('sv-SE', { year: 'numeric', month: '2-digit', day: '2-digit' });

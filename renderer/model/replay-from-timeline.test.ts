@@ -25,7 +25,10 @@ const cases: Array<[string, () => RawExchange[]]> = [
   ['parallel calls', parallelCalls],
   ['a chat tool loop', chatToolLoop],
   ['WebSocket lanes', () => [websocketLanes()]],
-  ...Array.from({ length: 30 }, (_, i): [string, () => RawExchange[]] => [`random run ${i + 1}`, () => randomRun(i + 1)]),
+  ...Array.from({ length: 30 }, (_, i): [string, () => RawExchange[]] => [
+    `random run ${i + 1}`,
+    () => randomRun(i + 1),
+  ]),
 ];
 
 describe.each(cases)('replay of %s', (_, exchanges) => {

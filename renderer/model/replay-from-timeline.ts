@@ -10,7 +10,15 @@ import type { ReplayModel, ReplayStep } from './replay-model.js';
 const MAX_SUBSTEPS = 12;
 
 export function replayFromTimeline(timeline: Timeline, nodes: Record<string, GraphNode>): ReplayModel {
-  const m: ReplayModel = { steps: [], appearAt: {}, doneAt: {}, growth: {}, streamed: timeline.streamed, responseStartAt: [], responseDoneAt: [] };
+  const m: ReplayModel = {
+    steps: [],
+    appearAt: {},
+    doneAt: {},
+    growth: {},
+    streamed: timeline.streamed,
+    responseStartAt: [],
+    responseDoneAt: [],
+  };
   const label = (id: string) => nodes[id]?.label ?? id;
   const chars = new Map<string, number>();
   const push = (step: ReplayStep) => m.steps.push(step) - 1;
@@ -22,10 +30,22 @@ export function replayFromTimeline(timeline: Timeline, nodes: Record<string, Gra
   for (const step of timeline.steps) {
     switch (step.kind) {
       case 'client':
-        push({ kind: 'client', tUs: step.tUs, response: step.response, nodeId: null, label: `client & tools: ${(step.durationUs / 1e6).toFixed(2)} s` });
+        push({
+          kind: 'client',
+          tUs: step.tUs,
+          response: step.response,
+          nodeId: null,
+          label: `client & tools: ${(step.durationUs / 1e6).toFixed(2)} s`,
+        });
         break;
       case 'request': {
-        const s = push({ kind: 'request', tUs: step.tUs, response: step.response, nodeId: null, label: `request ${step.response + 1} sent` });
+        const s = push({
+          kind: 'request',
+          tUs: step.tUs,
+          response: step.response,
+          nodeId: null,
+          label: `request ${step.response + 1} sent`,
+        });
         m.responseStartAt[step.response] ??= s;
         for (const id of step.nodes) {
           appear(id, s);
@@ -34,14 +54,29 @@ export function replayFromTimeline(timeline: Timeline, nodes: Record<string, Gra
         break;
       }
       case 'item_added':
-        appear(step.node, push({ kind: 'item_added', tUs: step.tUs, response: step.response, nodeId: step.node, label: label(step.node) }));
+        appear(
+          step.node,
+          push({
+            kind: 'item_added',
+            tUs: step.tUs,
+            response: step.response,
+            nodeId: step.node,
+            label: label(step.node),
+          }),
+        );
         break;
       case 'delta': {
         const from = chars.get(step.node) ?? 0;
         const parts = Math.max(1, Math.min(MAX_SUBSTEPS, step.events));
         for (let k = 1; k <= parts; k++) {
           const tUs = step.tUs + ((step.endUs - step.tUs) * (k - 1)) / Math.max(1, parts - 1);
-          const s = push({ kind: 'delta', tUs, response: step.response, nodeId: step.node, label: `streaming: ${label(step.node)}` });
+          const s = push({
+            kind: 'delta',
+            tUs,
+            response: step.response,
+            nodeId: step.node,
+            label: `streaming: ${label(step.node)}`,
+          });
           appear(step.node, s);
           const g = (m.growth[step.node] ??= { steps: [], chars: [] });
           g.steps.push(s);
@@ -51,7 +86,13 @@ export function replayFromTimeline(timeline: Timeline, nodes: Record<string, Gra
         break;
       }
       case 'item_done': {
-        const s = push({ kind: 'item_done', tUs: step.tUs, response: step.response, nodeId: step.node, label: `done: ${label(step.node)}` });
+        const s = push({
+          kind: 'item_done',
+          tUs: step.tUs,
+          response: step.response,
+          nodeId: step.node,
+          label: `done: ${label(step.node)}`,
+        });
         appear(step.node, s);
         m.doneAt[step.node] = s;
         break;
@@ -60,7 +101,13 @@ export function replayFromTimeline(timeline: Timeline, nodes: Record<string, Gra
         push({ kind: 'steer', tUs: step.tUs, response: step.response, nodeId: null, label: step.event });
         break;
       case 'response_done': {
-        const s = push({ kind: 'response_done', tUs: step.tUs, response: step.response, nodeId: null, label: `response ${step.response + 1} ${step.status}` });
+        const s = push({
+          kind: 'response_done',
+          tUs: step.tUs,
+          response: step.response,
+          nodeId: null,
+          label: `response ${step.response + 1} ${step.status}`,
+        });
         m.responseDoneAt[step.response] = s;
         for (const id of step.nodes) {
           appear(id, s);

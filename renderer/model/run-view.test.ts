@@ -48,7 +48,8 @@ describe('run view from the trace model', () => {
   });
 
   it('steps by item skip text deltas', () => {
-    for (let s = 0; s < last; s = nextItemStep(replay, s)) expect(replay.steps[nextItemStep(replay, s)]!.kind === 'delta').toBe(false);
+    for (let s = 0; s < last; s = nextItemStep(replay, s))
+      expect(replay.steps[nextItemStep(replay, s)]!.kind === 'delta').toBe(false);
   });
 
   it('has metrics per response', () => {
@@ -60,10 +61,29 @@ describe('run view from the trace model', () => {
 describe('run view of an Agents SDK run', () => {
   it('puts the nodes in the lane of the agent the run’s spans name', () => {
     const detail = detailFrom();
-    const span = (id: string, parentId: string | null, type: string, name: string, responseId: string | null): AgentSpan => ({
-      object: 'trace.span', traceId: 'trace_1', id, parentId, type, name, startedAt: null, endedAt: null, responseId, error: null, raw: {},
+    const span = (
+      id: string,
+      parentId: string | null,
+      type: string,
+      name: string,
+      responseId: string | null,
+    ): AgentSpan => ({
+      object: 'trace.span',
+      traceId: 'trace_1',
+      id,
+      parentId,
+      type,
+      name,
+      startedAt: null,
+      endedAt: null,
+      responseId,
+      error: null,
+      raw: {},
     });
-    const agentSpans = [span('sp_agent', null, 'agent', 'Forecaster', null), ...detail.responses.map((r, i) => span(`sp_r${i}`, 'sp_agent', 'response', r.responseId, r.responseId))];
+    const agentSpans = [
+      span('sp_agent', null, 'agent', 'Forecaster', null),
+      ...detail.responses.map((r, i) => span(`sp_r${i}`, 'sp_agent', 'response', r.responseId, r.responseId)),
+    ];
     const { graph } = buildRunView({ ...detail, agentSpans });
     expect(graph.lanes).toEqual(['Forecaster']);
     expect(graph.nodes.every((n) => n.agent === 'Forecaster')).toBe(true);

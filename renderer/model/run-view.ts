@@ -25,7 +25,12 @@ export interface RunView {
 }
 
 export function buildRunView(detail: RunDetail): RunView {
-  const run: Run = { id: detail.summary.id, label: detail.summary.label, responses: detail.responses, links: detail.links };
+  const run: Run = {
+    id: detail.summary.id,
+    label: detail.summary.label,
+    responses: detail.responses,
+    links: detail.links,
+  };
   // The run's Agents SDK spans give its agent lanes, handoffs and agents-as-tools, as in the export.
   const graph = buildRunGraph(run, detail.agentSpans);
   const nodeById: Record<string, GraphNode> = {};
@@ -70,9 +75,19 @@ export interface Folds {
   foldedCompactions?: ReadonlySet<string>;
 }
 
-/** The canvas positions of a run, with the given fan groups flipped and responses, lanes and compaction windows folded. */
+/**
+ * The canvas positions of a run, with the given fan groups flipped and responses, lanes and compaction windows folded.
+ */
 export function viewLayout(graph: RunGraph, folds: Folds = {}): ViewLayout {
-  const layout = layoutRun(graph, { nodeWidth: NODE_W, nodeHeight: NODE_H, gapX: GAP_X, gapY: GAP_Y, groupPadding: GROUP_PAD, maxColumns: MAX_COLUMNS, ...folds });
+  const layout = layoutRun(graph, {
+    nodeWidth: NODE_W,
+    nodeHeight: NODE_H,
+    gapX: GAP_X,
+    gapY: GAP_Y,
+    groupPadding: GROUP_PAD,
+    maxColumns: MAX_COLUMNS,
+    ...folds,
+  });
   // Group frames carry a title line above their members.
   const groups: Record<string, Box> = {};
   for (const [id, b] of Object.entries(layout.groups)) {
@@ -82,6 +97,15 @@ export function viewLayout(graph: RunGraph, folds: Folds = {}): ViewLayout {
     groups[id] = { x: b.x - pad, y: b.y - head - pad, width: b.width + 2 * pad, height: b.height + head + 2 * pad };
   }
   const frames: Record<string, Frame[]> = {};
-  for (const [id, list] of Object.entries(layout.frames)) frames[id] = list.map((b) => ({ ...b, y: b.y - GROUP_HEAD, height: b.height + GROUP_HEAD }));
-  return { nodes: layout.nodes, groups, frames, fans: layout.fans, failures: layout.failures, width: layout.width, height: layout.height };
+  for (const [id, list] of Object.entries(layout.frames))
+    frames[id] = list.map((b) => ({ ...b, y: b.y - GROUP_HEAD, height: b.height + GROUP_HEAD }));
+  return {
+    nodes: layout.nodes,
+    groups,
+    frames,
+    fans: layout.fans,
+    failures: layout.failures,
+    width: layout.width,
+    height: layout.height,
+  };
 }

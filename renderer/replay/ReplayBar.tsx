@@ -42,7 +42,10 @@ export function ReplayBar() {
   const current = model.steps[replay.step];
   const ticks = model.responseStartAt.filter((s) => Number.isFinite(s));
   return (
-    <div className="border-t border-zinc-200 bg-white px-3 pb-2 pt-1 dark:border-zinc-800 dark:bg-zinc-950" data-testid="replay-bar">
+    <div
+      className="border-t border-zinc-200 bg-white px-3 pb-2 pt-1 dark:border-zinc-800 dark:bg-zinc-950"
+      data-testid="replay-bar"
+    >
       <div className="relative mb-1">
         <input
           type="range"
@@ -57,12 +60,25 @@ export function ReplayBar() {
         <div className="pointer-events-none absolute inset-x-[7px] top-0 h-full">
           {last > 0 &&
             ticks.map((s, i) => (
-              <span key={i} title={`response ${i + 1}`} className="absolute top-0 h-1.5 w-px bg-zinc-400 dark:bg-zinc-500" style={{ left: `${(s / last) * 100}%` }} />
+              <span
+                key={i}
+                title={`response ${i + 1}`}
+                className="absolute top-0 h-1.5 w-px bg-zinc-400 dark:bg-zinc-500"
+                style={{ left: `${(s / last) * 100}%` }}
+              />
             ))}
         </div>
       </div>
       <div className="flex items-center gap-2">
-        <button type="button" className={btn} data-replay="back" aria-label="Step back (←)" title="Step back (←)" disabled={replay.step <= 0} onClick={actions.stepBack}>
+        <button
+          type="button"
+          className={btn}
+          data-replay="back"
+          aria-label="Step back (←)"
+          title="Step back (←)"
+          disabled={replay.step <= 0}
+          onClick={actions.stepBack}
+        >
           <Icon name="back" />
         </button>
         <button
@@ -75,7 +91,15 @@ export function ReplayBar() {
         >
           <Icon name={replay.playing ? 'pause' : 'play'} />
         </button>
-        <button type="button" className={btn} data-replay="forward" aria-label="Step forward (→)" title="Step forward (→)" disabled={replay.step >= last} onClick={actions.stepForward}>
+        <button
+          type="button"
+          className={btn}
+          data-replay="forward"
+          aria-label="Step forward (→)"
+          title="Step forward (→)"
+          disabled={replay.step >= last}
+          onClick={actions.stepForward}
+        >
           <Icon name="forward" />
         </button>
         <select
@@ -91,7 +115,9 @@ export function ReplayBar() {
           aria-label="Speed"
           data-replay="speed"
           value={String(replay.speed)}
-          onChange={(e) => actions.setSpeed((e.target.value === 'instant' ? 'instant' : Number(e.target.value)) as Speed)}
+          onChange={(e) =>
+            actions.setSpeed((e.target.value === 'instant' ? 'instant' : Number(e.target.value)) as Speed)
+          }
           className="rounded border border-zinc-300 bg-white px-1 py-1 text-[11.5px] dark:border-zinc-700 dark:bg-zinc-900"
         >
           {SPEEDS.map((s) => (
@@ -100,7 +126,11 @@ export function ReplayBar() {
             </option>
           ))}
         </select>
-        <div className="min-w-0 flex-1 truncate text-[11.5px] tabular-nums text-zinc-600 dark:text-zinc-400" data-testid="replay-position" title={current?.label}>
+        <div
+          className="min-w-0 flex-1 truncate text-[11.5px] tabular-nums text-zinc-600 dark:text-zinc-400"
+          data-testid="replay-position"
+          title={current?.label}
+        >
           {n ? `${replay.step + 1}/${n} · ${formatUs(current?.tUs ?? 0)} · ${current?.label ?? ''}` : 'no steps'}
         </div>
         <button

@@ -11,7 +11,15 @@ import { StatusBadge } from './status.js';
 
 export const ROW_HEIGHT = 72;
 
-export const RunRow = memo(function RunRow({ id, onSelect, now }: { id: string; onSelect: (id: string) => void; now: number }) {
+export const RunRow = memo(function RunRow({
+  id,
+  onSelect,
+  now,
+}: {
+  id: string;
+  onSelect: (id: string) => void;
+  now: number;
+}) {
   const run = useRunsStore((s) => s.byId[id]);
   const selected = useRunStore((s) => s.runId === id);
   const pick = useCompareStore((s) => s.picked.indexOf(id));
@@ -43,15 +51,27 @@ export const RunRow = memo(function RunRow({ id, onSelect, now }: { id: string; 
     >
       <div className="flex items-center gap-2">
         {activity.active && (
-          <span className="relative flex h-2 w-2 shrink-0" title={run.live ? 'streaming now' : 'running: between requests (the client runs its tools)'} data-testid="live-dot">
+          <span
+            className="relative flex h-2 w-2 shrink-0"
+            title={run.live ? 'streaming now' : 'running: between requests (the client runs its tools)'}
+            data-testid="live-dot"
+          >
             <span className="absolute inline-flex h-full w-full animate-ping rounded-full bg-blue-400 opacity-75" />
             <span className="relative inline-flex h-2 w-2 rounded-full bg-blue-500" />
           </span>
         )}
-        <span className="flex min-w-0 flex-1 overflow-hidden text-[13px] font-medium" title={title} data-testid="run-title">
+        <span
+          className="flex min-w-0 flex-1 overflow-hidden text-[13px] font-medium"
+          title={title}
+          data-testid="run-title"
+        >
           <span className="min-w-[1.5em] truncate">{head}</span>
           {/* The head gives way first; the tail keeps up to 80% of the room. */}
-          {tail && <span className="max-w-[80%] shrink-0 truncate whitespace-pre" data-testid="run-title-tail">{tail}</span>}
+          {tail && (
+            <span className="max-w-[80%] shrink-0 truncate whitespace-pre" data-testid="run-title-tail">
+              {tail}
+            </span>
+          )}
         </span>
         {run.forkedFrom && (
           <span
@@ -72,25 +92,52 @@ export const RunRow = memo(function RunRow({ id, onSelect, now }: { id: string; 
           </span>
         )}
         {pick >= 0 && (
-          <span className="shrink-0 rounded bg-violet-600 px-1 text-[10.5px] font-bold text-white" title="Picked for comparison (Ctrl/⌘-click to unpick)" data-testid="run-pick">
+          <span
+            className="shrink-0 rounded bg-violet-600 px-1 text-[10.5px] font-bold text-white"
+            title="Picked for comparison (Ctrl/⌘-click to unpick)"
+            data-testid="run-pick"
+          >
             {pick === 0 ? 'A' : 'B'}
           </span>
         )}
         <StatusBadge status={activity.status} />
       </div>
       <div className="flex items-center gap-2 text-[11.5px] text-zinc-500 dark:text-zinc-400">
-        <span className="min-w-0 flex-1 truncate" title={run.label ? run.preview : undefined}>{run.label ? run.preview : ''}</span>
-        <span className="shrink-0 text-[11px]" title={new Date(run.startedAt).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}>{formatWhen(run.startedAt, now)}</span>
+        <span className="min-w-0 flex-1 truncate" title={run.label ? run.preview : undefined}>
+          {run.label ? run.preview : ''}
+        </span>
+        <span
+          className="shrink-0 text-[11px]"
+          title={new Date(run.startedAt)
+            .toISOString()
+            .replace('T', ' ')
+            .replace(/\.\d+Z$/, ' UTC')}
+        >
+          {formatWhen(run.startedAt, now)}
+        </span>
       </div>
       <div
         title={`${models} · ${run.responses} responses · ${run.toolCalls} tool calls · ${run.tokens.total} tokens · ${formatCost(run.cost)} · ${formatDuration(run.endedAt - run.startedAt)}`}
-        className="flex items-center gap-2 overflow-hidden text-[11px] tabular-nums text-zinc-500 dark:text-zinc-400">
-        <span className="min-w-[3rem] truncate" title={models}>{models}</span>
-        <span className="shrink-0" title="responses">{run.responses} resp</span>
-        <span className="shrink-0" title="tool calls">{run.toolCalls} tools</span>
-        <span className="shrink-0" title={`${run.tokens.total} tokens`}>{formatCompact(run.tokens.total)} tok</span>
-        <span className="shrink-0" title="cost">{formatCost(run.cost)}</span>
-        <span className="shrink-0" title="duration">{formatDuration(run.endedAt - run.startedAt)}</span>
+        className="flex items-center gap-2 overflow-hidden text-[11px] tabular-nums text-zinc-500 dark:text-zinc-400"
+      >
+        <span className="min-w-[3rem] truncate" title={models}>
+          {models}
+        </span>
+        <span className="shrink-0" title="responses">
+          {run.responses} resp
+        </span>
+        <span className="shrink-0" title="tool calls">
+          {run.toolCalls} tools
+        </span>
+        <span className="shrink-0" title={`${run.tokens.total} tokens`}>
+          {formatCompact(run.tokens.total)} tok
+        </span>
+        <span className="shrink-0" title="cost">
+          {formatCost(run.cost)}
+        </span>
+        <span className="shrink-0" title="duration">
+          {formatDuration(run.endedAt - run.startedAt)}
+        </span>
       </div>
     </button>
   );

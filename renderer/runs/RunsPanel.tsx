@@ -98,7 +98,12 @@ export function RunsPanel() {
   // Often enough that a run's idle window ends on time (run-activity.ts).
   const now = useNow(2_000);
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read each render, never memoized
-  const virtual = useVirtualizer({ count: ids.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
+  const virtual = useVirtualizer({
+    count: ids.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+  });
   const lastDrawn = virtual.getVirtualItems().at(-1)?.index ?? -1;
   useEffect(() => {
     if (more && lastDrawn >= ids.length - PAGE_AHEAD) void controller.loadMoreRuns();
@@ -110,18 +115,31 @@ export function RunsPanel() {
         <span data-testid="runs-count" className="flex-1">
           {matched === total ? `${total} run${total === 1 ? '' : 's'}` : `${matched} of ${total} runs`}
         </span>
-        {error && <span className="min-w-0 truncate text-red-600 dark:text-red-400" title={error}>list failed: {error}</span>}
+        {error && (
+          <span className="min-w-0 truncate text-red-600 dark:text-red-400" title={error}>
+            list failed: {error}
+          </span>
+        )}
         <PanelToggle id="runs" side="left" title="Runs" />
       </div>
       <ComparePicks />
       <div ref={scroller} className="min-h-0 flex-1 overflow-y-auto" data-testid="runs-list">
         {loaded && ids.length === 0 && (
-          <p className="px-4 py-6 text-center text-[12.5px] text-zinc-500">{total === 0 ? 'No runs recorded yet.' : 'No run matches the filters.'}</p>
+          <p className="px-4 py-6 text-center text-[12.5px] text-zinc-500">
+            {total === 0 ? 'No runs recorded yet.' : 'No run matches the filters.'}
+          </p>
         )}
         <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
           {virtual.getVirtualItems().map((row) => (
-            <div key={ids[row.index]} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${row.start}px)` }}>
-              <RunRow id={ids[row.index]!} now={now} onSelect={(id) => (useCompareStore.getState().closeCompare(), controller.selectRun(id))} />
+            <div
+              key={ids[row.index]}
+              style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${row.start}px)` }}
+            >
+              <RunRow
+                id={ids[row.index]!}
+                now={now}
+                onSelect={(id) => (useCompareStore.getState().closeCompare(), controller.selectRun(id))}
+              />
             </div>
           ))}
         </div>

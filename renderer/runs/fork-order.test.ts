@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../shared/api/types.js';
 import { forksUnderOriginals } from './fork-order.js';
 
-const run = (id: string, from?: string) => ({ id, ...(from ? { forkedFrom: { run: from, step: 2 } } : {}) }) as RunSummary;
+const run = (id: string, from?: string) =>
+  ({ id, ...(from ? { forkedFrom: { run: from, step: 2 } } : {}) }) as RunSummary;
 const byId = (...runs: RunSummary[]) => Object.fromEntries(runs.map((r) => [r.id, r]));
 
 describe('forksUnderOriginals', () => {

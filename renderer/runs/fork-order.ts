@@ -3,7 +3,10 @@
 // in the list (filtered out, or in another recording) stays where the order put it.
 import type { RunSummary } from '../../shared/api/types.js';
 
-export function forksUnderOriginals(ids: readonly string[], byId: Readonly<Record<string, RunSummary | undefined>>): string[] {
+export function forksUnderOriginals(
+  ids: readonly string[],
+  byId: Readonly<Record<string, RunSummary | undefined>>,
+): string[] {
   const shown = new Set(ids);
   const forksOf = new Map<string, string[]>();
   const nested = new Set<string>();

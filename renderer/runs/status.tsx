@@ -23,7 +23,9 @@ export const STATUS_NAME: Record<RunStatus, string> = {
 
 export function StatusBadge({ status }: { status: string }) {
   return (
-    <span className={`shrink-0 whitespace-nowrap rounded px-1.5 py-px text-[10.5px] font-medium ${STATUS_STYLE[status] ?? STATUS_STYLE.aborted}`}>
+    <span
+      className={`shrink-0 whitespace-nowrap rounded px-1.5 py-px text-[10.5px] font-medium ${STATUS_STYLE[status] ?? STATUS_STYLE.aborted}`}
+    >
       {STATUS_NAME[status as RunStatus] ?? status.replace(/_/g, ' ')}
     </span>
   );

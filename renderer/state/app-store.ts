@@ -40,7 +40,12 @@ export const useAppStore = create<AppStore>()((set) => ({
   connection: 'connecting',
   recordingFailure: null,
   error: null,
-  setInfo: (info) => set((s) => ({ info, livePath: info.recording.live ? info.recording.path : s.livePath, recordingFailure: info.health.failedWrites || info.health.lostExchanges ? info.health : s.recordingFailure })),
+  setInfo: (info) =>
+    set((s) => ({
+      info,
+      livePath: info.recording.live ? info.recording.path : s.livePath,
+      recordingFailure: info.health.failedWrites || info.health.lostExchanges ? info.health : s.recordingFailure,
+    })),
   setConnection: (connection) => set({ connection }),
   recordingHealthChanged: (health) => set({ recordingFailure: health }),
   setError: (error) => set({ error }),

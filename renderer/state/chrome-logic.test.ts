@@ -20,17 +20,32 @@ describe('run activity', () => {
   const now = 1_000_000;
   it('reads running between requests, while the client runs its tools, until the idle window passes', () => {
     const between = summary('r', { status: 'completed', live: false, endedAt: now - 2_000 });
-    expect(runActivity(between, now, true)).toEqual({ status: 'in_progress', active: true, until: between.endedAt + RUN_IDLE_MS });
-    expect(runActivity(between, between.endedAt + RUN_IDLE_MS, true)).toMatchObject({ status: 'completed', active: false });
+    expect(runActivity(between, now, true)).toEqual({
+      status: 'in_progress',
+      active: true,
+      until: between.endedAt + RUN_IDLE_MS,
+    });
+    expect(runActivity(between, between.endedAt + RUN_IDLE_MS, true)).toMatchObject({
+      status: 'completed',
+      active: false,
+    });
   });
 
   it('is running whenever an exchange is in flight, and a failure is never hidden', () => {
-    expect(runActivity(summary('r', { status: 'completed', live: true, endedAt: 0 }), now, true)).toMatchObject({ status: 'in_progress', active: true });
-    expect(runActivity(summary('r', { status: 'failed', live: false, endedAt: now - 1 }), now, true)).toMatchObject({ status: 'failed', active: true });
+    expect(runActivity(summary('r', { status: 'completed', live: true, endedAt: 0 }), now, true)).toMatchObject({
+      status: 'in_progress',
+      active: true,
+    });
+    expect(runActivity(summary('r', { status: 'failed', live: false, endedAt: now - 1 }), now, true)).toMatchObject({
+      status: 'failed',
+      active: true,
+    });
   });
 
   it('a file opened to look at has no idle window: nothing in it is still going', () => {
-    expect(runActivity(summary('r', { status: 'completed', live: false, endedAt: now - 1 }), now, false)).toMatchObject({ status: 'completed', active: false });
+    expect(runActivity(summary('r', { status: 'completed', live: false, endedAt: now - 1 }), now, false)).toMatchObject(
+      { status: 'completed', active: false },
+    );
   });
 });
 

@@ -16,7 +16,8 @@ export function parseLink(hash: string): DeepLink {
   const node = params.get('node');
   if (node) return { runId, selection: { kind: 'node', id: node } };
   const response = Number(params.get('response'));
-  if (Number.isInteger(response) && response >= 1) return { runId, selection: { kind: 'response', index: response - 1 } };
+  if (Number.isInteger(response) && response >= 1)
+    return { runId, selection: { kind: 'response', index: response - 1 } };
   return { runId, selection: null };
 }
 

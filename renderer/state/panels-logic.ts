@@ -41,7 +41,8 @@ export function parsePanels(saved: string | null): Panels {
     const p = (value as Record<string, unknown> | null)?.[id] as Partial<PanelState> | undefined;
     if (!p || typeof p !== 'object') continue;
     out[id] = {
-      width: typeof p.width === 'number' && Number.isFinite(p.width) ? clampWidth(id, p.width) : initialPanels[id].width,
+      width:
+        typeof p.width === 'number' && Number.isFinite(p.width) ? clampWidth(id, p.width) : initialPanels[id].width,
       collapsed: p.collapsed === true,
     };
   }

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { ReplayModel, ReplayStep } from '../model/replay-model.js';
-import { followLive, initialReplay, MAX_GAP_US, modelChanged, seek, stepBack, stepForward, tick, togglePlay } from './replay-logic.js';
+import {
+  followLive,
+  initialReplay,
+  MAX_GAP_US,
+  modelChanged,
+  seek,
+  stepBack,
+  stepForward,
+  tick,
+  togglePlay,
+} from './replay-logic.js';
 
 function model(kinds: Array<[ReplayStep['kind'], number]>): ReplayModel {
   return {
@@ -44,7 +54,10 @@ describe('replay transitions', () => {
   });
 
   it('keeps the cursor when a live run grows, unless following', () => {
-    const grown = model([...m.steps.map((st) => [st.kind, st.tUs] as [ReplayStep['kind'], number]), ['item_added', 11_000_000]]);
+    const grown = model([
+      ...m.steps.map((st) => [st.kind, st.tUs] as [ReplayStep['kind'], number]),
+      ['item_added', 11_000_000],
+    ]);
     expect(modelChanged(seek(initialReplay, m, 2), grown, true).step).toBe(2);
     expect(modelChanged(followLive(initialReplay, m), grown, true).step).toBe(7);
   });

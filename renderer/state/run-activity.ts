@@ -14,7 +14,12 @@ export interface RunActivity {
   until: number | null;
 }
 
-export function runActivity(run: Pick<RunSummary, 'status' | 'live' | 'endedAt'>, now: number, recordingLive: boolean, idleMs = RUN_IDLE_MS): RunActivity {
+export function runActivity(
+  run: Pick<RunSummary, 'status' | 'live' | 'endedAt'>,
+  now: number,
+  recordingLive: boolean,
+  idleMs = RUN_IDLE_MS,
+): RunActivity {
   if (run.live) return { status: run.status === 'completed' ? 'in_progress' : run.status, active: true, until: null };
   const until = run.endedAt + idleMs;
   if (!recordingLive || now >= until) return { status: run.status, active: false, until: null };

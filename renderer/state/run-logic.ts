@@ -17,11 +17,24 @@ export interface RunState {
   replay: ReplayState;
 }
 
-export const initialRunState: RunState = { runId: null, detail: null, view: null, loading: false, error: null, selection: null, replay: initialReplay };
+export const initialRunState: RunState = {
+  runId: null,
+  detail: null,
+  view: null,
+  loading: false,
+  error: null,
+  selection: null,
+  replay: initialReplay,
+};
 
 export function runSelected(state: RunState, runId: string | null): RunState {
   if (runId === state.runId) return state;
-  return { ...initialRunState, replay: { ...initialReplay, speed: state.replay.speed, mode: state.replay.mode }, runId, loading: runId !== null };
+  return {
+    ...initialRunState,
+    replay: { ...initialReplay, speed: state.replay.speed, mode: state.replay.mode },
+    runId,
+    loading: runId !== null,
+  };
 }
 
 /** A (re)loaded detail for the selected run; answers for a run no longer selected are dropped. */
@@ -31,7 +44,15 @@ export function detailLoaded(state: RunState, detail: RunDetail, view: RunView):
   let selection = state.selection;
   if (selection?.kind === 'node' && !view.nodeById[selection.id]) selection = null;
   if (selection?.kind === 'response' && selection.index >= detail.responses.length) selection = null;
-  return { ...state, detail, view, loading: false, error: null, selection, replay: modelChanged(state.replay, view.replay, sameRun) };
+  return {
+    ...state,
+    detail,
+    view,
+    loading: false,
+    error: null,
+    selection,
+    replay: modelChanged(state.replay, view.replay, sameRun),
+  };
 }
 
 export function detailFailed(state: RunState, runId: string, message: string): RunState {

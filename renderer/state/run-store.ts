@@ -23,10 +23,11 @@ export interface RunStore extends logic.RunState {
 }
 
 export const useRunStore = create<RunStore>()((set, get) => {
-  const withModel = (fn: (s: replay.ReplayState, m: NonNullable<logic.RunState['view']>['replay']) => replay.ReplayState) => () => {
-    const { view, replay: r } = get();
-    if (view) set({ replay: fn(r, view.replay) });
-  };
+  const withModel =
+    (fn: (s: replay.ReplayState, m: NonNullable<logic.RunState['view']>['replay']) => replay.ReplayState) => () => {
+      const { view, replay: r } = get();
+      if (view) set({ replay: fn(r, view.replay) });
+    };
   return {
     ...logic.initialRunState,
     selectRun: (runId) => set((s) => logic.runSelected(s, runId)),

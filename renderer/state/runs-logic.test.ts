@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { summary } from '../test/fixtures.js';
-import { filterChanged, initialRunsState, listLoaded, listRequest, pageLoaded, runRemoved, runUpdated, EMPTY_FILTER } from './runs-logic.js';
+import {
+  filterChanged,
+  initialRunsState,
+  listLoaded,
+  listRequest,
+  pageLoaded,
+  runRemoved,
+  runUpdated,
+  EMPTY_FILTER,
+} from './runs-logic.js';
 
 describe('runs list transitions', () => {
   const loaded = listLoaded(initialRunsState, EMPTY_FILTER, {
@@ -71,7 +80,11 @@ describe('runs list transitions', () => {
 
     it('asks for a page, and for the page after a cursor', () => {
       expect(listRequest(EMPTY_FILTER)).toEqual({ limit: 50 });
-      expect(listRequest({ ...EMPTY_FILTER, query: ' x ' }, '3000:c')).toEqual({ limit: 50, cursor: '3000:c', query: 'x' });
+      expect(listRequest({ ...EMPTY_FILTER, query: ' x ' }, '3000:c')).toEqual({
+        limit: 50,
+        cursor: '3000:c',
+        query: 'x',
+      });
     });
 
     it('appends the next page in order, once, and counts what matched', () => {
@@ -98,7 +111,13 @@ describe('runs list transitions', () => {
       expect(s.ids).toEqual(['d', 'c']);
       s = runUpdated(s, summary('e', { startedAt: 5000 }));
       expect(s.ids).toEqual(['e', 'd', 'c']);
-      s = pageLoaded(s, EMPTY_FILTER, '3000:c', { runs: [summary('b', { startedAt: 2000, revision: 1 })], total: 6, matched: 6, nextCursor: null, models: [] });
+      s = pageLoaded(s, EMPTY_FILTER, '3000:c', {
+        runs: [summary('b', { startedAt: 2000, revision: 1 })],
+        total: 6,
+        matched: 6,
+        nextCursor: null,
+        models: [],
+      });
       expect(s.ids).toEqual(['e', 'd', 'c', 'b']);
       expect(s.byId.b!.responses).toBe(7);
     });

@@ -30,7 +30,17 @@ export interface RunsState {
 
 export const EMPTY_FILTER: RunFilter = { query: '', status: [], models: [] };
 
-export const initialRunsState: RunsState = { byId: {}, ids: [], total: 0, matched: 0, nextCursor: null, models: [], filter: EMPTY_FILTER, loaded: false, error: null };
+export const initialRunsState: RunsState = {
+  byId: {},
+  ids: [],
+  total: 0,
+  matched: 0,
+  nextCursor: null,
+  models: [],
+  filter: EMPTY_FILTER,
+  loaded: false,
+  error: null,
+};
 
 /** The first page's request for a filter; `cursor` asks for the page after it. */
 export function listRequest(filter: RunFilter, cursor?: string): RunsListRequest {
@@ -51,7 +61,17 @@ export function listLoaded(state: RunsState, asked: RunFilter, res: RunsListResp
   if (!sameFilter(asked, state.filter)) return state;
   const byId: Record<string, RunSummary> = {};
   for (const run of res.runs) byId[run.id] = run;
-  return { ...state, byId, ids: res.runs.map((r) => r.id), total: res.total, matched: res.matched, nextCursor: res.nextCursor, models: res.models, loaded: true, error: null };
+  return {
+    ...state,
+    byId,
+    ids: res.runs.map((r) => r.id),
+    total: res.total,
+    matched: res.matched,
+    nextCursor: res.nextCursor,
+    models: res.models,
+    loaded: true,
+    error: null,
+  };
 }
 
 /**
@@ -68,7 +88,15 @@ export function pageLoaded(state: RunsState, asked: RunFilter, cursor: string, r
     if (!old || !state.ids.includes(run.id)) ids.push(run.id);
   }
   ids.sort((a, b) => compareRuns(byId[a]!, byId[b]!));
-  return { ...state, byId, ids, total: res.total, matched: res.matched, nextCursor: res.nextCursor, models: res.models };
+  return {
+    ...state,
+    byId,
+    ids,
+    total: res.total,
+    matched: res.matched,
+    nextCursor: res.nextCursor,
+    models: res.models,
+  };
 }
 
 export function listFailed(state: RunsState, message: string): RunsState {
@@ -86,13 +114,16 @@ export function runUpdated(state: RunsState, run: RunSummary): RunsState {
   const byId = { ...state.byId, [run.id]: run };
   const shown = state.ids.includes(run.id);
   const visible =
-    matchesFilters(run, listRequest(state.filter)) && (shown || !state.filter.query || matchesQuery(summaryText(run), state.filter.query));
+    matchesFilters(run, listRequest(state.filter)) &&
+    (shown || !state.filter.query || matchesQuery(summaryText(run), state.filter.query));
   let ids = shown ? state.ids.filter((id) => id !== run.id) : state.ids;
   // A run that falls after the last page loaded is listed when its page is.
   const last = state.ids[state.ids.length - 1];
   const beyond = state.nextCursor !== null && last !== undefined && compareRuns(run, state.byId[last]!) > 0;
   if (visible && (shown || !beyond)) ids = insertSorted(ids, run, byId);
-  const models = run.models.some((m) => !state.models.includes(m)) ? [...new Set([...state.models, ...run.models])].sort() : state.models;
+  const models = run.models.some((m) => !state.models.includes(m))
+    ? [...new Set([...state.models, ...run.models])].sort()
+    : state.models;
   const matched = state.matched + (visible && !shown && !old ? 1 : 0) - (shown && !visible ? 1 : 0);
   return { ...state, byId, ids, total: old ? state.total : state.total + 1, matched, models };
 }
@@ -102,7 +133,13 @@ export function runRemoved(state: RunsState, runId: string): RunsState {
   const byId = { ...state.byId };
   delete byId[runId];
   const shown = state.ids.includes(runId);
-  return { ...state, byId, ids: state.ids.filter((id) => id !== runId), total: Math.max(0, state.total - 1), matched: Math.max(0, state.matched - (shown ? 1 : 0)) };
+  return {
+    ...state,
+    byId,
+    ids: state.ids.filter((id) => id !== runId),
+    total: Math.max(0, state.total - 1),
+    matched: Math.max(0, state.matched - (shown ? 1 : 0)),
+  };
 }
 
 export function filterChanged(state: RunsState, patch: Partial<RunFilter>): RunsState {

@@ -14,5 +14,12 @@ export function resetStores(): void {
   useRunStore.setState(initialRunState);
   useRunsStore.setState(initialRunsState);
   useCompareStore.setState(initialCompareState);
-  useAppStore.setState({ info: null, livePath: null, upstream: { state: 'unknown', reason: null, at: 0 }, connection: 'connecting', recordingFailure: null, error: null });
+  useAppStore.setState({
+    info: null,
+    livePath: null,
+    upstream: { state: 'unknown', reason: null, at: 0 },
+    connection: 'connecting',
+    recordingFailure: null,
+    error: null,
+  });
 }

@@ -7,7 +7,17 @@ class ResizeObserverStub {
   constructor(private readonly cb: ResizeObserverCallback) {}
   observe(target: Element): void {
     const size = [{ inlineSize: 1000, blockSize: 800 }];
-    this.cb([{ target, contentRect: { width: 1000, height: 800 }, borderBoxSize: size, contentBoxSize: size } as unknown as ResizeObserverEntry], this as unknown as ResizeObserver);
+    this.cb(
+      [
+        {
+          target,
+          contentRect: { width: 1000, height: 800 },
+          borderBoxSize: size,
+          contentBoxSize: size,
+        } as unknown as ResizeObserverEntry,
+      ],
+      this as unknown as ResizeObserver,
+    );
   }
   unobserve(): void {}
   disconnect(): void {}
@@ -36,8 +46,19 @@ Object.defineProperties(HTMLElement.prototype, {
   clientHeight: { configurable: true, get: () => 800 },
 });
 Element.prototype.getBoundingClientRect = function () {
-  return { x: 0, y: 0, top: 0, left: 0, right: 1000, bottom: 800, width: 1000, height: 800, toJSON: () => ({}) } as DOMRect;
+  return {
+    x: 0,
+    y: 0,
+    top: 0,
+    left: 0,
+    right: 1000,
+    bottom: 800,
+    width: 1000,
+    height: 800,
+    toJSON: () => ({}),
+  } as DOMRect;
 };
-(SVGElement.prototype as unknown as { getBBox: () => DOMRect }).getBBox = () => ({ x: 0, y: 0, width: 100, height: 20 }) as DOMRect;
+(SVGElement.prototype as unknown as { getBBox: () => DOMRect }).getBBox = () =>
+  ({ x: 0, y: 0, width: 100, height: 20 }) as DOMRect;
 
 afterEach(() => cleanup());

@@ -12,11 +12,15 @@ function usePaidFor(view: RunView, prices: PriceTable): RunAttribution {
   const [counted, setCounted] = useState(0);
   const model = contextModel(view);
   // `counted` changes when the worker's counts arrive: the run is attributed again.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `counted` is the signal to attribute again, not an input
   const paid = useMemo(() => attributeRun(view.run, view.graph, model.counter, prices), [view, model, prices, counted]);
   useEffect(() => {
     if (!paid.pending) return;
     let live = true;
-    void model.warm().then(() => model.fill()).then(() => live && setCounted((n) => n + 1));
+    void model
+      .warm()
+      .then(() => model.fill())
+      .then(() => live && setCounted((n) => n + 1));
     return () => {
       live = false;
     };
@@ -38,7 +42,12 @@ export function PaidFor({ view, prices }: { view: RunView; prices: PriceTable })
     return (
       <section className="mt-6" data-testid="paid-for" data-state="waiting">
         <h3 className="text-[11px] font-semibold uppercase tracking-wide text-zinc-500">What this run paid for</h3>
-        <button type="button" onClick={() => setAsked(true)} className="mt-1 text-[12.5px] text-blue-600 hover:underline dark:text-blue-400" data-testid="paid-for-start">
+        <button
+          type="button"
+          onClick={() => setAsked(true)}
+          className="mt-1 text-[12.5px] text-blue-600 hover:underline dark:text-blue-400"
+          data-testid="paid-for-start"
+        >
           Attribute the input of {view.run.responses.length} requests (a long run: this takes a moment)
         </button>
       </section>
@@ -56,12 +65,17 @@ function PaidForTable({ view, prices }: { view: RunView; prices: PriceTable }) {
         What this run paid for{paid.pending ? ' (counting…)' : ''}
       </h3>
       <p className="mt-1 text-[12px] text-zinc-500">
-        {formatCompact(paid.inputTokens)} input tokens{paid.cost === null ? '' : `, ${formatCost(paid.cost)}`}, split over what put them in each request’s context. Every request pays for its whole context again: “resent” is what earlier requests already held.
+        {formatCompact(paid.inputTokens)} input tokens{paid.cost === null ? '' : `, ${formatCost(paid.cost)}`}, split
+        over what put them in each request’s context. Every request pays for its whole context again: “resent” is what
+        earlier requests already held.
       </p>
       {paid.levers.length > 0 && (
         <ul className="mt-2 space-y-1" data-testid="paid-levers">
           {paid.levers.map((l) => (
-            <li key={l.key} className="rounded-md border border-amber-300 bg-amber-50 px-3 py-1.5 text-[12.5px] dark:border-amber-800 dark:bg-amber-950/40">
+            <li
+              key={l.key}
+              className="rounded-md border border-amber-300 bg-amber-50 px-3 py-1.5 text-[12.5px] dark:border-amber-800 dark:bg-amber-950/40"
+            >
               {l.text}
             </li>
           ))}
@@ -83,17 +97,27 @@ function PaidTable({ title, rows, testId }: { title: string; rows: PaidRow[]; te
       <thead className="text-[10.5px] text-zinc-500">
         <tr>
           <th className="py-1 text-left font-medium">{title}</th>
-          <th className="px-1.5 text-right font-medium" title="Input tokens, first appearances and resends">tokens</th>
-          <th className="px-1.5 text-right font-medium" title="Tokens of appearances after the first, and how many">resent</th>
-          <th className="pl-1.5 text-right font-medium" title="Cost in USD, cached tokens at the cached price">cost</th>
+          <th className="px-1.5 text-right font-medium" title="Input tokens, first appearances and resends">
+            tokens
+          </th>
+          <th className="px-1.5 text-right font-medium" title="Tokens of appearances after the first, and how many">
+            resent
+          </th>
+          <th className="pl-1.5 text-right font-medium" title="Cost in USD, cached tokens at the cached price">
+            cost
+          </th>
         </tr>
       </thead>
       <tbody>
         {rows.map((r) => (
           <tr key={r.key} className="border-t border-zinc-100 dark:border-zinc-800" data-paid-row={r.key}>
-            <td className="max-w-[12rem] truncate py-1" title={r.key}>{r.key}</td>
+            <td className="max-w-[12rem] truncate py-1" title={r.key}>
+              {r.key}
+            </td>
             <td className="px-1.5 text-right">{formatCompact(r.tokens)}</td>
-            <td className="px-1.5 text-right">{r.resends > 0 ? `${formatCompact(r.resentTokens)} ×${r.resends}` : '—'}</td>
+            <td className="px-1.5 text-right">
+              {r.resends > 0 ? `${formatCompact(r.resentTokens)} ×${r.resends}` : '—'}
+            </td>
             <td className="pl-1.5 text-right">{formatCost(r.cost)}</td>
           </tr>
         ))}

@@ -54,7 +54,12 @@ export function Waterfall() {
       {/* Cards wrap to another row before they would cut their numbers. */}
       <div className="mb-4 grid grid-cols-[repeat(auto-fill,minmax(104px,1fr))] gap-2" data-testid="waterfall-totals">
         {totals.map(([k, v, sub]) => (
-          <div key={k} className="min-w-0 rounded-md border border-zinc-200 px-3 py-2 dark:border-zinc-800" title={`${k}: ${v}${sub ? ` (${sub})` : ''}`} data-stat={k}>
+          <div
+            key={k}
+            className="min-w-0 rounded-md border border-zinc-200 px-3 py-2 dark:border-zinc-800"
+            title={`${k}: ${v}${sub ? ` (${sub})` : ''}`}
+            data-stat={k}
+          >
             <div className="truncate text-[10.5px] uppercase tracking-wide text-zinc-500">{k}</div>
             <div className="whitespace-nowrap text-[15px] font-semibold tabular-nums">{v}</div>
             {sub && <div className="truncate text-[10.5px] text-zinc-500">{sub}</div>}
@@ -62,7 +67,9 @@ export function Waterfall() {
         ))}
       </div>
       {t.unpricedModels.length > 0 && (
-        <p className="-mt-2 mb-3 text-[11.5px] text-zinc-500">No price for {t.unpricedModels.join(', ')}: add it to resources/prices.json.</p>
+        <p className="-mt-2 mb-3 text-[11.5px] text-zinc-500">
+          No price for {t.unpricedModels.join(', ')}: add it to resources/prices.json.
+        </p>
       )}
       <div className="relative space-y-1">
         {rows.map((r) => (
@@ -74,7 +81,10 @@ export function Waterfall() {
             style={{ gridTemplateColumns: `${LABEL_W}px 1fr` }}
             data-waterfall-row={r.index}
           >
-            <span className="truncate text-[11.5px] text-zinc-600 dark:text-zinc-400" title={`#${r.index + 1} ${r.model ?? ''}${r.reason ? ` failed: ${r.reason}` : ''}`}>
+            <span
+              className="truncate text-[11.5px] text-zinc-600 dark:text-zinc-400"
+              title={`#${r.index + 1} ${r.model ?? ''}${r.reason ? ` failed: ${r.reason}` : ''}`}
+            >
               #{r.index + 1} {r.model ?? ''}
             </span>
             <span className="relative block h-5">
@@ -105,9 +115,18 @@ export function Waterfall() {
         )}
       </div>
       <div className="mt-1 flex gap-4 pl-[162px] text-[10.5px] text-zinc-500">
-        <span><span className="mr-1 inline-block h-2 w-3 bg-blue-300 align-middle dark:bg-blue-800" />waiting for first token</span>
-        <span><span className="mr-1 inline-block h-2 w-3 bg-blue-600 align-middle" />streaming</span>
-        <span><span className="mr-1 inline-block h-2 w-3 bg-[repeating-linear-gradient(135deg,#a1a1aa_0_2px,transparent_2px_4px)] align-middle" />client & tools</span>
+        <span>
+          <span className="mr-1 inline-block h-2 w-3 bg-blue-300 align-middle dark:bg-blue-800" />
+          waiting for first token
+        </span>
+        <span>
+          <span className="mr-1 inline-block h-2 w-3 bg-blue-600 align-middle" />
+          streaming
+        </span>
+        <span>
+          <span className="mr-1 inline-block h-2 w-3 bg-[repeating-linear-gradient(135deg,#a1a1aa_0_2px,transparent_2px_4px)] align-middle" />
+          client & tools
+        </span>
       </div>
       {/* Scrolls sideways in a narrow centre rather than cutting a column. */}
       <div className="mt-5 overflow-x-auto" data-testid="waterfall-table">
@@ -116,7 +135,11 @@ export function Waterfall() {
           <thead className="text-[10.5px] text-zinc-500">
             <tr>
               {COLUMNS.map(([h, title, numeric]) => (
-                <th key={h} title={title} className={`px-1.5 py-1 align-bottom font-medium leading-tight first:pl-0 ${numeric ? 'text-right' : 'text-left'}`}>
+                <th
+                  key={h}
+                  title={title}
+                  className={`px-1.5 py-1 align-bottom font-medium leading-tight first:pl-0 ${numeric ? 'text-right' : 'text-left'}`}
+                >
                   {h}
                 </th>
               ))}
@@ -124,9 +147,15 @@ export function Waterfall() {
           </thead>
           <tbody>
             {rows.map((r) => (
-              <tr key={r.index} title={`#${r.index + 1} ${r.model ?? ''}`} className="whitespace-nowrap border-t border-zinc-100 dark:border-zinc-800 [&>td]:px-1.5 [&>td:first-child]:pl-0 [&>td:nth-child(n+3)]:text-right">
+              <tr
+                key={r.index}
+                title={`#${r.index + 1} ${r.model ?? ''}`}
+                className="whitespace-nowrap border-t border-zinc-100 dark:border-zinc-800 [&>td]:px-1.5 [&>td:first-child]:pl-0 [&>td:nth-child(n+3)]:text-right"
+              >
                 <td className="py-1">#{r.index + 1}</td>
-                <td title={r.reason ?? undefined} data-reason={r.reason ?? undefined}><StatusBadge status={r.status} /></td>
+                <td title={r.reason ?? undefined} data-reason={r.reason ?? undefined}>
+                  <StatusBadge status={r.status} />
+                </td>
                 <td>{r.gap ? formatDuration(r.gap.ms) : '—'}</td>
                 <td>{formatDuration(r.ttftMs)}</td>
                 <td>{formatDuration(r.durationMs)}</td>
@@ -143,7 +172,9 @@ export function Waterfall() {
       <PaidFor view={view} prices={prices} />
       <h3 className="mt-6 text-[11px] font-semibold uppercase tracking-wide text-zinc-500">Findings</h3>
       {metrics.findings.length === 0 ? (
-        <p className="mt-1 text-[12.5px] text-zinc-500" data-testid="no-findings">Nothing to improve found in this run: no resent input, no missed parallelism, no cache misses.</p>
+        <p className="mt-1 text-[12.5px] text-zinc-500" data-testid="no-findings">
+          Nothing to improve found in this run: no resent input, no missed parallelism, no cache misses.
+        </p>
       ) : (
         <ul className="mt-2 space-y-2" data-testid="findings">
           {metrics.findings.map((f, i) => (
@@ -165,7 +196,9 @@ export function Waterfall() {
                     : 'border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900'
                 }`}
               >
-                <span className="mr-1.5 text-[10.5px] font-semibold uppercase tracking-wide text-zinc-500">{f.kind.replace(/_/g, ' ')}</span>
+                <span className="mr-1.5 text-[10.5px] font-semibold uppercase tracking-wide text-zinc-500">
+                  {f.kind.replace(/_/g, ' ')}
+                </span>
                 {f.message}
               </button>
             </li>

@@ -25,7 +25,10 @@ export interface WaterfallRow {
   reason: string | null;
 }
 
-export function waterfallRows(records: ResponseRecord[], metrics: RunMetrics): { rows: WaterfallRow[]; spanUs: number } {
+export function waterfallRows(
+  records: ResponseRecord[],
+  metrics: RunMetrics,
+): { rows: WaterfallRow[]; spanUs: number } {
   const t0 = records.reduce((min, r) => Math.min(min, recordStartUs(r)), Infinity);
   const base = Number.isFinite(t0) ? t0 : 0;
   let spanUs = 1;

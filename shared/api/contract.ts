@@ -61,7 +61,16 @@ export type ResponseOf<C extends ChannelName> = ApiChannels[C]['response'];
 export type EventPayload<E extends EventName> = ApiEvents[E];
 
 /** Both lists are checked against the interfaces above at compile time (see exhaustive below). */
-export const CHANNELS = ['app.info', 'runs.list', 'runs.get', 'runs.compare', 'exchanges.get', 'recordings.open', 'demo.start', 'forks.create'] as const;
+export const CHANNELS = [
+  'app.info',
+  'runs.list',
+  'runs.get',
+  'runs.compare',
+  'exchanges.get',
+  'recordings.open',
+  'demo.start',
+  'forks.create',
+] as const;
 export const EVENTS = [
   'exchange.recorded',
   'exchange.updated',
@@ -73,7 +82,10 @@ export const EVENTS = [
 ] as const;
 
 type Missing<All, Listed> = Exclude<All, Listed>;
-const exhaustive: [Missing<ChannelName, (typeof CHANNELS)[number]>, Missing<EventName, (typeof EVENTS)[number]>] extends [never, never]
+const exhaustive: [
+  Missing<ChannelName, (typeof CHANNELS)[number]>,
+  Missing<EventName, (typeof EVENTS)[number]>,
+] extends [never, never]
   ? true
   : false = true;
 void exhaustive;
@@ -99,7 +111,11 @@ export interface LoupeApi {
 /** The one implementation's shape: a handler per channel. Adapters dispatch through `invokeHandler`. */
 export type ApiHandlers = { [C in ChannelName]: (request: RequestOf<C>) => Promise<ResponseOf<C>> };
 
-export function invokeHandler<C extends ChannelName>(handlers: ApiHandlers, channel: C, request: RequestOf<C>): Promise<ResponseOf<C>> {
+export function invokeHandler<C extends ChannelName>(
+  handlers: ApiHandlers,
+  channel: C,
+  request: RequestOf<C>,
+): Promise<ResponseOf<C>> {
   const handler = handlers[channel] as (request: RequestOf<C>) => Promise<ResponseOf<C>>;
   return handler(request);
 }

@@ -64,7 +64,10 @@ export function flattenHeaders(headers: HeaderList): string[] {
 }
 
 /** A header from a Node-style dictionary (lower-cased names): the first value when it repeats. */
-export function firstHeaderValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+export function firstHeaderValue(
+  headers: Record<string, string | string[] | undefined>,
+  name: string,
+): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
 }

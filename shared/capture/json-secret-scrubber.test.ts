@@ -5,7 +5,11 @@ import { secretNameRule } from './secret-names.js';
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-function scrub(text: string, pieces: number[] = [], scrubber = new JsonSecretScrubber()): { text: string; masked: number } {
+function scrub(
+  text: string,
+  pieces: number[] = [],
+  scrubber = new JsonSecretScrubber(),
+): { text: string; masked: number } {
   const bytes = encoder.encode(text);
   let at = 0;
   for (const cut of [...pieces, bytes.length]) {
@@ -19,8 +23,18 @@ const MCP_REQUEST = JSON.stringify({
   model: 'gpt-5',
   input: 'what changed?',
   tools: [
-    { type: 'mcp', server_label: 'gh', server_url: 'https://mcp.example.com', authorization: 'gho_0123456789abcdefSECRET', require_approval: 'never' },
-    { type: 'mcp', server_label: 'internal', headers: { Authorization: 'Bearer sk-live-SECRET-"quoted"-é', 'X-Trace': 'keep-me' } },
+    {
+      type: 'mcp',
+      server_label: 'gh',
+      server_url: 'https://mcp.example.com',
+      authorization: 'gho_0123456789abcdefSECRET',
+      require_approval: 'never',
+    },
+    {
+      type: 'mcp',
+      server_label: 'internal',
+      headers: { Authorization: 'Bearer sk-live-SECRET-"quoted"-é', 'X-Trace': 'keep-me' },
+    },
   ],
 });
 
@@ -44,7 +58,12 @@ describe('JsonSecretScrubber', () => {
     const whole = scrub(MCP_REQUEST).text;
     const length = encoder.encode(MCP_REQUEST).length;
     for (let cut = 1; cut < length; cut++) expect(scrub(MCP_REQUEST, [cut]).text).toBe(whole);
-    expect(scrub(MCP_REQUEST, Array.from({ length: length - 1 }, (_, i) => i + 1)).text).toBe(whole);
+    expect(
+      scrub(
+        MCP_REQUEST,
+        Array.from({ length: length - 1 }, (_, i) => i + 1),
+      ).text,
+    ).toBe(whole);
   });
 
   it('matches keys in any case and with space around the colon', () => {
@@ -88,7 +107,7 @@ describe('JsonSecretScrubber', () => {
       model: 'gpt-5',
       api_key: 'sk-body-key-0123456789',
       metadata: { token: 'meta-token-0123456789', user: 'u-1' },
-      extra: { clientSecret: 'cs-0123', 'X_Auth_Token': 'xat-0123' },
+      extra: { clientSecret: 'cs-0123', X_Auth_Token: 'xat-0123' },
     };
     const input = JSON.stringify(body);
     const { text, masked } = scrub(input);
@@ -110,12 +129,22 @@ describe('JsonSecretScrubber', () => {
       previous_response_id: 'resp_abc',
       store: false,
       reasoning: { effort: 'low' },
-      usage: { input_tokens: 10, input_tokens_details: { cached_tokens: 4 }, output_tokens_details: { reasoning_tokens: 3 } },
+      usage: {
+        input_tokens: 10,
+        input_tokens_details: { cached_tokens: 4 },
+        output_tokens_details: { reasoning_tokens: 3 },
+      },
       metadata: { session_id: 'chat-7', token_count: '12' },
       token: 77,
       secret: true,
       password: null,
-      tools: [{ type: 'function', name: 'login', parameters: { type: 'object', properties: { password: { type: 'string' } } } }],
+      tools: [
+        {
+          type: 'function',
+          name: 'login',
+          parameters: { type: 'object', properties: { password: { type: 'string' } } },
+        },
+      ],
     };
     const input = JSON.stringify(body);
     expect(scrub(input)).toEqual({ text: input, masked: 0 });
@@ -123,7 +152,11 @@ describe('JsonSecretScrubber', () => {
 
   it("masks the user's own names too, in any case and separator", () => {
     const input = '{"x-my-thing":"mine-0123","X_My_Thing":"mine-4567","other":"keep"}';
-    const { text, masked } = scrub(input, [], new JsonSecretScrubber(new SecretKeyJudge(secretNameRule(['x-my-thing']))));
+    const { text, masked } = scrub(
+      input,
+      [],
+      new JsonSecretScrubber(new SecretKeyJudge(secretNameRule(['x-my-thing']))),
+    );
     expect(masked).toBe(2);
     expect(JSON.parse(text)).toEqual({ 'x-my-thing': '*********', X_My_Thing: '*********', other: 'keep' });
     expect(scrub(input).masked).toBe(0);

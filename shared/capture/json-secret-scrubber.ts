@@ -105,7 +105,8 @@ export class JsonSecretScrubber {
       // Long stretches (between strings, inside one that can no longer be a key) are
       // crossed by tight loops: most of a body is text.
       if (mode === OUTSIDE) while (i < n && bytes[i] !== QUOTE) i++;
-      else if (mode === IN_STRING && notKey && !escaped) while (i < n && bytes[i] !== QUOTE && bytes[i] !== BACKSLASH) i++;
+      else if (mode === IN_STRING && notKey && !escaped)
+        while (i < n && bytes[i] !== QUOTE && bytes[i] !== BACKSLASH) i++;
       if (i === n) break;
       const b = bytes[i]!;
       if (mode === OUTSIDE) {

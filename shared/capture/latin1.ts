@@ -27,6 +27,7 @@ export function latin1(bytes: Uint8Array): string {
   }
   let out = '';
   // apply() on the typed array itself: spreading it first costs an iterator per byte.
-  for (let i = 0; i < bytes.length; i += 8192) out += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192) as unknown as number[]);
+  for (let i = 0; i < bytes.length; i += 8192)
+    out += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192) as unknown as number[]);
   return out;
 }

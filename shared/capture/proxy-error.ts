@@ -28,11 +28,26 @@ export function proxyErrorBody(error: ProxyError): string {
  */
 export function proxyErrorResponse(error: ProxyError, statusText: string, extra: string[] = []): string {
   const body = proxyErrorBody(error);
-  const head = [`HTTP/1.1 ${error.status} ${statusText}`, 'content-type: application/json', `content-length: ${new TextEncoder().encode(body).length}`, `x-loupe-error: ${error.code}`, ...extra, 'connection: close'];
+  const head = [
+    `HTTP/1.1 ${error.status} ${statusText}`,
+    'content-type: application/json',
+    `content-length: ${new TextEncoder().encode(body).length}`,
+    `x-loupe-error: ${error.code}`,
+    ...extra,
+    'connection: close',
+  ];
   return `${head.join('\r\n')}\r\n\r\n${body}`;
 }
 
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNRESET', 'EPIPE']);
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ECONNRESET',
+  'EPIPE',
+]);
 
 /**
  * Maps a failure before the upstream answered to what the client is told. A timeout is a
@@ -40,7 +55,11 @@ const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETU
  * statuses, and clients that match on it should not miss a timeout. The status and the
  * message tell the two apart; the recording keeps the state `upstream_timeout`.
  */
-export function upstreamFailure(err: { code?: string; message: string }, upstream: string, timedOut: boolean): ProxyError {
+export function upstreamFailure(
+  err: { code?: string; message: string },
+  upstream: string,
+  timedOut: boolean,
+): ProxyError {
   if (timedOut || err.code === 'ETIMEDOUT') {
     return {
       status: 504,

@@ -32,7 +32,9 @@ describe('redactHeaders', () => {
 
 describe('redactPath', () => {
   it('hides key-like query parameters behind a hint and keeps others', () => {
-    expect(redactPath(`/v1/models?api-key=${KEY}&api-version=2024`)).toBe('/v1/models?api-key=sk-…wxyz&api-version=2024');
+    expect(redactPath(`/v1/models?api-key=${KEY}&api-version=2024`)).toBe(
+      '/v1/models?api-key=sk-…wxyz&api-version=2024',
+    );
     expect(redactPath('/v1/models?key=short&api-version=2024')).toBe('/v1/models?key=…&api-version=2024');
     expect(redactPath('/v1/responses')).toBe('/v1/responses');
   });
@@ -54,13 +56,23 @@ describe('createRedactor', () => {
       ['x-ratelimit-remaining-tokens', '9000'],
       ['Idempotency-Key', 'stainless-retry-1'],
     ]);
-    expect(redactor.path(`/openai/responses?subscription-key=${SUB}&Api-Version=2025`)).toBe('/openai/responses?subscription-key=…cdef&Api-Version=2025');
+    expect(redactor.path(`/openai/responses?subscription-key=${SUB}&Api-Version=2025`)).toBe(
+      '/openai/responses?subscription-key=…cdef&Api-Version=2025',
+    );
     expect(redactor.path(`/v1/responses?Subscription_Key=${SUB}`)).toBe('/v1/responses?Subscription_Key=…cdef');
   });
 
   it("adds the user's own names to headers and query parameters", () => {
     const redactor = createRedactor(['x-my-thing']);
-    expect(redactor.headers([['X-My-Thing', SUB], ['x-other', SUB]])).toEqual([['X-My-Thing', '…cdef'], ['x-other', SUB]]);
+    expect(
+      redactor.headers([
+        ['X-My-Thing', SUB],
+        ['x-other', SUB],
+      ]),
+    ).toEqual([
+      ['X-My-Thing', '…cdef'],
+      ['x-other', SUB],
+    ]);
     expect(redactor.path(`/v1/responses?x_my_thing=${SUB}`)).toBe('/v1/responses?x_my_thing=…cdef');
     expect(createRedactor().headers([['X-My-Thing', SUB]])).toEqual([['X-My-Thing', SUB]]);
   });

@@ -12,7 +12,8 @@ const ABSOLUTE = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 export function requestTargetProblem(target: string | undefined): ProxyError | null {
   if (target !== undefined && target.charCodeAt(0) === 0x2f) return null;
   // The target itself is not repeated: its query may carry a credential.
-  const what = target !== undefined && ABSOLUTE.test(target) ? 'a full URL, as a client sends to an HTTP proxy' : 'not a path';
+  const what =
+    target !== undefined && ABSOLUTE.test(target) ? 'a full URL, as a client sends to an HTTP proxy' : 'not a path';
   return {
     status: 400,
     code: 'bad_request',

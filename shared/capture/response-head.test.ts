@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { clientResponseHead, InvalidHeadError, type HeadOptions } from './response-head.js';
 
-const base: HeadOptions = { status: 200, statusText: 'OK', headers: [], requestMethod: 'POST', date: 'Sun, 29 Nov 2026 23:00:00 GMT', keepAliveSeconds: 30 };
+const base: HeadOptions = {
+  status: 200,
+  statusText: 'OK',
+  headers: [],
+  requestMethod: 'POST',
+  date: 'Sun, 29 Nov 2026 23:00:00 GMT',
+  keepAliveSeconds: 30,
+};
 const head = (o: Partial<HeadOptions>) => clientResponseHead({ ...base, ...o });
 
 describe('clientResponseHead', () => {

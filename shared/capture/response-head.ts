@@ -34,7 +34,8 @@ export interface HeadOptions {
 
 export function clientResponseHead(options: HeadOptions): ClientResponseHead {
   const { status, statusText, headers } = options;
-  if (!Number.isInteger(status) || status < 100 || status > 999) throw new InvalidHeadError(`invalid status code ${status}`);
+  if (!Number.isInteger(status) || status < 100 || status > 999)
+    throw new InvalidHeadError(`invalid status code ${status}`);
   if (INVALID_VALUE.test(statusText)) throw new InvalidHeadError('invalid character in the status message');
   const bodiless = options.requestMethod === 'HEAD' || status < 200 || status === 204 || status === 304;
   let text = `HTTP/1.1 ${status} ${statusText}\r\n`;

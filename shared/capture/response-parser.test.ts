@@ -28,14 +28,23 @@ function parse(wire: string, options: { step?: number; head?: boolean; close?: b
   };
 }
 
-const CHUNKED = 'HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n' +
-  '7\r\ndata: 1\r\n' + 'a;ext=1\r\n\ndata: 22\n\r\n' + '0\r\nX-Trailer: t\r\n\r\n';
+const CHUNKED =
+  'HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n' +
+  '7\r\ndata: 1\r\n' +
+  'a;ext=1\r\n\ndata: 22\n\r\n' +
+  '0\r\nX-Trailer: t\r\n\r\n';
 
 describe('ResponseParser', () => {
   it('de-chunks a chunked stream whichever way it is split, and keeps the connection', () => {
     for (const step of [1, 2, 3, 5, 17, 1000]) {
       const r = parse(CHUNKED, { step });
-      expect(r.heads).toEqual([{ status: 200, statusText: 'OK', rawHeaders: ['Content-Type', 'text/event-stream', 'Transfer-Encoding', 'chunked'] }]);
+      expect(r.heads).toEqual([
+        {
+          status: 200,
+          statusText: 'OK',
+          rawHeaders: ['Content-Type', 'text/event-stream', 'Transfer-Encoding', 'chunked'],
+        },
+      ]);
       expect(r.body).toBe('data: 1\ndata: 22\n');
       expect(r.ends).toBe(1);
       expect(r.parser.reusable).toBe(true);
@@ -98,7 +107,9 @@ describe('ResponseParser', () => {
   it('says a close before the end is an error, before or after the head', () => {
     expect(() => parse('HTTP/1.1 200 OK\r\ncontent-le', { close: true })).toThrow(/before sending a response/);
     expect(() => parse('HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nabc', { close: true })).toThrow(/mid-body/);
-    expect(() => parse('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5\r\nab', { close: true })).toThrow(/mid-body/);
+    expect(() => parse('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5\r\nab', { close: true })).toThrow(
+      /mid-body/,
+    );
   });
 
   it('refuses malformed heads and framing with a clear error', () => {
@@ -106,14 +117,19 @@ describe('ResponseParser', () => {
     expect(() => parse('HTTP/1.1 200 OK\r\nno colon here\r\n\r\n')).toThrow(/malformed header line/);
     expect(() => parse('HTTP/1.1 200 OK\r\ncontent-length: abc\r\n\r\n')).toThrow(/invalid content-length/);
     expect(() => parse('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n')).toThrow(/invalid chunk size/);
-    expect(() => parse('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2\r\nabc\r\n')).toThrow(/longer than its declared size/);
+    expect(() => parse('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2\r\nabc\r\n')).toThrow(
+      /longer than its declared size/,
+    );
     expect(() => parse(`HTTP/1.1 200 OK\r\nx: ${'a'.repeat(70_000)}`, { step: 1000 })).toThrow(/larger than/);
   });
 
   describe('the wire span (a relay forwards it as is when both sides are chunked)', () => {
     const HEAD = CHUNKED.slice(0, CHUNKED.indexOf('\r\n\r\n') + 4);
 
-    /** Feeds `wire` in pieces of `step` bytes and joins what wireSpan marked in each, up to and including a push that throws. */
+    /**
+     * Feeds `wire` in pieces of `step` bytes and joins what wireSpan marked in each, up to and including a push that
+     * throws.
+     */
     function spans(wire: string, step: number): { framed: string; error: unknown } {
       const parser = new ResponseParser({ onHead: () => {}, onBody: () => {}, onEnd: () => {} });
       const bytes = enc(wire);
@@ -156,11 +172,22 @@ describe('ResponseParser', () => {
 
     it('says whether the body is chunked before onHead returns, so the caller can choose how to relay it', () => {
       const seen: boolean[] = [];
-      const parser: ResponseParser = new ResponseParser({ onHead: () => seen.push(parser.chunked), onBody: () => {}, onEnd: () => {} });
+      const parser: ResponseParser = new ResponseParser({
+        onHead: () => seen.push(parser.chunked),
+        onBody: () => {},
+        onEnd: () => {},
+      });
       parser.push(enc(CHUNKED));
-      const plain: ResponseParser = new ResponseParser({ onHead: () => seen.push(plain.chunked), onBody: () => {}, onEnd: () => {} });
+      const plain: ResponseParser = new ResponseParser({
+        onHead: () => seen.push(plain.chunked),
+        onBody: () => {},
+        onEnd: () => {},
+      });
       plain.push(enc('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nhi'));
-      const head: ResponseParser = new ResponseParser({ onHead: () => seen.push(head.chunked), onBody: () => {}, onEnd: () => {} }, true);
+      const head: ResponseParser = new ResponseParser(
+        { onHead: () => seen.push(head.chunked), onBody: () => {}, onEnd: () => {} },
+        true,
+      );
       head.push(enc(HEAD));
       expect(seen).toEqual([true, false, false]);
     });

@@ -134,7 +134,9 @@ export class ResponseParser {
     }
     if (this.state === 'done') return;
     throw new ResponseParseError(
-      this.state === 'head' ? 'the upstream closed the connection before sending a response' : 'the upstream closed the connection mid-body',
+      this.state === 'head'
+        ? 'the upstream closed the connection before sending a response'
+        : 'the upstream closed the connection mid-body',
     );
   }
 
@@ -145,11 +147,13 @@ export class ResponseParser {
     const bytes = kept ? this.take(chunk.subarray(at)) : chunk.subarray(at);
     const end = findHeadEnd(bytes, Math.max(0, kept - 3));
     if (end < 0) {
-      if (bytes.length > MAX_HEAD_BYTES) throw new ResponseParseError(`the upstream's response head is larger than ${MAX_HEAD_BYTES} bytes`);
+      if (bytes.length > MAX_HEAD_BYTES)
+        throw new ResponseParseError(`the upstream's response head is larger than ${MAX_HEAD_BYTES} bytes`);
       this.keep(bytes);
       return chunk.length;
     }
-    if (end > MAX_HEAD_BYTES) throw new ResponseParseError(`the upstream's response head is larger than ${MAX_HEAD_BYTES} bytes`);
+    if (end > MAX_HEAD_BYTES)
+      throw new ResponseParseError(`the upstream's response head is larger than ${MAX_HEAD_BYTES} bytes`);
     this.onHead(latin1(bytes.subarray(0, end)));
     return at + end - kept;
   }
@@ -157,7 +161,10 @@ export class ResponseParser {
   private onHead(text: string): void {
     const lines = text.split(/\r?\n/);
     const statusLine = /^HTTP\/1\.([01]) (\d{3})(?: (.*))?$/.exec(lines[0] ?? '');
-    if (!statusLine) throw new ResponseParseError(`the upstream sent a malformed status line: ${JSON.stringify((lines[0] ?? '').slice(0, 80))}`);
+    if (!statusLine)
+      throw new ResponseParseError(
+        `the upstream sent a malformed status line: ${JSON.stringify((lines[0] ?? '').slice(0, 80))}`,
+      );
     const minor = statusLine[1];
     const status = Number(statusLine[2]);
     const rawHeaders: string[] = [];
@@ -169,13 +176,15 @@ export class ResponseParser {
       const line = lines[i]!;
       if (!line) continue;
       const colon = line.indexOf(':');
-      if (colon <= 0 || line[0] === ' ' || line[0] === '\t') throw new ResponseParseError(`the upstream sent a malformed header line: ${JSON.stringify(line.slice(0, 80))}`);
+      if (colon <= 0 || line[0] === ' ' || line[0] === '\t')
+        throw new ResponseParseError(`the upstream sent a malformed header line: ${JSON.stringify(line.slice(0, 80))}`);
       const name = line.slice(0, colon);
       const value = line.slice(colon + 1).trim();
       rawHeaders.push(name, value);
       const lower = name.toLowerCase();
       if (lower === 'content-length') {
-        if (!/^\d+$/.test(value) || (contentLength !== null && contentLength !== Number(value))) throw new ResponseParseError(`the upstream sent an invalid content-length: ${JSON.stringify(value)}`);
+        if (!/^\d+$/.test(value) || (contentLength !== null && contentLength !== Number(value)))
+          throw new ResponseParseError(`the upstream sent an invalid content-length: ${JSON.stringify(value)}`);
         contentLength = Number(value);
       } else if (lower === 'transfer-encoding') {
         transferEncoded = true;
@@ -230,7 +239,9 @@ export class ResponseParser {
     // Only chunk extensions (`;name=value`) or whitespace may follow the size.
     const rest = line[digits];
     if (!digits || digits > 12 || (rest !== undefined && rest !== 0x3b && rest !== 0x20 && rest !== 0x09)) {
-      throw new ResponseParseError(`the upstream sent an invalid chunk size line: ${JSON.stringify(latin1(line).slice(0, 40))}`);
+      throw new ResponseParseError(
+        `the upstream sent an invalid chunk size line: ${JSON.stringify(latin1(line).slice(0, 40))}`,
+      );
     }
     if (size === 0) {
       this.state = 'trailers';
@@ -253,7 +264,8 @@ export class ResponseParser {
     const lf = chunk.indexOf(LF, at);
     if (lf < 0) {
       this.keep(chunk.subarray(at));
-      if (this.partialLength > MAX_LINE_BYTES) throw new ResponseParseError(`the upstream sent a framing line longer than ${MAX_LINE_BYTES} bytes`);
+      if (this.partialLength > MAX_LINE_BYTES)
+        throw new ResponseParseError(`the upstream sent a framing line longer than ${MAX_LINE_BYTES} bytes`);
       return chunk.length;
     }
     let line = this.take(chunk.subarray(at, lf));

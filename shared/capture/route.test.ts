@@ -5,7 +5,11 @@ const none = () => undefined;
 
 describe('parseRoute', () => {
   it('takes the label from the /s/<label> prefix and forwards the rest', () => {
-    expect(parseRoute('/s/my%20run/v1/responses?x=1', none)).toEqual({ path: '/v1/responses?x=1', label: 'my run', agent: null });
+    expect(parseRoute('/s/my%20run/v1/responses?x=1', none)).toEqual({
+      path: '/v1/responses?x=1',
+      label: 'my run',
+      agent: null,
+    });
   });
   it('leaves ordinary paths alone', () => {
     expect(parseRoute('/v1/responses', none)).toEqual({ path: '/v1/responses', label: null, agent: null });
@@ -21,7 +25,12 @@ describe('parseRoute', () => {
   });
   it('routes /fork/<id> to its plan, labelled fork-<id> over any other label', () => {
     const headers: Record<string, string> = { 'x-loupe-session': 'original' };
-    expect(parseRoute('/fork/k3x9q2/v1/responses', (n) => headers[n])).toEqual({ path: '/v1/responses', label: 'fork-k3x9q2', agent: null, fork: 'k3x9q2' });
+    expect(parseRoute('/fork/k3x9q2/v1/responses', (n) => headers[n])).toEqual({
+      path: '/v1/responses',
+      label: 'fork-k3x9q2',
+      agent: null,
+      fork: 'k3x9q2',
+    });
     expect(forkIdOfLabel('fork-k3x9q2')).toBe('k3x9q2');
     expect(forkIdOfLabel('fork-')).toBeNull();
     expect(parseRoute('/forks/v1', none)).toEqual({ path: '/forks/v1', label: null, agent: null });

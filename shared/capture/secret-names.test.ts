@@ -11,15 +11,47 @@ describe('secretNameRule', () => {
   });
 
   it('takes the well-known headers it always took', () => {
-    for (const name of ['Authorization', 'proxy-authorization', 'api-key', 'X-Api-Key', 'openai-api-key', 'x-goog-api-key', 'Cookie', 'Set-Cookie']) {
+    for (const name of [
+      'Authorization',
+      'proxy-authorization',
+      'api-key',
+      'X-Api-Key',
+      'openai-api-key',
+      'x-goog-api-key',
+      'Cookie',
+      'Set-Cookie',
+    ]) {
       expect(isSecret(name), name).toBe(true);
     }
   });
 
   it('reads a name in any case and with any separator, camelCase included', () => {
-    const spellings = ['api_key', 'API-KEY', 'Api.Key', 'api key', 'apiKey', 'ApiKey', 'APIKey', 'apikey', 'x-API_key', 'XApiKey'];
+    const spellings = [
+      'api_key',
+      'API-KEY',
+      'Api.Key',
+      'api key',
+      'apiKey',
+      'ApiKey',
+      'APIKey',
+      'apikey',
+      'x-API_key',
+      'XApiKey',
+    ];
     for (const name of spellings) expect(isSecret(name), name).toBe(true);
-    for (const name of ['accessToken', 'access_token', 'ACCESSTOKEN', 'client_secret', 'clientSecret', 'x-auth-token', 'sessionToken', 'db_password', 'X-Amz-Signature', 'sig', 'id_token']) {
+    for (const name of [
+      'accessToken',
+      'access_token',
+      'ACCESSTOKEN',
+      'client_secret',
+      'clientSecret',
+      'x-auth-token',
+      'sessionToken',
+      'db_password',
+      'X-Amz-Signature',
+      'sig',
+      'id_token',
+    ]) {
       expect(isSecret(name), name).toBe(true);
     }
     expect(nameWords('Ocp-Apim_subscriptionKey')).toEqual(['ocp', 'apim', 'subscription', 'key']);
@@ -63,7 +95,8 @@ describe('secretNameRule', () => {
 
   it("adds the user's names, matched in any case and separator, over the exceptions", () => {
     const withMine = secretNameRule(['x-my-thing', 'session_id']);
-    for (const name of ['x-my-thing', 'X_My_Thing', 'xMyThing', 'X-MY-THING', 'session-id']) expect(withMine(name), name).toBe(true);
+    for (const name of ['x-my-thing', 'X_My_Thing', 'xMyThing', 'X-MY-THING', 'session-id'])
+      expect(withMine(name), name).toBe(true);
     expect(withMine('x-my-other-thing')).toBe(false);
     expect(isSecret('x-my-thing')).toBe(false);
   });

@@ -8,7 +8,17 @@ describe('parseExtensions', () => {
       { name: 'x-foo', params: { a: '1' } },
     ]);
   });
-  it.each(['', ' permessage-deflate', 'permessage-deflate,', 'a;', 'a; b = 1', 'a; b="1"', 'a; b=1; b=2', 'a b', 'a; constructor; constructor'])('refuses %j', (header) => {
+  it.each([
+    '',
+    ' permessage-deflate',
+    'permessage-deflate,',
+    'a;',
+    'a; b = 1',
+    'a; b="1"',
+    'a; b=1; b=2',
+    'a b',
+    'a; constructor; constructor',
+  ])('refuses %j', (header) => {
     expect(parseExtensions(header)).toBeNull();
   });
 });
@@ -19,17 +29,23 @@ describe('upstreamDeflateOffer', () => {
     expect(upstreamDeflateOffer('x-webkit-deflate-frame')).toBe(false);
     expect(upstreamDeflateOffer('permessage-deflate')).toEqual({ clientMaxWindowBits: false });
     expect(upstreamDeflateOffer('permessage-deflate; client_max_window_bits')).toEqual({ clientMaxWindowBits: true });
-    expect(upstreamDeflateOffer('permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=10; client_max_window_bits=12, permessage-deflate')).toEqual({
+    expect(
+      upstreamDeflateOffer(
+        'permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=10; client_max_window_bits=12, permessage-deflate',
+      ),
+    ).toEqual({
       serverNoContextTakeover: true,
       clientNoContextTakeover: true,
       serverMaxWindowBits: 10,
       clientMaxWindowBits: 12,
     });
   });
-  it.each(['permessage-deflate; server_max_window_bits', 'permessage-deflate; client_max_window_bits=16', 'permessage-deflate; unknown', 'permessage-deflate, permessage-deflate; server_no_context_takeover=1'])(
-    'declines %j, which the ws server would refuse',
-    (header) => expect(upstreamDeflateOffer(header)).toBe(false),
-  );
+  it.each([
+    'permessage-deflate; server_max_window_bits',
+    'permessage-deflate; client_max_window_bits=16',
+    'permessage-deflate; unknown',
+    'permessage-deflate, permessage-deflate; server_no_context_takeover=1',
+  ])('declines %j, which the ws server would refuse', (header) => expect(upstreamDeflateOffer(header)).toBe(false));
 });
 
 describe('clientDeflateAcceptance', () => {
@@ -38,7 +54,12 @@ describe('clientDeflateAcceptance', () => {
     expect(clientDeflateAcceptance(offer, undefined)).toBe(false);
     expect(clientDeflateAcceptance(undefined, 'permessage-deflate')).toBe(false);
     expect(clientDeflateAcceptance(offer, 'permessage-deflate')).toEqual({});
-    expect(clientDeflateAcceptance(offer, 'permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=10; client_max_window_bits=9')).toEqual({
+    expect(
+      clientDeflateAcceptance(
+        offer,
+        'permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=10; client_max_window_bits=9',
+      ),
+    ).toEqual({
       serverNoContextTakeover: true,
       clientNoContextTakeover: true,
       serverMaxWindowBits: 10,
@@ -47,6 +68,11 @@ describe('clientDeflateAcceptance', () => {
   });
   it("drops an upstream parameter that does not fit the client's offer, so the offer stays acceptable", () => {
     // The client did not offer client_max_window_bits, and asked for a server window of 9.
-    expect(clientDeflateAcceptance('permessage-deflate; server_max_window_bits=9', 'permessage-deflate; server_max_window_bits=12; client_max_window_bits=10')).toEqual({});
+    expect(
+      clientDeflateAcceptance(
+        'permessage-deflate; server_max_window_bits=9',
+        'permessage-deflate; server_max_window_bits=12; client_max_window_bits=10',
+      ),
+    ).toEqual({});
   });
 });

@@ -58,11 +58,17 @@ interface DeflateParams {
   clientMaxWindowBits: number | true | null;
 }
 
-const windowBits = (v: string | true): number | null => (v !== true && /^\d+$/.test(v) && +v >= 8 && +v <= 15 ? +v : null);
+const windowBits = (v: string | true): number | null =>
+  v !== true && /^\d+$/.test(v) && +v >= 8 && +v <= 15 ? +v : null;
 
 /** One permessage-deflate offer or answer as ws reads it, or null where ws would refuse it. */
 function deflateParams(params: Params, isOffer: boolean): DeflateParams | null {
-  const out: DeflateParams = { serverNoContextTakeover: false, clientNoContextTakeover: false, serverMaxWindowBits: null, clientMaxWindowBits: null };
+  const out: DeflateParams = {
+    serverNoContextTakeover: false,
+    clientNoContextTakeover: false,
+    serverMaxWindowBits: null,
+    clientMaxWindowBits: null,
+  };
   for (const [key, value] of Object.entries(params)) {
     if (key === 'server_no_context_takeover' || key === 'client_no_context_takeover') {
       if (value !== true) return null;
@@ -105,7 +111,10 @@ export function upstreamDeflateOffer(clientHeader: string | undefined): DeflateO
  * upstream declined deflate. Each of the upstream's parameters is kept only where it fits
  * the client's offer, so the client's offer is always acceptable.
  */
-export function clientDeflateAcceptance(clientHeader: string | undefined, upstreamHeader: string | undefined): DeflateOptions | false {
+export function clientDeflateAcceptance(
+  clientHeader: string | undefined,
+  upstreamHeader: string | undefined,
+): DeflateOptions | false {
   const offer = clientOffer(clientHeader);
   if (!offer || upstreamHeader === undefined) return false;
   const extensions = parseExtensions(upstreamHeader);
@@ -120,8 +129,13 @@ export function clientDeflateAcceptance(clientHeader: string | undefined, upstre
   if (answer.serverNoContextTakeover) out.serverNoContextTakeover = true;
   if (answer.clientNoContextTakeover) out.clientNoContextTakeover = true;
   const smwb = answer.serverMaxWindowBits;
-  if (smwb !== null && (offer.serverMaxWindowBits === null || smwb <= offer.serverMaxWindowBits)) out.serverMaxWindowBits = smwb;
+  if (smwb !== null && (offer.serverMaxWindowBits === null || smwb <= offer.serverMaxWindowBits))
+    out.serverMaxWindowBits = smwb;
   const cmwb = answer.clientMaxWindowBits;
-  if (typeof cmwb === 'number' && (offer.clientMaxWindowBits === true || (offer.clientMaxWindowBits !== null && cmwb <= offer.clientMaxWindowBits))) out.clientMaxWindowBits = cmwb;
+  if (
+    typeof cmwb === 'number' &&
+    (offer.clientMaxWindowBits === true || (offer.clientMaxWindowBits !== null && cmwb <= offer.clientMaxWindowBits))
+  )
+    out.clientMaxWindowBits = cmwb;
   return out;
 }

@@ -11,7 +11,15 @@ import { ContextCounter } from './context-tokens.js';
 import { o200kCounter } from './o200k.js';
 
 const PRICES = { models: { 'gpt-5': { input: 1.25, cachedInput: 0.125, output: 10 } } };
-const usage = (input: number, cached = 0) => ({ usage: { input_tokens: input, input_tokens_details: { cached_tokens: cached }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: input + 10 } });
+const usage = (input: number, cached = 0) => ({
+  usage: {
+    input_tokens: input,
+    input_tokens_details: { cached_tokens: cached },
+    output_tokens: 10,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: input + 10,
+  },
+});
 
 function attribution(exchanges: ReturnType<typeof streamed>[]) {
   const run = threadRuns(exchanges.flatMap((x) => normalizeExchange(x).responses))[0]!;
@@ -28,11 +36,28 @@ describe('what a run paid for', () => {
   const a = attribution([
     streamed(1, 0, { model: 'gpt-5', input: [user('Fix it')] }, 'resp_a0', [c0], usage(1_000)),
     streamed(2, 2, { model: 'gpt-5', input: [user('Fix it'), c0, o0] }, 'resp_a1', [c1], usage(1_000)),
-    streamed(3, 4, { model: 'gpt-5', input: [user('Fix it'), c0, o0, c1, o1] }, 'resp_a2', [say('msg_a', 'Done.')], usage(1_000, 512)),
+    streamed(
+      3,
+      4,
+      { model: 'gpt-5', input: [user('Fix it'), c0, o0, c1, o1] },
+      'resp_a2',
+      [say('msg_a', 'Done.')],
+      usage(1_000, 512),
+    ),
   ]);
 
   it("counts each tool's outputs by name, first appearance and resends apart", () => {
-    expect(a.byTool).toEqual([{ key: 'read_file', tokens: 20, firstTokens: 13, resentTokens: 7, resends: 1, cost: expect.any(Number), resentCost: expect.any(Number) }]);
+    expect(a.byTool).toEqual([
+      {
+        key: 'read_file',
+        tokens: 20,
+        firstTokens: 13,
+        resentTokens: 7,
+        resends: 1,
+        cost: expect.any(Number),
+        resentCost: expect.any(Number),
+      },
+    ]);
     const row = (key: string) => a.bySource.find((r) => r.key === key);
     expect(row('user messages')).toMatchObject({ tokens: 21, firstTokens: 7, resentTokens: 14, resends: 2 });
     expect(row('model output')).toMatchObject({ tokens: 36, firstTokens: 24, resentTokens: 12, resends: 1 });
@@ -63,9 +88,19 @@ describe('what a run paid for', () => {
     // The root continues the team's response: the researchers' messages are in its context.
     const team = attribution([
       ...researchTeam(3),
-      streamed(2, 5, { model: 'gpt-5', previous_response_id: 'resp_team', input: [user('Shorter, please.')] }, 'resp_team2', [say('msg_team2', 'Short version.', agent('root'))], usage(2_000)),
+      streamed(
+        2,
+        5,
+        { model: 'gpt-5', previous_response_id: 'resp_team', input: [user('Shorter, please.')] },
+        'resp_team2',
+        [say('msg_team2', 'Short version.', agent('root'))],
+        usage(2_000),
+      ),
     ]);
-    const results = team.bySource.filter((r) => r.key.startsWith('results of ')).map((r) => r.key).sort();
+    const results = team.bySource
+      .filter((r) => r.key.startsWith('results of '))
+      .map((r) => r.key)
+      .sort();
     expect(results).toEqual(['results of researcher_1', 'results of researcher_2', 'results of researcher_3']);
     expect(team.byAgent.map((r) => r.key)).toEqual(['root']);
   });

@@ -13,7 +13,14 @@ import type { Run } from '../trace/thread/thread.js';
 import type { ContextCounter } from './context-tokens.js';
 import type { ContextPart } from './context-types.js';
 
-export type PaidSource = 'instructions & tools' | 'user messages' | 'tool outputs' | 'subagent results' | 'model output' | 'compaction' | 'overhead';
+export type PaidSource =
+  | 'instructions & tools'
+  | 'user messages'
+  | 'tool outputs'
+  | 'subagent results'
+  | 'model output'
+  | 'compaction'
+  | 'overhead';
 
 export interface PaidRow {
   key: string;
@@ -51,7 +58,8 @@ class Rows {
   private readonly rows = new Map<string, PaidRow>();
   add(key: string, tokens: number, cost: number | null, resent: boolean): void {
     let r = this.rows.get(key);
-    if (r === undefined) this.rows.set(key, (r = { key, tokens: 0, cost: 0, firstTokens: 0, resentTokens: 0, resentCost: 0, resends: 0 }));
+    if (r === undefined)
+      this.rows.set(key, (r = { key, tokens: 0, cost: 0, firstTokens: 0, resentTokens: 0, resentCost: 0, resends: 0 }));
     r.tokens += tokens;
     r.cost = r.cost === null || cost === null ? null : r.cost + cost;
     if (resent) {
@@ -125,11 +133,24 @@ export function attributeRun(run: Run, graph: RunGraph, counter: ContextCounter,
   });
   const sources = bySource.list();
   const tools = byTool.list();
-  return { bySource: sources, byTool: tools, byAgent: byAgent.list(), levers: levers(sources, tools), inputTokens, cost, pending };
+  return {
+    bySource: sources,
+    byTool: tools,
+    byAgent: byAgent.list(),
+    levers: levers(sources, tools),
+    inputTokens,
+    cost,
+    pending,
+  };
 }
 
-function classify(p: ContextPart, nodes: Map<string, GraphNode>, agent: string): { source: PaidSource; tool: string | null; subagent: string | null } {
-  if (p.part === 'instructions' || p.part === 'tools') return { source: 'instructions & tools', tool: null, subagent: null };
+function classify(
+  p: ContextPart,
+  nodes: Map<string, GraphNode>,
+  agent: string,
+): { source: PaidSource; tool: string | null; subagent: string | null } {
+  if (p.part === 'instructions' || p.part === 'tools')
+    return { source: 'instructions & tools', tool: null, subagent: null };
   if (p.part === 'compaction') return { source: 'compaction', tool: null, subagent: null };
   const item = p.item!;
   const node = p.node === null ? undefined : nodes.get(p.node);
@@ -143,7 +164,8 @@ function classify(p: ContextPart, nodes: Map<string, GraphNode>, agent: string):
   }
   if (subagent !== null) return { source: 'subagent results', tool: null, subagent };
   const role = str(item.raw.role);
-  if (item.type === 'message' && (role === 'developer' || role === 'system')) return { source: 'instructions & tools', tool: null, subagent: null };
+  if (item.type === 'message' && (role === 'developer' || role === 'system'))
+    return { source: 'instructions & tools', tool: null, subagent: null };
   if (item.type === 'message' && role === 'user') return { source: 'user messages', tool: null, subagent: null };
   return { source: 'model output', tool: null, subagent: null };
 }

@@ -56,15 +56,31 @@ export function cacheMiss(run: Run, cur: ContextTokens, prev: ContextTokens): Ca
   if (!missed || cur.reported === null) return null;
   const base = { previous: prev.index, previousCached, cached };
   if (a.model !== b.model && a.model !== null && b.model !== null) {
-    return { ...base, part: 0, position: 0, what: 'model_changed', detail: `model changed: ${a.model} → ${b.model} (each model has its own cache)` };
+    return {
+      ...base,
+      part: 0,
+      position: 0,
+      what: 'model_changed',
+      detail: `model changed: ${a.model} → ${b.model} (each model has its own cache)`,
+    };
   }
   const keyA = str(a.request.params.prompt_cache_key);
   const keyB = str(b.request.params.prompt_cache_key);
-  if (keyA !== keyB) return { ...base, part: 0, position: 0, what: 'cache_key_changed', detail: `prompt_cache_key changed: ${keyA ?? 'none'} → ${keyB ?? 'none'}` };
+  if (keyA !== keyB)
+    return {
+      ...base,
+      part: 0,
+      position: 0,
+      what: 'cache_key_changed',
+      detail: `prompt_cache_key changed: ${keyA ?? 'none'} → ${keyB ?? 'none'}`,
+    };
   return { ...base, ...firstDifference(prev.parts, cur.parts) };
 }
 
-function firstDifference(before: CountedPart[], after: CountedPart[]): Pick<CacheMiss, 'part' | 'position' | 'what' | 'detail'> {
+function firstDifference(
+  before: CountedPart[],
+  after: CountedPart[],
+): Pick<CacheMiss, 'part' | 'position' | 'what' | 'detail'> {
   const at = (k: number) => ({ part: k, position: after[k]?.start ?? after.reduce((n, p) => n + (p.tokens ?? 0), 0) });
   const head = (parts: CountedPart[], kind: 'instructions' | 'tools') => parts.filter((p) => p.part === kind);
   const ia = head(before, 'instructions')[0];
@@ -72,8 +88,17 @@ function firstDifference(before: CountedPart[], after: CountedPart[]): Pick<Cach
   if ((ia?.text ?? '') !== (ib?.text ?? '')) {
     const k = ib === undefined ? 0 : after.indexOf(ib);
     const stamp = timestampAt(ia?.text ?? '', ib?.text ?? '');
-    if (stamp !== null) return { ...at(k), what: 'timestamp', detail: `a timestamp in the instructions changed: "${stamp.before}" → "${stamp.after}"` };
-    return { ...at(k), what: 'instructions_changed', detail: `instructions changed at character ${firstChar(ia?.text ?? '', ib?.text ?? '')}` };
+    if (stamp !== null)
+      return {
+        ...at(k),
+        what: 'timestamp',
+        detail: `a timestamp in the instructions changed: "${stamp.before}" → "${stamp.after}"`,
+      };
+    return {
+      ...at(k),
+      what: 'instructions_changed',
+      detail: `instructions changed at character ${firstChar(ia?.text ?? '', ib?.text ?? '')}`,
+    };
   }
   const ta = head(before, 'tools');
   const tb = head(after, 'tools');
@@ -81,16 +106,31 @@ function firstDifference(before: CountedPart[], after: CountedPart[]): Pick<Cach
   const namesA = ta.map((t) => t.tool ?? '');
   const namesB = tb.map((t) => t.tool ?? '');
   if (namesA.join('\u0000') !== namesB.join('\u0000')) {
-    const same = namesA.length === namesB.length && [...namesA].sort().join('\u0000') === [...namesB].sort().join('\u0000');
+    const same =
+      namesA.length === namesB.length && [...namesA].sort().join('\u0000') === [...namesB].sort().join('\u0000');
     const k = namesB.findIndex((n, j) => n !== namesA[j]);
     const pos = k < 0 ? firstTool + tb.length : after.indexOf(tb[k]!);
-    if (same) return { ...at(pos), what: 'tools_reordered', detail: `tools reordered: ${namesA.join(', ')} → ${namesB.join(', ')}` };
+    if (same)
+      return {
+        ...at(pos),
+        what: 'tools_reordered',
+        detail: `tools reordered: ${namesA.join(', ')} → ${namesB.join(', ')}`,
+      };
     const added = namesB.filter((n) => !namesA.includes(n));
     const removed = namesA.filter((n) => !namesB.includes(n));
-    return { ...at(pos), what: 'tools_changed', detail: `tools changed:${added.length ? ` added ${added.join(', ')}` : ''}${removed.length ? ` removed ${removed.join(', ')}` : ''}` };
+    return {
+      ...at(pos),
+      what: 'tools_changed',
+      detail: `tools changed:${added.length ? ` added ${added.join(', ')}` : ''}${removed.length ? ` removed ${removed.join(', ')}` : ''}`,
+    };
   }
   for (let j = 0; j < tb.length; j++) {
-    if (ta[j]!.text !== tb[j]!.text) return { ...at(after.indexOf(tb[j]!)), what: 'tool_schema_changed', detail: `the schema of tool ${tb[j]!.tool} changed` };
+    if (ta[j]!.text !== tb[j]!.text)
+      return {
+        ...at(after.indexOf(tb[j]!)),
+        what: 'tool_schema_changed',
+        detail: `the schema of tool ${tb[j]!.tool} changed`,
+      };
   }
   const ia2 = before.filter((p) => p.item !== null);
   const ib2 = after.filter((p) => p.item !== null);
@@ -98,17 +138,42 @@ function firstDifference(before: CountedPart[], after: CountedPart[]): Pick<Cach
     const x = ia2[j]!;
     const y = ib2[j];
     const k = y === undefined ? after.length : after.indexOf(y);
-    if (y === undefined) return { ...at(k), what: 'item_removed', detail: `items from #${j + 1} of the previous context are gone (${x.item!.type} and after)` };
+    if (y === undefined)
+      return {
+        ...at(k),
+        what: 'item_removed',
+        detail: `items from #${j + 1} of the previous context are gone (${x.item!.type} and after)`,
+      };
     if (sameItem(x, y)) continue;
     const later = ia2.slice(j + 1).some((z) => sameItem(z, y));
-    if (later) return { ...at(k), what: 'item_removed', detail: `item #${j + 1} (${x.item!.type}) of the previous context was dropped` };
+    if (later)
+      return {
+        ...at(k),
+        what: 'item_removed',
+        detail: `item #${j + 1} (${x.item!.type}) of the previous context was dropped`,
+      };
     const inserted = ib2.slice(j + 1).some((z) => sameItem(x, z));
-    if (inserted) return { ...at(k), what: 'item_inserted', detail: `an item (${y.item!.type}) was inserted at #${j + 1}` };
+    if (inserted)
+      return { ...at(k), what: 'item_inserted', detail: `an item (${y.item!.type}) was inserted at #${j + 1}` };
     const stamp = timestampAt(itemText(x.item!) ?? '', itemText(y.item!) ?? '');
-    if (stamp !== null) return { ...at(k), what: 'timestamp', detail: `a timestamp in item #${j + 1} changed: "${stamp.before}" → "${stamp.after}"` };
-    return { ...at(k), what: 'item_edited', detail: `item #${j + 1} (${y.item!.type}) differs from what the previous request sent` };
+    if (stamp !== null)
+      return {
+        ...at(k),
+        what: 'timestamp',
+        detail: `a timestamp in item #${j + 1} changed: "${stamp.before}" → "${stamp.after}"`,
+      };
+    return {
+      ...at(k),
+      what: 'item_edited',
+      detail: `item #${j + 1} (${y.item!.type}) differs from what the previous request sent`,
+    };
   }
-  return { part: null, position: null, what: 'none', detail: 'the context starts exactly as the previous one: the cached prefix was evicted or served from elsewhere' };
+  return {
+    part: null,
+    position: null,
+    what: 'none',
+    detail: 'the context starts exactly as the previous one: the cached prefix was evicted or served from elsewhere',
+  };
 }
 
 function sameItem(x: CountedPart, y: CountedPart): boolean {
@@ -118,7 +183,8 @@ function sameItem(x: CountedPart, y: CountedPart): boolean {
   if (a.type !== b.type) return false;
   const ta = itemText(a);
   const tb = itemText(b);
-  if (ta === null || tb === null) return (a.id ?? str(a.raw.encrypted_content)) === (b.id ?? str(b.raw.encrypted_content));
+  if (ta === null || tb === null)
+    return (a.id ?? str(a.raw.encrypted_content)) === (b.id ?? str(b.raw.encrypted_content));
   return ta === tb;
 }
 

@@ -20,7 +20,8 @@ function only(file: string) {
   return { run, graph, counter: new ContextCounter(run, graph, o200kCounter()) };
 }
 
-const shape = (parts: Array<{ part: string; source: string; fromResponse: string | null }>) => parts.map((p) => `${p.part}:${p.source}${p.fromResponse === null ? '' : `<${p.fromResponse.slice(-6)}`}`);
+const shape = (parts: Array<{ part: string; source: string; fromResponse: string | null }>) =>
+  parts.map((p) => `${p.part}:${p.source}${p.fromResponse === null ? '' : `<${p.fromResponse.slice(-6)}`}`);
 
 describe.skipIf(!root)('contexts of real recordings', () => {
   it('a previous_response_id chain carries every earlier input and output', () => {
@@ -38,7 +39,12 @@ describe.skipIf(!root)('contexts of real recordings', () => {
       'input:request',
     ]);
     // The chain's context only grows: each request holds its parent's context and output.
-    for (let i = 1; i < 4; i++) expect(counter.tokens(i).parts.length).toBe(counter.tokens(i - 1).parts.length + run.responses[i - 1]!.output.length + run.responses[i]!.request.input.length);
+    for (let i = 1; i < 4; i++)
+      expect(counter.tokens(i).parts.length).toBe(
+        counter.tokens(i - 1).parts.length +
+          run.responses[i - 1]!.output.length +
+          run.responses[i]!.request.input.length,
+      );
     expect(last.reported).toBe(139);
     expect(Math.abs(last.overhead!)).toBeLessThan(40);
   });
@@ -46,7 +52,13 @@ describe.skipIf(!root)('contexts of real recordings', () => {
   it('a conversation holds the items of its earlier responses', () => {
     const { run, counter } = only(`${PYDANTIC}test_openai_conversation_id_tool_call_continuation.yaml`);
     const second = counter.tokens(1);
-    expect(shape(second.parts).map((s) => s.replace(/<.*/, ''))).toEqual(['instructions:request', 'tools:request', 'input:conversation', 'input:conversation', 'input:request']);
+    expect(shape(second.parts).map((s) => s.replace(/<.*/, ''))).toEqual([
+      'instructions:request',
+      'tools:request',
+      'input:conversation',
+      'input:conversation',
+      'input:request',
+    ]);
     // The conversation holds the first request's input and its function call.
     expect(second.parts[3]!.node).toBe(run.responses[0]!.output[0]!.id);
     expect(second.parts[2]!.conversationId).toBe(run.responses[1]!.request.conversationId);
@@ -57,7 +69,10 @@ describe.skipIf(!root)('contexts of real recordings', () => {
     const last = counter.tokens(3);
     // The client resent six items and the compaction; the API billed 552, not the 847 before it.
     expect(last.replaced).toHaveLength(6);
-    expect(shape(last.parts)).toEqual([`compaction:compaction<${run.responses[2]!.responseId.slice(-6)}`, 'input:request']);
+    expect(shape(last.parts)).toEqual([
+      `compaction:compaction<${run.responses[2]!.responseId.slice(-6)}`,
+      'input:request',
+    ]);
     expect(last.parts[0]!.counted).toBe('billed');
     expect(last.overhead).toBe(0);
     expect(last.replaced.reduce((n, p) => n + (p.tokens ?? 0), 0)).toBeGreaterThan(last.contextTokens);
@@ -66,7 +81,12 @@ describe.skipIf(!root)('contexts of real recordings', () => {
   it('a chain into /responses/compact: the compact request holds the chain, the next request the compaction', () => {
     const { run, counter } = only(`${PYDANTIC}test_openai_responses_compact_messages_with_previous_response_id.yaml`);
     expect(run.responses.map((r) => r.api)).toEqual(['responses', 'responses', 'responses.compact', 'responses']);
-    expect(counter.tokens(2).parts.map((p) => p.source)).toEqual(['previous_response', 'previous_response', 'previous_response', 'previous_response']);
+    expect(counter.tokens(2).parts.map((p) => p.source)).toEqual([
+      'previous_response',
+      'previous_response',
+      'previous_response',
+      'previous_response',
+    ]);
     expect(counter.tokens(3).parts.map((p) => p.part)).toEqual(['instructions', 'compaction', 'input']);
   });
 

@@ -97,7 +97,9 @@ export class ContextCounter {
     return out;
   }
 
-  /** Each part's size in a context (reasoning of an earlier turn is dropped); the sizes are shared, the array is new. */
+  /**
+   * Each part's size in a context (reasoning of an earlier turn is dropped); the sizes are shared, the array is new.
+   */
   measureAll(parts: readonly ContextPart[]): Measure[] {
     const lastUser = lastUserMessage(parts);
     return parts.map((p, k) => (k < lastUser && isReasoning(p) ? DROPPED : this.measured(p)));
@@ -108,7 +110,8 @@ export class ContextCounter {
     const known = this.partSizes.get(p);
     if (known !== undefined) return known;
     const m = this.measure(p);
-    if (!(m.counted === 'tokenizer' && m.tokens === null) && !(p.part === 'compaction' && m.tokens === null)) this.partSizes.set(p, m);
+    if (!(m.counted === 'tokenizer' && m.tokens === null) && !(p.part === 'compaction' && m.tokens === null))
+      this.partSizes.set(p, m);
     return m;
   }
 

@@ -18,7 +18,9 @@ export interface ContextPart {
   source: ContextSource;
   /** The item's graph node; null for instructions and tools. */
   node: string | null;
-  /** The item as sent or carried (an `item_reference` resolved to the item it names); null for instructions and tools. */
+  /**
+   * The item as sent or carried (an `item_reference` resolved to the item it names); null for instructions and tools.
+   */
   item: TraceItem | null;
   /** The response whose request or output first put a carried item in this context. */
   fromResponse: string | null;

@@ -24,13 +24,41 @@ function counter(run: Run) {
   return new ContextCounter(run, buildRunGraph(run), o200kCounter());
 }
 
-const brief = (p: { part: string; source: string; node: string | null; fromResponse: string | null; tokens: number | null }) => [p.part, p.source, p.node, p.fromResponse, p.tokens];
-const usage = (input: number, cached: number): JsonObject => ({ usage: { input_tokens: input, input_tokens_details: { cached_tokens: cached }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: input + 10 } });
+const brief = (p: {
+  part: string;
+  source: string;
+  node: string | null;
+  fromResponse: string | null;
+  tokens: number | null;
+}) => [p.part, p.source, p.node, p.fromResponse, p.tokens];
+const usage = (input: number, cached: number): JsonObject => ({
+  usage: {
+    input_tokens: input,
+    input_tokens_details: { cached_tokens: cached },
+    output_tokens: 10,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: input + 10,
+  },
+});
 
 describe('a previous_response_id chain', () => {
   const run = runOf([
-    streamed(1, 0, { model: 'gpt-5', instructions: 'Be brief.', input: [user('Hi')] }, 'resp_1', [say('msg_1', 'Hello there.')], usage(20, 0)),
-    streamed(2, 2, { model: 'gpt-5', instructions: 'Be brief.', previous_response_id: 'resp_1', input: [user('More')] }, 'resp_2', [say('msg_2', 'Fine.')], usage(30, 0)),
+    streamed(
+      1,
+      0,
+      { model: 'gpt-5', instructions: 'Be brief.', input: [user('Hi')] },
+      'resp_1',
+      [say('msg_1', 'Hello there.')],
+      usage(20, 0),
+    ),
+    streamed(
+      2,
+      2,
+      { model: 'gpt-5', instructions: 'Be brief.', previous_response_id: 'resp_1', input: [user('More')] },
+      'resp_2',
+      [say('msg_2', 'Fine.')],
+      usage(30, 0),
+    ),
   ]);
 
   it('carries the first request and its answer, then the new input', () => {
@@ -52,10 +80,20 @@ describe('a previous_response_id chain', () => {
 });
 
 describe('a WebSocket session with a warm-up and continuations', () => {
-  const create = (tUs: number, data: JsonObject) => ({ from: 'client' as const, tUs, data: { type: 'response.create', model: 'gpt-5', ...data } });
+  const create = (tUs: number, data: JsonObject) => ({
+    from: 'client' as const,
+    tUs,
+    data: { type: 'response.create', model: 'gpt-5', ...data },
+  });
   const warm = finalResponse('resp_w0', [], usage(9, 0));
-  const a1 = finalResponse('resp_w1', [say('msg_w1', 'First answer.')], { previous_response_id: 'resp_w0', ...usage(20, 0) });
-  const a2 = finalResponse('resp_w2', [say('msg_w2', 'Second answer.')], { previous_response_id: 'resp_w1', ...usage(30, 0) });
+  const a1 = finalResponse('resp_w1', [say('msg_w1', 'First answer.')], {
+    previous_response_id: 'resp_w0',
+    ...usage(20, 0),
+  });
+  const a2 = finalResponse('resp_w2', [say('msg_w2', 'Second answer.')], {
+    previous_response_id: 'resp_w1',
+    ...usage(30, 0),
+  });
   const frames = [
     create(1_000, { generate: false, instructions: 'Be brief.', input: [user('Summarize the document.')] }),
     ...wsServerFrames(responseStream(warm), 2_000),
@@ -101,7 +139,10 @@ describe('compaction', () => {
       ['input', 'request', expect.any(String)],
     ]);
     // resp_c3 reports 500 input tokens; "user\nthree" is 3 tokens + 3 frame.
-    expect(last.parts.map((p) => [p.counted, p.tokens])).toEqual([['billed', 494], ['tokenizer', 6]]);
+    expect(last.parts.map((p) => [p.counted, p.tokens])).toEqual([
+      ['billed', 494],
+      ['tokenizer', 6],
+    ]);
     expect(last.overhead).toBe(0);
   });
 
@@ -109,24 +150,84 @@ describe('compaction', () => {
     const m1 = say('msg_k1', 'First answer.');
     const cmp = { id: 'cmp_k', type: 'compaction', encrypted_content: 'gAAAA-k' };
     const run = runOf([
-      streamed(1, 0, { model: 'gpt-5', input: [user('one')], context_management: [{ type: 'compaction', compact_threshold: 10 }] }, 'resp_k1', [m1, cmp], usage(40, 0)),
-      streamed(2, 2, { model: 'gpt-5', input: [user('one'), m1, cmp, user('two')] }, 'resp_k2', [say('msg_k2', 'Second.')], usage(300, 0)),
+      streamed(
+        1,
+        0,
+        { model: 'gpt-5', input: [user('one')], context_management: [{ type: 'compaction', compact_threshold: 10 }] },
+        'resp_k1',
+        [m1, cmp],
+        usage(40, 0),
+      ),
+      streamed(
+        2,
+        2,
+        { model: 'gpt-5', input: [user('one'), m1, cmp, user('two')] },
+        'resp_k2',
+        [say('msg_k2', 'Second.')],
+        usage(300, 0),
+      ),
     ]);
     const c = counter(run).tokens(1);
     expect(c.parts.map((p) => p.part)).toEqual(['compaction', 'input']);
-    expect(c.replaced.map((p) => [p.node, p.tokens])).toEqual([[expect.any(String), 6], ['msg_k1', 8]]);
+    expect(c.replaced.map((p) => [p.node, p.tokens])).toEqual([
+      [expect.any(String), 6],
+      ['msg_k1', 8],
+    ]);
     // Billed: 300 reported less "user\ntwo" (3 + 3).
     expect(c.parts[0]!.tokens).toBe(294);
   });
 });
 
 describe('a tool schema change that misses the cache', () => {
-  const tool = (name: string, description: string): JsonObject => ({ type: 'function', name, description, parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } });
+  const tool = (name: string, description: string): JsonObject => ({
+    type: 'function',
+    name,
+    description,
+    parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+  });
   const long = 'You are a careful coding agent. '.repeat(200);
   const run = runOf([
-    streamed(1, 0, { model: 'gpt-5', instructions: long, tools: [tool('read_file', 'Read a file.'), tool('grep', 'Search.')], input: [user('Go')] }, 'resp_s1', [say('msg_s1', 'Reading.')], usage(1_500, 0)),
-    streamed(2, 2, { model: 'gpt-5', instructions: long, previous_response_id: 'resp_s1', tools: [tool('read_file', 'Read a file.'), tool('grep', 'Search.')], input: [user('On')] }, 'resp_s2', [say('msg_s2', 'More.')], usage(1_520, 1_408)),
-    streamed(3, 4, { model: 'gpt-5', instructions: long, previous_response_id: 'resp_s2', tools: [tool('read_file', 'Read one file, whole.'), tool('grep', 'Search.')], input: [user('And on')] }, 'resp_s3', [say('msg_s3', 'Done.')], usage(1_540, 0)),
+    streamed(
+      1,
+      0,
+      {
+        model: 'gpt-5',
+        instructions: long,
+        tools: [tool('read_file', 'Read a file.'), tool('grep', 'Search.')],
+        input: [user('Go')],
+      },
+      'resp_s1',
+      [say('msg_s1', 'Reading.')],
+      usage(1_500, 0),
+    ),
+    streamed(
+      2,
+      2,
+      {
+        model: 'gpt-5',
+        instructions: long,
+        previous_response_id: 'resp_s1',
+        tools: [tool('read_file', 'Read a file.'), tool('grep', 'Search.')],
+        input: [user('On')],
+      },
+      'resp_s2',
+      [say('msg_s2', 'More.')],
+      usage(1_520, 1_408),
+    ),
+    streamed(
+      3,
+      4,
+      {
+        model: 'gpt-5',
+        instructions: long,
+        previous_response_id: 'resp_s2',
+        tools: [tool('read_file', 'Read one file, whole.'), tool('grep', 'Search.')],
+        input: [user('And on')],
+      },
+      'resp_s3',
+      [say('msg_s3', 'Done.')],
+      usage(1_540, 0),
+    ),
   ]);
 
   it('marks the cached prefix', () => {
@@ -147,11 +248,49 @@ describe('a tool schema change that misses the cache', () => {
   });
 
   it('tells a reordering and a timestamp apart from other edits', () => {
-    const reordered = runOf([
-      streamed(1, 0, { model: 'gpt-5', instructions: `${long} Now: 2026-12-01 10:00.`, tools: [tool('a', 'A.'), tool('b', 'B.')], input: [user('Go')] }, 'resp_r1', [], usage(1_500, 1_280)),
-      streamed(2, 2, { model: 'gpt-5', instructions: `${long} Now: 2026-12-01 10:00.`, tools: [tool('b', 'B.'), tool('a', 'A.')], input: [user('Go')] }, 'resp_r2', [], usage(1_500, 0)),
-      streamed(3, 4, { model: 'gpt-5', instructions: `${long} Now: 2026-12-01 10:05.`, tools: [tool('b', 'B.'), tool('a', 'A.')], input: [user('Go')] }, 'resp_r3', [], usage(1_500, 0)),
-    ].map((x) => ({ ...x, label: 'same' })));
+    const reordered = runOf(
+      [
+        streamed(
+          1,
+          0,
+          {
+            model: 'gpt-5',
+            instructions: `${long} Now: 2026-12-01 10:00.`,
+            tools: [tool('a', 'A.'), tool('b', 'B.')],
+            input: [user('Go')],
+          },
+          'resp_r1',
+          [],
+          usage(1_500, 1_280),
+        ),
+        streamed(
+          2,
+          2,
+          {
+            model: 'gpt-5',
+            instructions: `${long} Now: 2026-12-01 10:00.`,
+            tools: [tool('b', 'B.'), tool('a', 'A.')],
+            input: [user('Go')],
+          },
+          'resp_r2',
+          [],
+          usage(1_500, 0),
+        ),
+        streamed(
+          3,
+          4,
+          {
+            model: 'gpt-5',
+            instructions: `${long} Now: 2026-12-01 10:05.`,
+            tools: [tool('b', 'B.'), tool('a', 'A.')],
+            input: [user('Go')],
+          },
+          'resp_r3',
+          [],
+          usage(1_500, 0),
+        ),
+      ].map((x) => ({ ...x, label: 'same' })),
+    );
     const k = counter(reordered);
     expect(cacheMiss(reordered, k.tokens(1), k.tokens(0))?.what).toBe('tools_reordered');
     const stamp = cacheMiss(reordered, k.tokens(2), k.tokens(1));

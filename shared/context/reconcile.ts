@@ -22,7 +22,8 @@ export function reconciliation(rows: ReadonlyArray<{ record: ResponseRecord; tok
   const all: number[] = [];
   const plain: number[] = [];
   for (const { record, tokens } of rows) {
-    if (tokens.overhead === null || tokens.unresolved !== null || Object.keys(record.request.params).length === 0) continue;
+    if (tokens.overhead === null || tokens.unresolved !== null || Object.keys(record.request.params).length === 0)
+      continue;
     if (record.api !== 'responses' && record.api !== 'chat.completions') continue;
     const d = Math.abs(tokens.overhead);
     all.push(d);

@@ -44,7 +44,10 @@ export function toolText(t: JsonObject): string {
   return `${head}type ${name} = (${hasProps ? `_: ${schemaType(params)}` : ''}) => any;`;
 }
 
-/** A structured-output schema (`text.format`, or Chat's `response_format`), which the model reads as part of its instructions; null without one. */
+/**
+ * A structured-output schema (`text.format`, or Chat's `response_format`), which the model reads as part of its
+ * instructions; null without one.
+ */
 export function outputSchemaText(params: JsonObject): string | null {
   const format = obj(obj(params.text)?.format) ?? obj(params.response_format);
   if (format === null || str(format.type) !== 'json_schema') return null;
@@ -88,7 +91,9 @@ export function itemText(item: TraceItem): string | null {
       return null;
     case 'reasoning': {
       if (str(raw.encrypted_content) !== null) return null;
-      return arr(raw.summary).map((s) => str(obj(s)?.text) ?? '').join('\n');
+      return arr(raw.summary)
+        .map((s) => str(obj(s)?.text) ?? '')
+        .join('\n');
     }
     case 'function_call':
     case 'mcp_call':

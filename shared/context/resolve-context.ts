@@ -63,7 +63,10 @@ export class ContextResolver {
     let child = index;
     for (let k = this.parentOf(index); k !== null && !seen.has(k); k = this.parentOf(k)) {
       seen.add(k); // a cycle of ids (a gateway reusing them) stops here
-      chain.push({ at: k, source: this.run.responses[child]!.exchange.transport === 'websocket' ? 'websocket' : 'previous_response' });
+      chain.push({
+        at: k,
+        source: this.run.responses[child]!.exchange.transport === 'websocket' ? 'websocket' : 'previous_response',
+      });
       child = k;
     }
     return chain.reverse();
@@ -79,8 +82,10 @@ export class ContextResolver {
       const chain = this.ancestors(index);
       const root = chain[0]?.at ?? index;
       const rootPrev = this.run.responses[root]!.request.previousResponseId;
-      if (chain.length === 0 || (rootPrev !== null && this.parentOf(root) === null)) unresolved = chain.length === 0 ? record.request.previousResponseId : rootPrev;
-      if (chain.length > 0 && rootPrev === null && this.run.responses[root]!.request.conversationId !== null) for (const p of this.conversationBefore(root)) items.push(p);
+      if (chain.length === 0 || (rootPrev !== null && this.parentOf(root) === null))
+        unresolved = chain.length === 0 ? record.request.previousResponseId : rootPrev;
+      if (chain.length > 0 && rootPrev === null && this.run.responses[root]!.request.conversationId !== null)
+        for (const p of this.conversationBefore(root)) items.push(p);
       for (const { at, source } of chain) for (const p of this.carried(at, source)) items.push(p);
     } else if (record.request.conversationId !== null) {
       for (const p of this.conversationBefore(index)) items.push(p);
@@ -99,7 +104,8 @@ export class ContextResolver {
     if (known !== undefined) return known;
     const record = this.run.responses[from]!;
     const nodes = this.graph.responses[from];
-    const carry = (p: ContextPart): ContextPart => (p.source === 'compaction' ? p : { ...p, source, fromResponse: record.responseId, fromIndex: from });
+    const carry = (p: ContextPart): ContextPart =>
+      p.source === 'compaction' ? p : { ...p, source, fromResponse: record.responseId, fromIndex: from };
     const out = [
       ...record.request.input.map((item, k) => carry(this.part(item, nodes?.input[k] ?? null, 'request', null))),
       ...this.outputParts(record, from).map(carry),
@@ -109,10 +115,19 @@ export class ContextResolver {
   }
 
   private outputParts(record: ResponseRecord, index: number): ContextPart[] {
-    return record.output.map((item, k) => ({ ...this.part(item, this.graph.responses[index]?.output[k] ?? null, 'request', null), fromResponse: record.responseId, fromIndex: index }));
+    return record.output.map((item, k) => ({
+      ...this.part(item, this.graph.responses[index]?.output[k] ?? null, 'request', null),
+      fromResponse: record.responseId,
+      fromIndex: index,
+    }));
   }
 
-  private part(item: TraceItem, node: string | null, source: ContextPart['source'], conversationId: string | null): ContextPart {
+  private part(
+    item: TraceItem,
+    node: string | null,
+    source: ContextPart['source'],
+    conversationId: string | null,
+  ): ContextPart {
     const resolved = item.type === 'item_reference' && node !== null ? (this.nodeItem(node) ?? item) : item;
     const isCompaction = resolved.type === 'compaction';
     // A compaction item is the compaction's own output: it names the response that made it.
@@ -159,7 +174,9 @@ export class ContextResolver {
   private keptByCompact(p: ContextPart): boolean {
     if (p.node === null) return false;
     const node = this.nodeOf(p.node);
-    return node !== undefined && node.role === 'output' && this.run.responses[node.response]?.api === 'responses.compact';
+    return (
+      node !== undefined && node.role === 'output' && this.run.responses[node.response]?.api === 'responses.compact'
+    );
   }
 
   private conversationBefore(index: number): ContextPart[] {
@@ -185,14 +202,32 @@ export class ContextResolver {
         const id = write.request.conversationId!;
         const items = list(id);
         const seen = new Set(items.map((p) => p.item?.id).filter((x): x is string => x !== null && x !== undefined));
-        for (const item of write.request.input) if (item.id === null || !seen.has(item.id)) items.push(this.part(item, item.id !== null && this.nodeOf(item.id) !== undefined ? item.id : null, 'conversation', id));
+        for (const item of write.request.input)
+          if (item.id === null || !seen.has(item.id))
+            items.push(
+              this.part(
+                item,
+                item.id !== null && this.nodeOf(item.id) !== undefined ? item.id : null,
+                'conversation',
+                id,
+              ),
+            );
       }
       const id = record.request.conversationId;
       if (id === null) return;
       const items = list(id);
-      out.set(i, items.map((p) => (p.part === 'compaction' ? p : { ...p, source: 'conversation', conversationId: id })));
+      out.set(
+        i,
+        items.map((p) => (p.part === 'compaction' ? p : { ...p, source: 'conversation', conversationId: id })),
+      );
       const own = this.graph.responses[i]?.input ?? [];
-      record.request.input.forEach((item, k) => items.push({ ...this.part(item, own[k] ?? null, 'conversation', id), fromResponse: record.responseId, fromIndex: i }));
+      record.request.input.forEach((item, k) =>
+        items.push({
+          ...this.part(item, own[k] ?? null, 'conversation', id),
+          fromResponse: record.responseId,
+          fromIndex: i,
+        }),
+      );
       items.push(...this.outputParts(record, i).map((p) => ({ ...p, conversationId: id })));
     });
     return out;
@@ -208,13 +243,41 @@ const MEMO_SIZE = 16;
 function headParts(record: ResponseRecord): ContextPart[] {
   const out: ContextPart[] = [];
   const instructions = instructionsText(record.request.params.instructions);
-  if (instructions !== null) out.push({ part: 'instructions', source: 'request', node: null, item: null, fromResponse: null, fromIndex: null, text: instructions });
+  if (instructions !== null)
+    out.push({
+      part: 'instructions',
+      source: 'request',
+      node: null,
+      item: null,
+      fromResponse: null,
+      fromIndex: null,
+      text: instructions,
+    });
   const schema = outputSchemaText(record.request.params);
-  if (schema !== null) out.push({ part: 'instructions', source: 'request', node: null, item: null, fromResponse: null, fromIndex: null, tool: 'output schema', text: schema });
+  if (schema !== null)
+    out.push({
+      part: 'instructions',
+      source: 'request',
+      node: null,
+      item: null,
+      fromResponse: null,
+      fromIndex: null,
+      tool: 'output schema',
+      text: schema,
+    });
   for (const tool of arr(record.request.params.tools)) {
     const t = obj(tool);
     if (t === null) continue;
-    out.push({ part: 'tools', source: 'request', node: null, item: null, fromResponse: null, fromIndex: null, tool: toolName(t), text: toolText(t) });
+    out.push({
+      part: 'tools',
+      source: 'request',
+      node: null,
+      item: null,
+      fromResponse: null,
+      fromIndex: null,
+      tool: toolName(t),
+      text: toolText(t),
+    });
   }
   return out;
 }
@@ -224,4 +287,3 @@ export function resolveContexts(run: Run, graph: RunGraph): ResolvedContext[] {
   const resolver = new ContextResolver(run, graph);
   return run.responses.map((_, i) => resolver.context(i));
 }
-

@@ -17,7 +17,9 @@ function measures(m: StepMeasures): Out {
 }
 
 function side(s: StepSide | null): Out | null {
-  return s === null ? null : { response: s.response, response_id: s.responseId, model: s.model, status: s.status, summary: s.summary };
+  return s === null
+    ? null
+    : { response: s.response, response_id: s.responseId, model: s.model, status: s.status, summary: s.summary };
 }
 
 export function comparisonJson(c: RunComparison): Out {
@@ -27,7 +29,19 @@ export function comparisonJson(c: RunComparison): Out {
     a: run(c.a),
     b: run(c.b),
     first_divergence: c.firstDivergence,
-    steps: c.steps.map((s) => ({ step: s.step, match: s.match, a: side(s.a), b: side(s.b), differences: s.differences, ...measures(s.measures) })),
-    totals: { steps: c.totals.steps, differing_steps: c.totals.differingSteps, wall_ms: c.totals.wallMs, ...measures(c.totals.measures) },
+    steps: c.steps.map((s) => ({
+      step: s.step,
+      match: s.match,
+      a: side(s.a),
+      b: side(s.b),
+      differences: s.differences,
+      ...measures(s.measures),
+    })),
+    totals: {
+      steps: c.totals.steps,
+      differing_steps: c.totals.differingSteps,
+      wall_ms: c.totals.wallMs,
+      ...measures(c.totals.measures),
+    },
   };
 }

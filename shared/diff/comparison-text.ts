@@ -11,7 +11,11 @@ export function comparisonText(c: RunComparison): string {
   const lines: string[] = [];
   const name = (r: RunComparison['a']) => `${r.runId} (${r.responses} response${r.responses === 1 ? '' : 's'})`;
   lines.push(`A: ${name(c.a)}`, `B: ${name(c.b)}`);
-  lines.push(c.match ? 'The runs match: the same steps, requests and items (ids, times, tokens and cost aside).' : `The runs differ in ${c.totals.differingSteps} of ${c.steps.length} steps.`);
+  lines.push(
+    c.match
+      ? 'The runs match: the same steps, requests and items (ids, times, tokens and cost aside).'
+      : `The runs differ in ${c.totals.differingSteps} of ${c.steps.length} steps.`,
+  );
   const f = c.firstDivergence;
   if (f) {
     lines.push('', `First divergence at step ${f.step}: ${f.what}`);
@@ -21,12 +25,18 @@ export function comparisonText(c: RunComparison): string {
   for (const s of c.steps) {
     const mark = s.match ? ' ' : s.a === null ? '+' : s.b === null ? '-' : '~';
     const m = s.measures;
-    const what = s.a && s.b && s.a.summary === s.b.summary ? s.a.summary : `${s.a?.summary ?? '—'} | ${s.b?.summary ?? '—'}`;
-    lines.push(`${mark} ${String(s.step).padStart(3)}  ${short(what)}  [tokens ${pair(m.totalTokens)}, ${pair(m.durationMs, ms)}]`);
+    const what =
+      s.a && s.b && s.a.summary === s.b.summary ? s.a.summary : `${s.a?.summary ?? '—'} | ${s.b?.summary ?? '—'}`;
+    lines.push(
+      `${mark} ${String(s.step).padStart(3)}  ${short(what)}  [tokens ${pair(m.totalTokens)}, ${pair(m.durationMs, ms)}]`,
+    );
     for (const d of s.differences) lines.push(`        ${d.what}${d.kind === 'step' ? '' : `: ${around(d.a, d.b)}`}`);
   }
   const t = c.totals;
-  lines.push('', `Totals: steps ${pair(t.steps)}, tokens ${pair(t.measures.totalTokens)} (input ${pair(t.measures.inputTokens)}, cached ${pair(t.measures.cachedTokens)}, output ${pair(t.measures.outputTokens)}), response time ${pair(t.measures.durationMs, ms)}, wall time ${pair(t.wallMs, ms)}, cost ${pair(t.measures.costUsd, usd)}`);
+  lines.push(
+    '',
+    `Totals: steps ${pair(t.steps)}, tokens ${pair(t.measures.totalTokens)} (input ${pair(t.measures.inputTokens)}, cached ${pair(t.measures.cachedTokens)}, output ${pair(t.measures.outputTokens)}), response time ${pair(t.measures.durationMs, ms)}, wall time ${pair(t.wallMs, ms)}, cost ${pair(t.measures.costUsd, usd)}`,
+  );
   return `${lines.join('\n')}\n`;
 }
 

@@ -35,7 +35,10 @@ export function itemChanges(before: readonly ListedItem[], after: readonly Liste
     pending.removed = [];
     pending.added = [];
   };
-  for (const part of diffArrays(before.map((e) => e.key), after.map((e) => e.key))) {
+  for (const part of diffArrays(
+    before.map((e) => e.key),
+    after.map((e) => e.key),
+  )) {
     if (part.removed) for (let k = 0; k < part.count; k++) pending.removed.push(i++);
     else if (part.added) for (let k = 0; k < part.count; k++) pending.added.push(j++);
     else {
@@ -52,16 +55,30 @@ function compared(before: readonly ListedItem[], after: readonly ListedItem[], i
   const a = before[i]!.item;
   const b = after[j]!.item;
   // A context carried by previous_response_id holds the very items of the record before.
-  if (a.raw === b.raw || contentKey(a) === contentKey(b)) return { op: 'kept', before: i, after: j, signature: itemSignature(b) };
+  if (a.raw === b.raw || contentKey(a) === contentKey(b))
+    return { op: 'kept', before: i, after: j, signature: itemSignature(b) };
   return changed(a, b, i, j);
 }
 
 export function changed(a: TraceItem, b: TraceItem, i: number, j: number): ItemChange {
-  return { op: 'changed', before: i, after: j, signature: itemSignature(b), text: textDiff(itemText(a), itemText(b)), fields: jsonDiff(stripIds(a.raw), stripIds(b.raw)) };
+  return {
+    op: 'changed',
+    before: i,
+    after: j,
+    signature: itemSignature(b),
+    text: textDiff(itemText(a), itemText(b)),
+    fields: jsonDiff(stripIds(a.raw), stripIds(b.raw)),
+  };
 }
 
 /** A run of removals then additions: each removal pairs with the next addition of its signature, in order. */
-function pairRemovedAdded(before: readonly ListedItem[], after: readonly ListedItem[], removed: number[], added: number[], out: ItemChange[]): void {
+function pairRemovedAdded(
+  before: readonly ListedItem[],
+  after: readonly ListedItem[],
+  removed: number[],
+  added: number[],
+  out: ItemChange[],
+): void {
   const pairOf = new Map<number, number>();
   let from = 0;
   for (const i of removed) {
@@ -74,9 +91,14 @@ function pairRemovedAdded(before: readonly ListedItem[], after: readonly ListedI
     }
   }
   const paired = new Set(pairOf.values());
-  for (const i of removed) if (!paired.has(i)) out.push({ op: 'removed', before: i, after: null, signature: itemSignature(before[i]!.item) });
+  for (const i of removed)
+    if (!paired.has(i)) out.push({ op: 'removed', before: i, after: null, signature: itemSignature(before[i]!.item) });
   for (const j of added) {
     const i = pairOf.get(j);
-    out.push(i === undefined ? { op: 'added', before: null, after: j, signature: itemSignature(after[j]!.item) } : changed(before[i]!.item, after[j]!.item, i, j));
+    out.push(
+      i === undefined
+        ? { op: 'added', before: null, after: j, signature: itemSignature(after[j]!.item) }
+        : changed(before[i]!.item, after[j]!.item, i, j),
+    );
   }
 }

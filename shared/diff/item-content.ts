@@ -8,7 +8,16 @@ import { str } from '../trace/json.js';
 import type { Json, JsonObject, TraceItem } from '../trace/types.js';
 
 /** Keys that name or time an item rather than say what it is; removed at every depth. */
-export const IGNORED_ITEM_KEYS: ReadonlySet<string> = new Set(['id', 'call_id', 'caller_id', 'item_id', 'response_id', 'status', 'encrypted_content', 'created_at']);
+export const IGNORED_ITEM_KEYS: ReadonlySet<string> = new Set([
+  'id',
+  'call_id',
+  'caller_id',
+  'item_id',
+  'response_id',
+  'status',
+  'encrypted_content',
+  'created_at',
+]);
 
 export function stripIds(value: Json): Json {
   if (value === null || typeof value !== 'object') return value;
@@ -24,7 +33,10 @@ export function contentKey(item: TraceItem): string {
   return canonicalJson(stripIds(item.raw));
 }
 
-/** What a person compares: a message's text, a call's name and arguments, a tool output's or reasoning summary's text; else the JSON. */
+/**
+ * What a person compares: a message's text, a call's name and arguments, a tool output's or reasoning summary's text;
+ * else the JSON.
+ */
 export function itemText(item: TraceItem): string {
   const raw = item.raw;
   switch (item.type) {
@@ -47,7 +59,10 @@ export function itemText(item: TraceItem): string {
   }
 }
 
-/** How an item is named in an alignment: its type with its tool name or role (`function_call read_file`, `message user`). */
+/**
+ * How an item is named in an alignment: its type with its tool name or role (`function_call read_file`, `message
+ * user`).
+ */
 export function itemSignature(item: TraceItem): string {
   const raw = item.raw;
   const name = str(raw.name) ?? (item.type === 'message' ? str(raw.role) : null);

@@ -40,7 +40,8 @@ function walk(before: Json | undefined, after: Json | undefined, path: string, o
     const common = Math.min(before.length, after.length);
     for (let i = 0; i < common; i++) walk(before[i]!, after[i]!, joinPath(path, i), out);
     for (let i = common; i < after.length; i++) out.push({ path: joinPath(path, i), kind: 'added', after: after[i]! });
-    for (let i = common; i < before.length; i++) out.push({ path: joinPath(path, i), kind: 'removed', before: before[i]! });
+    for (let i = common; i < before.length; i++)
+      out.push({ path: joinPath(path, i), kind: 'removed', before: before[i]! });
     return;
   }
   const b = before as { [key: string]: Json };
@@ -49,7 +50,8 @@ function walk(before: Json | undefined, after: Json | undefined, path: string, o
     if (!(key in b)) out.push({ path: joinPath(path, key), kind: 'added', after: a[key]! });
     else walk(b[key]!, a[key]!, joinPath(path, key), out);
   }
-  for (const key of Object.keys(b)) if (!(key in a)) out.push({ path: joinPath(path, key), kind: 'removed', before: b[key]! });
+  for (const key of Object.keys(b))
+    if (!(key in a)) out.push({ path: joinPath(path, key), kind: 'removed', before: b[key]! });
 }
 
 /** `tools[2].parameters changed`: one change as a line (`root` names the whole value). */

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { decodedResponseBody, fixturesRoot, loadRecordings, type RecordedExchange } from '../../test/support/fixtures.js';
+import {
+  decodedResponseBody,
+  fixturesRoot,
+  loadRecordings,
+  type RecordedExchange,
+} from '../../test/support/fixtures.js';
 import { headerValue } from '../../test/support/wire-body.js';
 import { buildRunGraph } from '../trace/graph/graph.js';
 import { normalizeExchange } from '../trace/normalize/normalize.js';
@@ -12,8 +17,13 @@ const changesOf = (run: Run, i: number) => requestChanges(run, buildRunGraph(run
 
 describe('request changes', () => {
   it('a tool schema change between two stateless turns: the cache misses at the tools, and the resend is no edit', () => {
-    const changed = { ...WEATHER_TOOL, parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
-    const run = runOf(statelessLoop([{ usage: { input: 1_500, cached: 0 } }, { tools: [changed], usage: { input: 1_600, cached: 0 } }]));
+    const changed = {
+      ...WEATHER_TOOL,
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    };
+    const run = runOf(
+      statelessLoop([{ usage: { input: 1_500, cached: 0 } }, { tools: [changed], usage: { input: 1_600, cached: 0 } }]),
+    );
     const c = changesOf(run, 1);
     expect(c.previous).toEqual({ index: 0, basis: 'parent' });
     expect(c.config.tools).toHaveLength(1);
@@ -21,7 +31,9 @@ describe('request changes', () => {
     expect(c.config.tools[0]!.fields).toEqual([{ path: 'parameters.required[0]', kind: 'added', after: 'city' }]);
     const text = c.config.tools[0]!.text!;
     expect(text.parts.filter((p) => p.op === 'removed').map((p) => p.text.trim())).toEqual(['"required": []']);
-    expect(text.parts.filter((p) => p.op === 'added').map((p) => p.text.replace(/\s+/g, ''))).toEqual(['"required":["city"]']);
+    expect(text.parts.filter((p) => p.op === 'added').map((p) => p.text.replace(/\s+/g, ''))).toEqual([
+      '"required":["city"]',
+    ]);
     expect(c.prefixBreak).toEqual({ part: 'tools', index: null, what: 'tool get_weather changed' });
     // system + user kept; the call the previous response output and its output added at the end.
     expect(c.counts).toEqual({ kept: 2, added: 2, removed: 0, changed: 0 });
@@ -33,7 +45,16 @@ describe('request changes', () => {
     const a = weatherLoop({ tag: 'a', instructions: 'You are a weather assistant. Time: 10:00.' });
     const b = weatherLoop({ tag: 'b', instructions: 'You are a weather assistant. Time: 10:05.' });
     // Request 2 of one run with the first request of the other's instructions: splice them.
-    const run = runOf([a[0]!, { ...b[1]!, request: { ...b[1]!.request, chunks: [{ tUs: 0, text: b[1]!.request.chunks[0]!.text.replace('resp_b1', 'resp_a1') }] } }]);
+    const run = runOf([
+      a[0]!,
+      {
+        ...b[1]!,
+        request: {
+          ...b[1]!.request,
+          chunks: [{ tUs: 0, text: b[1]!.request.chunks[0]!.text.replace('resp_b1', 'resp_a1') }],
+        },
+      },
+    ]);
     const c = changesOf(run, 1);
     const diff = c.config.instructions!.diff;
     expect(diff.parts.filter((p) => p.op === 'removed').map((p) => p.text)).toEqual(['00']);
@@ -45,7 +66,10 @@ describe('request changes', () => {
 
   it('parameter changes: model, reasoning effort, tool_choice and temperature, each by its path', () => {
     const a = weatherLoop({ tag: 'a', params: { reasoning: { effort: 'low' }, tool_choice: 'auto', temperature: 1 } });
-    const b = weatherLoop({ tag: 'a', params: { model: 'gpt-5-mini', reasoning: { effort: 'high' }, tool_choice: 'required', temperature: 0.2 } });
+    const b = weatherLoop({
+      tag: 'a',
+      params: { model: 'gpt-5-mini', reasoning: { effort: 'high' }, tool_choice: 'required', temperature: 0.2 },
+    });
     const run = runOf([a[0]!, b[1]!]);
     const c = changesOf(run, 1);
     expect(c.config.params.map((p) => [p.path, p.kind, p.before, p.after])).toEqual([
@@ -61,7 +85,9 @@ describe('request changes', () => {
   });
 
   it('an edited system message in a stateless resend is one item changed, where the cache prefix breaks', () => {
-    const run = runOf(statelessLoop([{ system: 'Be brief. Today is Monday.' }, { system: 'Be brief. Today is Tuesday.' }]));
+    const run = runOf(
+      statelessLoop([{ system: 'Be brief. Today is Monday.' }, { system: 'Be brief. Today is Tuesday.' }]),
+    );
     const c = changesOf(run, 1);
     const edited = c.items.filter((i) => i.op === 'changed');
     expect(edited).toHaveLength(1);
@@ -88,7 +114,15 @@ describe.skipIf(!root)('request changes on real recordings', () => {
   const load = (name: string): Run[] => {
     const rec = loadRecordings().find((r) => r.file.endsWith(name))!;
     const raw = (x: RecordedExchange, i: number) => ({
-      ...rawExchange({ id: i + 1, method: x.method, path: x.path, request: x.requestBody?.toString('utf8'), status: x.status, contentType: headerValue(x.responseHeaders, 'content-type') ?? null, response: decodedResponseBody(x).toString('utf8') }),
+      ...rawExchange({
+        id: i + 1,
+        method: x.method,
+        path: x.path,
+        request: x.requestBody?.toString('utf8'),
+        status: x.status,
+        contentType: headerValue(x.responseHeaders, 'content-type') ?? null,
+        response: decodedResponseBody(x).toString('utf8'),
+      }),
       requestHeaders: x.requestHeaders,
     });
     return threadRuns(rec.exchanges.flatMap((x, i) => normalizeExchange(raw(x, i)).responses));

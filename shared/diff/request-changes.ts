@@ -88,7 +88,11 @@ function prefixBreak(config: ConfigChanges, items: readonly ItemChange[]): Prefi
     }
     if (c.op === 'added' && c.after! > lastKept) continue;
     const at = c.after ?? position;
-    return { part: 'input', index: at, what: `input item ${at + 1} ${c.op === 'changed' ? 'edited' : c.op} (${c.signature})` };
+    return {
+      part: 'input',
+      index: at,
+      what: `input item ${at + 1} ${c.op === 'changed' ? 'edited' : c.op} (${c.signature})`,
+    };
   }
   return null;
 }

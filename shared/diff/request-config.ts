@@ -10,7 +10,13 @@ import { jsonDiff, type JsonChange } from './json-diff.js';
 import { textDiff, type TextDiff } from './text-diff.js';
 
 /** Request fields that are not configuration: the input itself, and the links that thread a request. */
-export const NOT_PARAMS: ReadonlySet<string> = new Set(['input', 'instructions', 'tools', 'previous_response_id', 'conversation']);
+export const NOT_PARAMS: ReadonlySet<string> = new Set([
+  'input',
+  'instructions',
+  'tools',
+  'previous_response_id',
+  'conversation',
+]);
 
 export interface ToolChange {
   name: string;
@@ -34,7 +40,11 @@ export function instructionsOf(params: JsonObject): string {
   const v = params.instructions;
   if (v === undefined || v === null) return '';
   // Instructions may be a list of input items (developer/system messages).
-  return typeof v === 'string' ? v : Array.isArray(v) ? v.map((m) => contentText(obj(m)?.content)).join('\n') : JSON.stringify(v);
+  return typeof v === 'string'
+    ? v
+    : Array.isArray(v)
+      ? v.map((m) => contentText(obj(m)?.content)).join('\n')
+      : JSON.stringify(v);
 }
 
 export function toolName(tool: Json): string {
@@ -52,7 +62,11 @@ export function otherParams(params: JsonObject, ignore: ReadonlySet<string> = NO
   return out;
 }
 
-export function configChanges(before: JsonObject, after: JsonObject, ignore: ReadonlySet<string> = NOT_PARAMS): ConfigChanges {
+export function configChanges(
+  before: JsonObject,
+  after: JsonObject,
+  ignore: ReadonlySet<string> = NOT_PARAMS,
+): ConfigChanges {
   const ib = instructionsOf(before);
   const ia = instructionsOf(after);
   return {
@@ -77,7 +91,13 @@ function toolChanges(before: Json[], after: Json[]): Pick<ConfigChanges, 'tools'
   for (const name of b.keys()) if (!a.has(name)) tools.push({ name, op: 'removed' });
   const kept = (list: Json[], other: Map<string, Json>) => list.map(toolName).filter((n) => other.has(n));
   const order = { before: kept(before, a), after: kept(after, b) };
-  return { tools, toolOrder: order.before.join('\u0000') === order.after.join('\u0000') ? null : { before: before.map(toolName), after: after.map(toolName) } };
+  return {
+    tools,
+    toolOrder:
+      order.before.join('\u0000') === order.after.join('\u0000')
+        ? null
+        : { before: before.map(toolName), after: after.map(toolName) },
+  };
 }
 
 function pretty(v: Json): string {

@@ -27,7 +27,9 @@ export interface RequestInput {
 /** Whether a request's context continues its parent's (rather than being all it sent). */
 function carries(run: Run, index: number): boolean {
   const r = run.responses[index]!;
-  return run.links[index]?.parent != null && (r.request.previousResponseId !== null || r.request.conversationId !== null);
+  return (
+    run.links[index]?.parent != null && (r.request.previousResponseId !== null || r.request.conversationId !== null)
+  );
 }
 
 export function requestInput(run: Run, graph: RunGraph, index: number): RequestInput {
@@ -35,14 +37,22 @@ export function requestInput(run: Run, graph: RunGraph, index: number): RequestI
   const chain: number[] = [index];
   while (carries(run, chain[0]!)) chain.unshift(run.links[chain[0]!]!.parent!);
   const root = run.responses[chain[0]!]!;
-  const unresolved = chain.length === 1 && root.request.previousResponseId !== null && run.links[chain[0]!]?.parent == null ? root.request.previousResponseId : null;
+  const unresolved =
+    chain.length === 1 && root.request.previousResponseId !== null && run.links[chain[0]!]?.parent == null
+      ? root.request.previousResponseId
+      : null;
   const entries: InputEntry[] = [];
   for (const [k, i] of chain.entries()) {
     const record = run.responses[i]!;
     const nodes = graph.responses[i];
     const source = i === index ? 'request' : 'carried';
-    record.request.input.forEach((item, j) => entries.push({ node: nodes?.input[j] ?? `${i}:in:${j}`, item, source, response: i }));
-    if (k < chain.length - 1) record.output.forEach((item, j) => entries.push({ node: nodes?.output[j] ?? `${i}:out:${j}`, item, source: 'carried', response: i }));
+    record.request.input.forEach((item, j) =>
+      entries.push({ node: nodes?.input[j] ?? `${i}:in:${j}`, item, source, response: i }),
+    );
+    if (k < chain.length - 1)
+      record.output.forEach((item, j) =>
+        entries.push({ node: nodes?.output[j] ?? `${i}:out:${j}`, item, source: 'carried', response: i }),
+      );
   }
   let last = -1;
   entries.forEach((e, i) => {

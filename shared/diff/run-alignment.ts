@@ -62,7 +62,12 @@ const PAIR_BONUS = 1e-3;
  * On a tie the traceback (from the end) takes a gap first, so unlike steps pair from the
  * start of the window and the steps left over come last.
  */
-function alignWindow(rs: number[], as: number[], a: readonly (readonly string[])[], b: readonly (readonly string[])[]): AlignedPair[] {
+function alignWindow(
+  rs: number[],
+  as: number[],
+  a: readonly (readonly string[])[],
+  b: readonly (readonly string[])[],
+): AlignedPair[] {
   const n = rs.length;
   const m = as.length;
   if (n === 0) return as.map((j) => [null, j]);

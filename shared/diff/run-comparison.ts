@@ -88,7 +88,14 @@ export function compareRuns(a: ComparedRun, b: ComparedRun, prices: PriceTable):
     const sa = i === null ? null : stepsA[i]!;
     const sb = j === null ? null : stepsB[j]!;
     const differences = stepDifferences(sa, sb);
-    return { step: k + 1, a: side(sa, i), b: side(sb, j), match: differences.length === 0, differences, measures: measures(sa?.record ?? null, sb?.record ?? null, prices) };
+    return {
+      step: k + 1,
+      a: side(sa, i),
+      b: side(sb, j),
+      match: differences.length === 0,
+      differences,
+      measures: measures(sa?.record ?? null, sb?.record ?? null, prices),
+    };
   });
   const first = steps.find((s) => !s.match);
   const d = first?.differences[0];
@@ -96,7 +103,8 @@ export function compareRuns(a: ComparedRun, b: ComparedRun, prices: PriceTable):
     a: runSide(a.run),
     b: runSide(b.run),
     match: first === undefined,
-    firstDivergence: first === undefined || d === undefined ? null : { step: first.step, a: d.a, b: d.b, what: d.what, path: d.path },
+    firstDivergence:
+      first === undefined || d === undefined ? null : { step: first.step, a: d.a, b: d.b, what: d.what, path: d.path },
     steps,
     totals: {
       steps: measure(a.run.responses.length, b.run.responses.length),
@@ -133,14 +141,27 @@ function measure(a: number | null, b: number | null): Measure {
 }
 
 function measures(a: ResponseRecord | null, b: ResponseRecord | null, prices: PriceTable): StepMeasures {
-  const u = (r: ResponseRecord | null, pick: (u: NonNullable<ResponseRecord['usage']>) => number) => (r?.usage ? pick(r.usage) : null);
+  const u = (r: ResponseRecord | null, pick: (u: NonNullable<ResponseRecord['usage']>) => number) =>
+    r?.usage ? pick(r.usage) : null;
   const ms = (r: ResponseRecord | null) => (r?.timings.durationUs == null ? null : r.timings.durationUs / 1000);
   const cost = (r: ResponseRecord | null) => (r === null ? null : costOf(r.usage, r.model, prices));
   return {
-    inputTokens: measure(u(a, (x) => x.inputTokens), u(b, (x) => x.inputTokens)),
-    cachedTokens: measure(u(a, (x) => x.cachedTokens), u(b, (x) => x.cachedTokens)),
-    outputTokens: measure(u(a, (x) => x.outputTokens), u(b, (x) => x.outputTokens)),
-    totalTokens: measure(u(a, (x) => x.totalTokens), u(b, (x) => x.totalTokens)),
+    inputTokens: measure(
+      u(a, (x) => x.inputTokens),
+      u(b, (x) => x.inputTokens),
+    ),
+    cachedTokens: measure(
+      u(a, (x) => x.cachedTokens),
+      u(b, (x) => x.cachedTokens),
+    ),
+    outputTokens: measure(
+      u(a, (x) => x.outputTokens),
+      u(b, (x) => x.outputTokens),
+    ),
+    totalTokens: measure(
+      u(a, (x) => x.totalTokens),
+      u(b, (x) => x.totalTokens),
+    ),
     durationMs: measure(ms(a), ms(b)),
     costUsd: measure(cost(a), cost(b)),
   };
@@ -159,7 +180,10 @@ function sumMeasures(steps: readonly ComparedStep[]): StepMeasures {
       }
       return sum;
     };
-    out[key] = measure(total((m) => m.a), total((m) => m.b));
+    out[key] = measure(
+      total((m) => m.a),
+      total((m) => m.b),
+    );
   }
   return out;
 }

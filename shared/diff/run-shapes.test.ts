@@ -27,7 +27,10 @@ describe('diffs on real shapes', () => {
     const c = compareRuns({ run: runOf(fanOut(1_500)) }, { run: runOf(fanOut(1_499)) }, PRICES);
     expect(c.steps.map((s) => s.differences.map((d) => d.what))).toEqual([
       ['input item 1 (message user) differs in content', 'output item 1501 (function_call lookup_row) only in A'],
-      ['input item 1500 (function_call_output) only in A', 'output item 1 (message assistant) differs in content[0].text'],
+      [
+        'input item 1500 (function_call_output) only in A',
+        'output item 1 (message assistant) differs in content[0].text',
+      ],
     ]);
     expect(c.steps[0]!.a!.summary).toBe('reasoning, function_call lookup_row ×1500');
   });
@@ -37,6 +40,8 @@ describe('diffs on real shapes', () => {
     expect(compareRuns({ run: runOf(researchTeam(3)) }, { run: runOf(researchTeam(3), 50) }, PRICES).match).toBe(true);
     const fewer = compareRuns({ run: runOf(researchTeam(3)) }, { run: runOf(researchTeam(2), 50) }, PRICES);
     expect(fewer.firstDivergence?.step).toBe(1);
-    expect(fewer.steps[0]!.differences.some((d) => d.what.includes('multi_agent_call') && d.what.includes('only in A'))).toBe(true);
+    expect(
+      fewer.steps[0]!.differences.some((d) => d.what.includes('multi_agent_call') && d.what.includes('only in A')),
+    ).toBe(true);
   });
 });

@@ -31,7 +31,10 @@ export interface StepInput {
 /** Longest text kept for `a` and `b`. */
 export const VALUE_CHARS = 2_000;
 
-const IGNORED_PARAMS: ReadonlySet<string> = new Set([...NOT_PARAMS, ...VOLATILE_POINTERS.filter((p) => p.lastIndexOf('/') === 0).map((p) => p.slice(1))]);
+const IGNORED_PARAMS: ReadonlySet<string> = new Set([
+  ...NOT_PARAMS,
+  ...VOLATILE_POINTERS.filter((p) => p.lastIndexOf('/') === 0).map((p) => p.slice(1)),
+]);
 
 /** What a response output, with repeats in a row counted: `reasoning, function_call get_weather ×3`. */
 export function outputSummary(record: ResponseRecord): string {
@@ -52,17 +55,48 @@ export function stepDifferences(a: StepInput | null, b: StepInput | null): StepD
   const out: StepDifference[] = [];
   const ra = a.record;
   const rb = b.record;
-  if (ra.status !== rb.status) out.push({ kind: 'status', path: 'status', what: 'status differs', a: ra.status, b: rb.status });
+  if (ra.status !== rb.status)
+    out.push({ kind: 'status', path: 'status', what: 'status differs', a: ra.status, b: rb.status });
   const config = configChanges(ra.request.params, rb.request.params, IGNORED_PARAMS);
-  if (config.instructions) out.push({ kind: 'request', path: 'instructions', what: 'instructions differ', a: cut(config.instructions.before), b: cut(config.instructions.after) });
-  const toolJson = (tools: Json | undefined, name: string) => json(toolsOf({ tools: tools ?? null }).find((t) => toolName(t) === name));
+  if (config.instructions)
+    out.push({
+      kind: 'request',
+      path: 'instructions',
+      what: 'instructions differ',
+      a: cut(config.instructions.before),
+      b: cut(config.instructions.after),
+    });
+  const toolJson = (tools: Json | undefined, name: string) =>
+    json(toolsOf({ tools: tools ?? null }).find((t) => toolName(t) === name));
   for (const t of config.tools) {
-    const what = t.op === 'changed' ? `tool ${t.name} differs (${t.fields!.map((f) => f.path || 'whole').join(', ')})` : `tool ${t.name} only in ${t.op === 'added' ? 'B' : 'A'}`;
-    out.push({ kind: 'request', path: `tools.${t.name}`, what, a: toolJson(ra.request.params.tools, t.name), b: toolJson(rb.request.params.tools, t.name) });
+    const what =
+      t.op === 'changed'
+        ? `tool ${t.name} differs (${t.fields!.map((f) => f.path || 'whole').join(', ')})`
+        : `tool ${t.name} only in ${t.op === 'added' ? 'B' : 'A'}`;
+    out.push({
+      kind: 'request',
+      path: `tools.${t.name}`,
+      what,
+      a: toolJson(ra.request.params.tools, t.name),
+      b: toolJson(rb.request.params.tools, t.name),
+    });
   }
-  if (config.toolOrder) out.push({ kind: 'request', path: 'tools', what: 'tools in another order', a: config.toolOrder.before.join(', '), b: config.toolOrder.after.join(', ') });
+  if (config.toolOrder)
+    out.push({
+      kind: 'request',
+      path: 'tools',
+      what: 'tools in another order',
+      a: config.toolOrder.before.join(', '),
+      b: config.toolOrder.after.join(', '),
+    });
   for (const p of config.params) {
-    out.push({ kind: 'request', path: p.path, what: `${p.path} ${p.kind === 'changed' ? 'differs' : `only in ${p.kind === 'added' ? 'B' : 'A'}`}`, a: json(p.before), b: json(p.after) });
+    out.push({
+      kind: 'request',
+      path: p.path,
+      what: `${p.path} ${p.kind === 'changed' ? 'differs' : `only in ${p.kind === 'added' ? 'B' : 'A'}`}`,
+      a: json(p.before),
+      b: json(p.after),
+    });
   }
   out.push(...itemDifferences('input', a.newInput, b.newInput));
   out.push(...itemDifferences('output', ra.output, rb.output));
@@ -76,15 +110,33 @@ function itemDifferences(kind: 'input' | 'output', a: readonly TraceItem[], b: r
     .map((c) => itemDifference(kind, c, a, b));
 }
 
-function itemDifference(kind: 'input' | 'output', c: ItemChange, a: readonly TraceItem[], b: readonly TraceItem[]): StepDifference {
+function itemDifference(
+  kind: 'input' | 'output',
+  c: ItemChange,
+  a: readonly TraceItem[],
+  b: readonly TraceItem[],
+): StepDifference {
   const ia = c.before === null ? null : a[c.before]!;
   const ib = c.after === null ? null : b[c.after]!;
   const at = c.after ?? c.before!;
   const what =
     c.op === 'changed'
-      ? `${kind} item ${at + 1} (${c.signature}) differs${c.fields?.length ? ` in ${c.fields.map((f) => f.path || 'whole').slice(0, 3).join(', ')}` : ''}`
+      ? `${kind} item ${at + 1} (${c.signature}) differs${
+          c.fields?.length
+            ? ` in ${c.fields
+                .map((f) => f.path || 'whole')
+                .slice(0, 3)
+                .join(', ')}`
+            : ''
+        }`
       : `${kind} item ${at + 1} (${c.signature}) only in ${c.op === 'added' ? 'B' : 'A'}`;
-  return { kind, path: `${kind}[${at}]`, what, a: ia === null ? null : cut(itemText(ia)), b: ib === null ? null : cut(itemText(ib)) };
+  return {
+    kind,
+    path: `${kind}[${at}]`,
+    what,
+    a: ia === null ? null : cut(itemText(ia)),
+    b: ib === null ? null : cut(itemText(ib)),
+  };
 }
 
 function cut(text: string): string {

@@ -29,16 +29,18 @@ const MIN_COMMON = 0.3;
 
 export function textDiff(before: string, after: string): TextDiff {
   const lines = before.includes('\n') || after.includes('\n');
-  const changes = lines ? diffLines(before, after, { maxEditLength: MAX_EDIT }) : diffWordsWithSpace(before, after, { maxEditLength: MAX_EDIT });
+  const changes = lines
+    ? diffLines(before, after, { maxEditLength: MAX_EDIT })
+    : diffWordsWithSpace(before, after, { maxEditLength: MAX_EDIT });
   const common = changes?.reduce((n, c) => (c.added || c.removed ? n : n + c.value.length), 0) ?? 0;
-  const rewritten = changes === undefined || (before !== after && common < MIN_COMMON * Math.max(before.length, after.length));
-  const parts: TextPart[] =
-    rewritten
-      ? [
-          { op: 'removed', text: before },
-          { op: 'added', text: after },
-        ].filter((p) => p.text !== '') as TextPart[]
-      : changes!.map((c) => ({ op: c.added ? 'added' : c.removed ? 'removed' : 'same', text: c.value }));
+  const rewritten =
+    changes === undefined || (before !== after && common < MIN_COMMON * Math.max(before.length, after.length));
+  const parts: TextPart[] = rewritten
+    ? ([
+        { op: 'removed', text: before },
+        { op: 'added', text: after },
+      ].filter((p) => p.text !== '') as TextPart[])
+    : changes!.map((c) => ({ op: c.added ? 'added' : c.removed ? 'removed' : 'same', text: c.value }));
   let added = 0;
   let removed = 0;
   for (const p of parts) {

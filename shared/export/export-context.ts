@@ -52,16 +52,34 @@ export function exportContexts(run: Run, counter: ContextCounter): ExportRespons
   return run.responses.map((_, i) => {
     const t = counter.tokens(i);
     return {
-      context: t.parts.map((p) => ({ item: p.node, part: p.part, source: p.source, from_response: p.fromResponse, tokens: p.tokens, cached: p.cached })),
+      context: t.parts.map((p) => ({
+        item: p.node,
+        part: p.part,
+        source: p.source,
+        from_response: p.fromResponse,
+        tokens: p.tokens,
+        cached: p.cached,
+      })),
       context_tokens: t.contextTokens,
       reported_input_tokens: t.reported,
     };
   });
 }
 
-export function exportAttribution(run: Run, graph: RunGraph, counter: ContextCounter, prices: PriceTable): ExportAttribution {
+export function exportAttribution(
+  run: Run,
+  graph: RunGraph,
+  counter: ContextCounter,
+  prices: PriceTable,
+): ExportAttribution {
   const a = attributeRun(run, graph, counter, prices);
-  const row = (r: PaidRow): ExportPaidRow => ({ tokens: Math.round(r.tokens), cost: r.cost, first_tokens: Math.round(r.firstTokens), resent_tokens: Math.round(r.resentTokens), resends: r.resends });
+  const row = (r: PaidRow): ExportPaidRow => ({
+    tokens: Math.round(r.tokens),
+    cost: r.cost,
+    first_tokens: Math.round(r.firstTokens),
+    resent_tokens: Math.round(r.resentTokens),
+    resends: r.resends,
+  });
   return {
     input_tokens: a.inputTokens,
     cost: a.cost,

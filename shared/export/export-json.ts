@@ -7,7 +7,13 @@ import type { Run } from '../trace/thread/thread.js';
 import type { AgentSpan } from '../trace/types.js';
 import type { TokenCounter } from '../context/context-tokens.js';
 import type { PriceTable } from '../trace/metrics/prices.js';
-import { contextCounter, exportAttribution, exportContexts, type ExportAttribution, type ExportResponseContext } from './export-context.js';
+import {
+  contextCounter,
+  exportAttribution,
+  exportContexts,
+  type ExportAttribution,
+  type ExportResponseContext,
+} from './export-context.js';
 
 export interface ExportItem {
   id: string | null;
@@ -36,7 +42,9 @@ export interface ExportRun {
   label: string | null;
   /** `error` only on a response whose stored record could not be read back (status `unreadable`). */
   /** Each response's effective context (export-context.ts): `context`, `context_tokens`, `reported_input_tokens`. */
-  responses: Array<{ id: string; model: string | null; status: string; items: ExportItem[]; error?: string } & ExportResponseContext>;
+  responses: Array<
+    { id: string; model: string | null; status: string; items: ExportItem[]; error?: string } & ExportResponseContext
+  >;
   graph: { nodes: ExportNode[]; edges: ExportEdge[] };
   /** What the run's input tokens paid for, by source, tool and agent (costs null without a price table). */
   attribution: ExportAttribution;
@@ -68,7 +76,14 @@ export type GraphBuilder = (run: Run, spans: readonly AgentSpan[]) => ExportRun[
 /** The run's graph in the export's shape: item nodes only, so every edge joins two listed nodes. */
 export function exportGraph(graph: RunGraph): ExportRun['graph'] {
   return {
-    nodes: graph.nodes.map((n) => ({ id: n.id, kind: n.kind, type: n.type, call_id: n.callId, agent: n.agent, response_id: n.responseId })),
+    nodes: graph.nodes.map((n) => ({
+      id: n.id,
+      kind: n.kind,
+      type: n.type,
+      call_id: n.callId,
+      agent: n.agent,
+      response_id: n.responseId,
+    })),
     edges: graph.edges.map((e) => ({ from: e.from, to: e.to, kind: e.kind })),
   };
 }
@@ -86,8 +101,16 @@ export interface ExportOptions {
 const NO_PRICES: PriceTable = { models: {} };
 const UNCOUNTED: TokenCounter = () => null;
 
-/** `graph`: the export graph, when the caller has its own way to build it; the run's graph is built once either way, for the contexts. */
-export function exportRun(run: Run, graph?: GraphBuilder, spans: readonly AgentSpan[] = [], options: ExportOptions = {}): ExportRun {
+/**
+ * `graph`: the export graph, when the caller has its own way to build it; the run's graph is built once either way, for
+ * the contexts.
+ */
+export function exportRun(
+  run: Run,
+  graph?: GraphBuilder,
+  spans: readonly AgentSpan[] = [],
+  options: ExportOptions = {},
+): ExportRun {
   // An item's agent is its own (multi-agent beta), else the Agents SDK agent whose response it is.
   const { agentOf } = agentLanes(run.responses, spans);
   const runGraph = buildRunGraph(run, spans);
@@ -131,6 +154,11 @@ function exportSpan(s: AgentSpan): ExportSpan {
 }
 
 /** `spans` holds each run's attached Agents SDK trace objects (attach-agent-spans.ts), by run id. */
-export function exportDocument(runs: Run[], graph?: GraphBuilder, spans?: ReadonlyMap<string, readonly AgentSpan[]>, options?: ExportOptions): ExportDocument {
+export function exportDocument(
+  runs: Run[],
+  graph?: GraphBuilder,
+  spans?: ReadonlyMap<string, readonly AgentSpan[]>,
+  options?: ExportOptions,
+): ExportDocument {
   return { runs: runs.map((run) => exportRun(run, graph, spans?.get(run.id), options)) };
 }

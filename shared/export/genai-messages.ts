@@ -25,7 +25,14 @@ function messageOf(item: TraceItem, defaultRole: string): Message {
     case 'custom_tool_call':
       return {
         role: 'assistant',
-        parts: [{ type: 'tool_call', id: item.callId, name: str(raw.name), arguments: str(raw.arguments) ?? str(raw.input) ?? '' }],
+        parts: [
+          {
+            type: 'tool_call',
+            id: item.callId,
+            name: str(raw.name),
+            arguments: str(raw.arguments) ?? str(raw.input) ?? '',
+          },
+        ],
       };
     case 'function_call_output':
     case 'custom_tool_call_output':

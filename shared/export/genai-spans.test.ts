@@ -36,7 +36,13 @@ describe('GenAI spans of a run', () => {
     });
     expect(first!.attributes['gen_ai.response.time_to_first_chunk']).toBeGreaterThan(0);
     // The second response continues the first: a link, as the conventions ask for such hops.
-    expect(second!.links).toEqual([{ traceId: root!.traceId, spanId: first!.spanId, attributes: expect.objectContaining({ 'gen_ai.response.id': 'resp_par1' }) }]);
+    expect(second!.links).toEqual([
+      {
+        traceId: root!.traceId,
+        spanId: first!.spanId,
+        attributes: expect.objectContaining({ 'gen_ai.response.id': 'resp_par1' }),
+      },
+    ]);
     expect(second!.attributes['gen_ai.request.previous_response.id']).toBe('resp_par1');
     expect(tools.map((t) => t.attributes['gen_ai.tool.call.id'])).toEqual(['call_1', 'call_2', 'call_3']);
     // A tool ran from the end of the response that asked for it to the request that carried its output.
@@ -64,8 +70,14 @@ describe('GenAI spans of a run', () => {
     expect(JSON.parse(first.attributes['gen_ai.input.messages'] as string)).toEqual([
       { role: 'user', parts: [{ type: 'text', content: 'Weather in Paris, London and Tokyo?' }] },
     ]);
-    const output = JSON.parse(first.attributes['gen_ai.output.messages'] as string) as Array<{ parts: Array<{ type: string; name?: string }> }>;
-    expect(output.filter((m) => m.parts[0]!.type === 'tool_call').map((m) => m.parts[0]!.name)).toEqual(['get_weather', 'get_weather', 'get_weather']);
+    const output = JSON.parse(first.attributes['gen_ai.output.messages'] as string) as Array<{
+      parts: Array<{ type: string; name?: string }>;
+    }>;
+    expect(output.filter((m) => m.parts[0]!.type === 'tool_call').map((m) => m.parts[0]!.name)).toEqual([
+      'get_weather',
+      'get_weather',
+      'get_weather',
+    ]);
   });
 
   it('puts responses under the Agents SDK agent whose span named them', () => {
@@ -105,7 +117,9 @@ describe('GenAI spans of a run', () => {
     expect(chat.kind).toBe(3);
     expect(chat.attributes).toContainEqual({ key: 'gen_ai.operation.name', value: { stringValue: 'chat' } });
     expect(chat.attributes).toContainEqual({ key: 'gen_ai.request.stream', value: { boolValue: true } });
-    expect(chat.attributes.find((a) => a.key === 'gen_ai.response.time_to_first_chunk')!.value).toHaveProperty('doubleValue');
+    expect(chat.attributes.find((a) => a.key === 'gen_ai.response.time_to_first_chunk')!.value).toHaveProperty(
+      'doubleValue',
+    );
     expect(spans[0]).not.toHaveProperty('parentSpanId');
   });
 });

@@ -44,24 +44,31 @@ const TOOL_CALLS = new Set(['function_call', 'custom_tool_call']);
 
 export function hexId(seed: string, bytes: number): string {
   let out = '';
-  for (let i = 0; out.length < bytes * 2; i++) out += BigInt.asUintN(53, BigInt(parseInt(hash(`${i}:${seed}`), 36))).toString(16).padStart(14, '0');
+  for (let i = 0; out.length < bytes * 2; i++)
+    out += BigInt.asUintN(53, BigInt(parseInt(hash(`${i}:${seed}`), 36)))
+      .toString(16)
+      .padStart(14, '0');
   return out.slice(0, bytes * 2);
 }
 
 export const runTraceId = (recordingId: string, runId: string) => hexId(`${recordingId}:${runId}`, 16);
-const responseSpanId = (recordingId: string, r: ResponseRecord) => hexId(`${recordingId}:response:${r.exchangeId}:${r.responseId}`, 8);
+const responseSpanId = (recordingId: string, r: ResponseRecord) =>
+  hexId(`${recordingId}:response:${r.exchangeId}:${r.responseId}`, 8);
 
 function responseTimes(r: ResponseRecord): [number, number] {
   const start = r.exchange.startedAt + (r.timings.startUs ?? 0) / 1000;
   return [start, start + (r.timings.durationUs ?? 0) / 1000];
 }
 
-const requestModel = (r: ResponseRecord) => (typeof r.request.params.model === 'string' ? r.request.params.model : r.model);
-const failed = (r: ResponseRecord) => r.status === 'failed' || r.status === 'error' || r.status === 'aborted' || r.status === 'unreadable';
+const requestModel = (r: ResponseRecord) =>
+  typeof r.request.params.model === 'string' ? r.request.params.model : r.model;
+const failed = (r: ResponseRecord) =>
+  r.status === 'failed' || r.status === 'error' || r.status === 'aborted' || r.status === 'unreadable';
 
 function defined(entries: Record<string, SpanAttributeValue | null | undefined>): Record<string, SpanAttributeValue> {
   const out: Record<string, SpanAttributeValue> = {};
-  for (const [key, value] of Object.entries(entries)) if (value !== null && value !== undefined && value !== '') out[key] = value;
+  for (const [key, value] of Object.entries(entries))
+    if (value !== null && value !== undefined && value !== '') out[key] = value;
   return out;
 }
 
@@ -102,15 +109,34 @@ export function runSpans(run: Run, options: GenAiSpanOptions): GenAiSpan[] {
   for (const r of run.responses) spanOfResponse.set(r.responseId, responseSpanId(recordingId, r));
   const toolCalls = new Map<string, { item: TraceItem; response: ResponseRecord }>();
   for (const r of run.responses) {
-    spans.push(chatSpan(r, traceId, agentParents.get(r.responseId) ?? rootId, spanOfResponse, recordingId, options.content === true));
+    spans.push(
+      chatSpan(
+        r,
+        traceId,
+        agentParents.get(r.responseId) ?? rootId,
+        spanOfResponse,
+        recordingId,
+        options.content === true,
+      ),
+    );
     for (const item of r.request.input) {
       const call = item.callId === null ? undefined : toolCalls.get(item.callId);
       if (call && item.type.endsWith('_output')) {
-        spans.push(toolSpan(call.item, call.response, r, traceId, agentParents.get(call.response.responseId) ?? rootId, recordingId));
+        spans.push(
+          toolSpan(
+            call.item,
+            call.response,
+            r,
+            traceId,
+            agentParents.get(call.response.responseId) ?? rootId,
+            recordingId,
+          ),
+        );
         toolCalls.delete(item.callId!);
       }
     }
-    for (const item of r.output) if (TOOL_CALLS.has(item.type) && item.callId !== null) toolCalls.set(item.callId, { item, response: r });
+    for (const item of r.output)
+      if (TOOL_CALLS.has(item.type) && item.callId !== null) toolCalls.set(item.callId, { item, response: r });
   }
   // Calls whose output never came back to the model: the tool span ends with its response.
   for (const { item, response } of toolCalls.values()) {
@@ -166,7 +192,13 @@ function chatSpan(
     links:
       previousSpan === undefined
         ? []
-        : [{ traceId, spanId: previousSpan, attributes: { 'loupe.link': 'previous_response_id', 'gen_ai.response.id': previous! } }],
+        : [
+            {
+              traceId,
+              spanId: previousSpan,
+              attributes: { 'loupe.link': 'previous_response_id', 'gen_ai.response.id': previous! },
+            },
+          ],
     responseId: r.responseId,
   };
 }
@@ -208,7 +240,8 @@ function toolSpan(
 function rootAgentName(run: Run, agentSpans: readonly AgentSpan[]): string {
   const firstAgent = agentSpans.find((s) => s.type === 'agent');
   if (firstAgent) return firstAgent.name;
-  const agent = run.responses.flatMap((r) => r.output).find((i) => i.agent !== null)?.agent ?? run.responses[0]?.exchange.agent;
+  const agent =
+    run.responses.flatMap((r) => r.output).find((i) => i.agent !== null)?.agent ?? run.responses[0]?.exchange.agent;
   return agent ?? run.label ?? 'agent';
 }
 
@@ -216,11 +249,18 @@ function rootAgentName(run: Run, agentSpans: readonly AgentSpan[]): string {
  * Adds an `invoke_agent` span per Agents SDK agent span, and returns which of them each
  * response ran under (a response span's nearest agent ancestor).
  */
-function agentSpanParents(agentSpans: readonly AgentSpan[], traceId: string, rootId: string, recordingId: string, out: GenAiSpan[]): Map<string, string> {
+function agentSpanParents(
+  agentSpans: readonly AgentSpan[],
+  traceId: string,
+  rootId: string,
+  recordingId: string,
+  out: GenAiSpan[],
+): Map<string, string> {
   const byId = new Map(agentSpans.map((s) => [s.id, s]));
   const spanIdOf = (s: AgentSpan) => hexId(`${recordingId}:agent-span:${s.traceId}:${s.id}`, 8);
   const agentAncestor = (s: AgentSpan | undefined): AgentSpan | undefined => {
-    for (let at = s, hops = 0; at !== undefined && hops < 64; at = byId.get(at.parentId ?? ''), hops++) if (at.type === 'agent') return at;
+    for (let at = s, hops = 0; at !== undefined && hops < 64; at = byId.get(at.parentId ?? ''), hops++)
+      if (at.type === 'agent') return at;
     return undefined;
   };
   for (const s of agentSpans) {

@@ -45,7 +45,14 @@ function entry({ raw, upstream }: HarInput) {
       cookies: [],
       headers: toHar(raw.requestHeaders),
       queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
-      ...(requestText ? { postData: { mimeType: find(raw.requestHeaders, 'content-type') ?? 'application/octet-stream', text: requestText } } : {}),
+      ...(requestText
+        ? {
+            postData: {
+              mimeType: find(raw.requestHeaders, 'content-type') ?? 'application/octet-stream',
+              text: requestText,
+            },
+          }
+        : {}),
       headersSize: -1,
       bodySize: requestText.length,
     },
@@ -55,7 +62,11 @@ function entry({ raw, upstream }: HarInput) {
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: toHar(raw.responseHeaders),
-      content: { size: responseText.length, mimeType: find(raw.responseHeaders, 'content-type') ?? 'application/octet-stream', text: responseText },
+      content: {
+        size: responseText.length,
+        mimeType: find(raw.responseHeaders, 'content-type') ?? 'application/octet-stream',
+        text: responseText,
+      },
       redirectURL: '',
       headersSize: -1,
       bodySize: -1,
@@ -94,7 +105,9 @@ export function harDocument(exchanges: HarInput[], version: string, unreadable: 
       creator: { name: 'Loupe', version },
       pages: [],
       entries: exchanges.map(entry),
-      ...(unreadable.length ? { _loupeUnreadable: unreadable.map((u) => ({ _loupeExchangeId: u.id, _loupeError: u.error })) } : {}),
+      ...(unreadable.length
+        ? { _loupeUnreadable: unreadable.map((u) => ({ _loupeExchangeId: u.id, _loupeError: u.error })) }
+        : {}),
     },
   };
 }

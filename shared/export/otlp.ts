@@ -50,7 +50,11 @@ export interface OtlpOptions {
 
 export function otlpDocument(runs: Run[], options: OtlpOptions) {
   const spans = runs.flatMap((run) =>
-    runSpans(run, { recordingId: options.recordingId, agentSpans: options.agentSpans?.get(run.id), content: options.content }).map(otlpSpan),
+    runSpans(run, {
+      recordingId: options.recordingId,
+      agentSpans: options.agentSpans?.get(run.id),
+      content: options.content,
+    }).map(otlpSpan),
   );
   return {
     resourceSpans: [

@@ -20,7 +20,10 @@ export interface RecordedBody {
   streamed: boolean;
 }
 
-/** What a recorded answer's body says the response was: the object, and for a stream how it ended and how finely it was cut. */
+/**
+ * What a recorded answer's body says the response was: the object, and for a stream how it ended and how finely it was
+ * cut.
+ */
 export interface RecordedResponse {
   response: JsonObject;
   terminal: Terminal | null;
@@ -31,7 +34,8 @@ export interface RecordedResponse {
 export function readRecordedResponse(body: RecordedBody): RecordedResponse {
   if (!body.streamed) {
     const parsed = parseJson(body.text);
-    if (!parsed.ok || !isObject(parsed.value)) throw new EditedResponseError(`the recorded answer is not a JSON object${parsed.ok ? '' : ` (${parsed.error})`}`);
+    if (!parsed.ok || !isObject(parsed.value))
+      throw new EditedResponseError(`the recorded answer is not a JSON object${parsed.ok ? '' : ` (${parsed.error})`}`);
     return { response: parsed.value, terminal: null, deltas: 1 };
   }
   let final: { response: JsonObject; terminal: Terminal } | null = null;
@@ -41,9 +45,13 @@ export function readRecordedResponse(body: RecordedBody): RecordedResponse {
     if (!parsed.ok || !isObject(parsed.value)) continue;
     const type = parsed.value.type;
     if (typeof type === 'string' && type.endsWith('.delta')) deltaEvents++;
-    if ((TERMINALS as readonly Json[]).includes(type ?? null) && isObject(parsed.value.response)) final = { response: parsed.value.response, terminal: type as Terminal };
+    if ((TERMINALS as readonly Json[]).includes(type ?? null) && isObject(parsed.value.response))
+      final = { response: parsed.value.response, terminal: type as Terminal };
   }
-  if (!final) throw new EditedResponseError('the recorded stream has no response.completed (or incomplete, failed) event to edit; it was cut short, or is not a Responses stream');
+  if (!final)
+    throw new EditedResponseError(
+      'the recorded stream has no response.completed (or incomplete, failed) event to edit; it was cut short, or is not a Responses stream',
+    );
   const items = Array.isArray(final.response.output) ? Math.max(1, final.response.output.length) : 1;
   return { ...final, deltas: Math.max(1, Math.min(64, Math.round(deltaEvents / items))) };
 }
@@ -58,5 +66,7 @@ export function applyResponseEdits(response: JsonObject, edits: readonly ForkEdi
 /** The bytes to serve, one string per write (one SSE event each, as the API sends them). */
 export function editedBody(recorded: RecordedResponse, edited: JsonObject): string[] {
   if (recorded.terminal === null) return [JSON.stringify(edited)];
-  return responseStream(edited, { deltas: recorded.deltas, final: recorded.terminal }).map((e) => `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`);
+  return responseStream(edited, { deltas: recorded.deltas, final: recorded.terminal }).map(
+    (e) => `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`,
+  );
 }

@@ -24,7 +24,12 @@ export function inputItems(input: Json | undefined): Json[] {
 /** The served response's whole context, oldest first: its chain's inputs and outputs. */
 function chainItems(id: string, served: ReadonlyMap<string, ServedResponse>): Json[] {
   const chain: ServedResponse[] = [];
-  for (let at: string | null = id; at !== null && served.has(at) && chain.length <= served.size; at = served.get(at)!.previousId) chain.unshift(served.get(at)!);
+  for (
+    let at: string | null = id;
+    at !== null && served.has(at) && chain.length <= served.size;
+    at = served.get(at)!.previousId
+  )
+    chain.unshift(served.get(at)!);
   return chain.flatMap((r) => [...r.input, ...r.output]);
 }
 

@@ -29,10 +29,19 @@ export function editValue(text: string): Json {
 }
 
 export function parseEdit(pointer: string, value: Json): ForkEdit {
-  if (!pointer.startsWith('/')) throw new ForkEditError(`--set needs a JSON pointer such as /response/output/0/arguments or /request/instructions, got "${pointer}"`);
+  if (!pointer.startsWith('/'))
+    throw new ForkEditError(
+      `--set needs a JSON pointer such as /response/output/0/arguments or /request/instructions, got "${pointer}"`,
+    );
   const [side, ...path] = parsePointer(pointer);
-  if (side !== 'response' && side !== 'request') throw new ForkEditError(`--set ${pointer}: a pointer starts at /response (what the step answered) or /request (what the step sent)`);
-  if (path.length === 0) throw new ForkEditError(`--set ${pointer}: point into the ${side} (such as /${side}/${side === 'response' ? 'output/0/text' : 'input/0/content'}), not at the whole of it`);
+  if (side !== 'response' && side !== 'request')
+    throw new ForkEditError(
+      `--set ${pointer}: a pointer starts at /response (what the step answered) or /request (what the step sent)`,
+    );
+  if (path.length === 0)
+    throw new ForkEditError(
+      `--set ${pointer}: point into the ${side} (such as /${side}/${side === 'response' ? 'output/0/text' : 'input/0/content'}), not at the whole of it`,
+    );
   return { side, pointer, path, value };
 }
 
@@ -50,7 +59,10 @@ export function parseSetArg(arg: string): ForkEdit {
 export function checkEdits(edits: readonly ForkEdit[]): void {
   if (edits.length === 0) throw new ForkEditError('a fork needs at least one --set POINTER=VALUE');
   const sides = new Set(edits.map((e) => e.side));
-  if (sides.size > 1) throw new ForkEditError('edits of one step change either its /request (which then goes live) or its /response (served edited), not both');
+  if (sides.size > 1)
+    throw new ForkEditError(
+      'edits of one step change either its /request (which then goes live) or its /response (served edited), not both',
+    );
 }
 
 /**
@@ -59,6 +71,10 @@ export function checkEdits(edits: readonly ForkEdit[]): void {
  * point into that message.
  */
 export function requestForEdits<T extends { [key: string]: Json }>(body: T, edits: readonly ForkEdit[]): T {
-  if (typeof body.input !== 'string' || !edits.some((e) => e.side === 'request' && e.path[0] === 'input' && e.path.length > 1)) return body;
+  if (
+    typeof body.input !== 'string' ||
+    !edits.some((e) => e.side === 'request' && e.path[0] === 'input' && e.path.length > 1)
+  )
+    return body;
   return { ...body, input: [{ type: 'message', role: 'user', content: body.input }] };
 }

@@ -20,7 +20,12 @@ export interface ForkPlan extends ForkOrigin {
 
 /** What a plan is stored as, in the recording its run is recorded into. */
 export function encodePlan(plan: ForkPlan): string {
-  return JSON.stringify({ run: plan.run, step: plan.step, edits: plan.edits.map((e) => ({ pointer: e.pointer, value: e.value })), createdAt: plan.createdAt });
+  return JSON.stringify({
+    run: plan.run,
+    step: plan.step,
+    edits: plan.edits.map((e) => ({ pointer: e.pointer, value: e.value })),
+    createdAt: plan.createdAt,
+  });
 }
 
 /** The origin a stored plan names; null for a value this build cannot read. */

@@ -20,19 +20,29 @@ export function setAt(doc: Json, path: readonly string[], value: Json, prefix = 
   const last = depth === path.length - 1;
   if (Array.isArray(doc)) {
     const index = key === '-' ? doc.length : /^(0|[1-9]\d*)$/.test(key) ? Number(key) : NaN;
-    if (Number.isNaN(index)) throw new PointerError(`${where(prefix, path, depth + 1)}: "${key}" is not an index of the array at ${where(prefix, path, depth)}`);
+    if (Number.isNaN(index))
+      throw new PointerError(
+        `${where(prefix, path, depth + 1)}: "${key}" is not an index of the array at ${where(prefix, path, depth)}`,
+      );
     if (index > doc.length || (index === doc.length && !last)) {
-      throw new PointerError(`${where(prefix, path, depth + 1)}: the array at ${where(prefix, path, depth)} has ${doc.length} element${doc.length === 1 ? '' : 's'}`);
+      throw new PointerError(
+        `${where(prefix, path, depth + 1)}: the array at ${where(prefix, path, depth)} has ${doc.length} element${doc.length === 1 ? '' : 's'}`,
+      );
     }
     const out = doc.slice();
     out[index] = setAt(doc[index] ?? null, path, value, prefix, depth + 1);
     return out;
   }
   if (doc !== null && typeof doc === 'object') {
-    if (!(key in doc) && !last) throw new PointerError(`${where(prefix, path, depth + 1)}: no "${key}" in the object at ${where(prefix, path, depth)}`);
+    if (!(key in doc) && !last)
+      throw new PointerError(
+        `${where(prefix, path, depth + 1)}: no "${key}" in the object at ${where(prefix, path, depth)}`,
+      );
     return { ...doc, [key]: setAt(doc[key] ?? null, path, value, prefix, depth + 1) };
   }
-  throw new PointerError(`${where(prefix, path, depth + 1)}: ${where(prefix, path, depth)} is ${doc === null ? 'null' : `a ${typeof doc}`}, not an object or array`);
+  throw new PointerError(
+    `${where(prefix, path, depth + 1)}: ${where(prefix, path, depth)} is ${doc === null ? 'null' : `a ${typeof doc}`}, not an object or array`,
+  );
 }
 
 /** The value at `path`, or undefined when there is none. */

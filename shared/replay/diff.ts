@@ -11,7 +11,11 @@ function bodyDiff(got: NormalBody, want: NormalBody): string[] {
   if (got.kind === 'json' && want.kind === 'json') {
     return jsonDiff(want.value, got.value).map((c) => changeLine(c));
   }
-  if (got.kind === want.kind && (got.kind === 'none' || (got.kind === 'text' && want.kind === 'text' && got.text === want.text))) return [];
+  if (
+    got.kind === want.kind &&
+    (got.kind === 'none' || (got.kind === 'text' && want.kind === 'text' && got.text === want.text))
+  )
+    return [];
   return [`body changed (${got.kind} body, recorded ${want.kind})`];
 }
 

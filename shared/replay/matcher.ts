@@ -72,13 +72,20 @@ export class ReplayMatcher {
     }
     const again = request.repeatable ? this.lastRead.get(request.key) : undefined;
     if (again && (again.runId === null || !this.live.has(again.runId))) return { entry: again };
-    return { miss: this.closest(request, this.entries.filter((e) => e.transport === 'http')) };
+    return {
+      miss: this.closest(
+        request,
+        this.entries.filter((e) => e.transport === 'http'),
+      ),
+    };
   }
 
   /** Binds a new connection by its first client message. */
   bindSocket(path: string, first: RequestKey): { cursor: SocketCursor } | { miss: ReplayMiss } {
     const sockets = this.entries.filter((e) => e.transport === 'websocket' && e.clientMessages?.length);
-    const entry = sockets.find((e) => this.available(e) && e.request.path === path && e.clientMessages![0]!.key === first.key);
+    const entry = sockets.find(
+      (e) => this.available(e) && e.request.path === path && e.clientMessages![0]!.key === first.key,
+    );
     if (entry) {
       this.used.add(entry.id);
       return { cursor: { entry, next: 1 } };
@@ -92,7 +99,10 @@ export class ReplayMatcher {
     const want = cursor.entry.clientMessages?.[cursor.next];
     const gone = cursor.entry.runId !== null && this.live.has(cursor.entry.runId);
     if (want && !gone && want.key === message.key) return { index: cursor.next++ };
-    if (!want) return { miss: { closest: null, diff: [`the recorded connection (exchange ${cursor.entry.id}) sent no more messages`] } };
+    if (!want)
+      return {
+        miss: { closest: null, diff: [`the recorded connection (exchange ${cursor.entry.id}) sent no more messages`] },
+      };
     return { miss: this.closestOf(message, [{ entry: cursor.entry, message: cursor.next, key: want }]) };
   }
 
@@ -109,19 +119,31 @@ export class ReplayMatcher {
   }
 
   /** The candidate with the fewest differences: same method first, then same path, then unused. */
-  private closestOf(request: RequestKey, pool: ReadonlyArray<{ entry: ReplayEntry; message: number | undefined; key: RequestKey }>): ReplayMiss {
+  private closestOf(
+    request: RequestKey,
+    pool: ReadonlyArray<{ entry: ReplayEntry; message: number | undefined; key: RequestKey }>,
+  ): ReplayMiss {
     let best: { score: number; diff: string[]; c: (typeof pool)[number] } | null = null;
     for (const c of pool) {
       const diff = requestDiff(request, c.key);
       const score =
-        (c.key.method === request.method ? 0 : 1e9) + (c.key.path === request.path ? 0 : 1e6) + diff.length * 2 + (this.available(c.entry) ? 0 : 1);
+        (c.key.method === request.method ? 0 : 1e9) +
+        (c.key.path === request.path ? 0 : 1e6) +
+        diff.length * 2 +
+        (this.available(c.entry) ? 0 : 1);
       if (!best || score < best.score) best = { score, diff, c };
     }
     if (!best) return { closest: null, diff: ['the recording holds no request of this kind'] };
     const { entry, message } = best.c;
     const diff = best.diff.length ? best.diff : ['no difference: the recorded request was already answered'];
     return {
-      closest: { exchange: entry.id, method: entry.request.method, path: entry.request.path, run: entry.runId, ...(message !== undefined ? { message } : {}) },
+      closest: {
+        exchange: entry.id,
+        method: entry.request.method,
+        path: entry.request.path,
+        run: entry.runId,
+        ...(message !== undefined ? { message } : {}),
+      },
       diff: shortDiff(diff),
     };
   }

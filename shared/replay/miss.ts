@@ -14,8 +14,19 @@ export function missMessage(method: string, path: string, miss: ReplayMiss): str
   return `loupe replay: no recorded exchange matches ${method} ${path}; ${closest}: ${miss.diff.join('; ')}`;
 }
 
-export function missError(method: string, path: string, miss: ReplayMiss): { type: string; code: string; message: string; param: null; closest: ReplayMiss['closest']; diff: string[] } {
-  return { type: MISS_TYPE, code: MISS_TYPE, message: missMessage(method, path, miss), param: null, closest: miss.closest, diff: miss.diff };
+export function missError(
+  method: string,
+  path: string,
+  miss: ReplayMiss,
+): { type: string; code: string; message: string; param: null; closest: ReplayMiss['closest']; diff: string[] } {
+  return {
+    type: MISS_TYPE,
+    code: MISS_TYPE,
+    message: missMessage(method, path, miss),
+    param: null,
+    closest: miss.closest,
+    diff: miss.diff,
+  };
 }
 
 export function missBody(method: string, path: string, miss: ReplayMiss): string {

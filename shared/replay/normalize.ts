@@ -36,7 +36,8 @@ export interface RequestKey {
 
 export function parsePointer(pointer: string): string[] {
   if (pointer === '') return [];
-  if (!pointer.startsWith('/')) throw new Error(`--ignore needs a JSON pointer such as /metadata/run_id, got "${pointer}"`);
+  if (!pointer.startsWith('/'))
+    throw new Error(`--ignore needs a JSON pointer such as /metadata/run_id, got "${pointer}"`);
   return pointer
     .slice(1)
     .split('/')
@@ -86,7 +87,13 @@ export function normalizeBody(path: string, text: string, ignore: readonly strin
 export function requestKey(method: string, path: string, bodyText: string, ignore: readonly string[][]): RequestKey {
   const body = normalizeBody(path, bodyText, ignore);
   const bodyKey = body.kind === 'json' ? canonicalJson(body.value) : body.kind === 'text' ? `text:${body.text}` : '';
-  return { method, path, body, key: `${method} ${path}\n${bodyKey}`, repeatable: method === 'GET' || bodyIgnored(path) };
+  return {
+    method,
+    path,
+    body,
+    key: `${method} ${path}\n${bodyKey}`,
+    repeatable: method === 'GET' || bodyIgnored(path),
+  };
 }
 
 /** The pointers in force: the volatile list plus the user's own `--ignore`s. */

@@ -23,7 +23,9 @@ const plan = (items: PlannedItem[], over: Partial<ResponsePlan> = {}): ResponseP
 const message: PlannedItem = { type: 'message', id: 'msg_1', agent: null, chunks: ['Hel', 'lo'] };
 
 describe('BackgroundJob', () => {
-  const events = buildResponseEvents(plan([message]), { model: 'gpt-5', background: true }, 1_700_000_000, { background: true });
+  const events = buildResponseEvents(plan([message]), { model: 'gpt-5', background: true }, 1_700_000_000, {
+    background: true,
+  });
   // created, queued at 0; in_progress at 100; items every 10 ms after.
   const delays = events.map((_, i) => (i < 2 ? 0 : i === 2 ? 100 : 10));
 
@@ -31,7 +33,10 @@ describe('BackgroundJob', () => {
     const job = new BackgroundJob(events, delays, 1_000);
     expect(job.snapshot(1_050).status).toBe('queued');
     expect(job.snapshot(1_101)).toMatchObject({ status: 'in_progress', output: [] });
-    expect(job.snapshot(1_000 + job.endMs)).toMatchObject({ status: 'completed', output: [{ id: 'msg_1', status: 'completed' }] });
+    expect(job.snapshot(1_000 + job.endMs)).toMatchObject({
+      status: 'completed',
+      output: [{ id: 'msg_1', status: 'completed' }],
+    });
     expect(job.finished(1_000 + job.endMs)).toBe(true);
   });
 
@@ -81,6 +86,11 @@ describe('item streams', () => {
     expect(agentOf(events[2]!)).toBeUndefined(); // compaction belongs to no agent
     const last = events.at(-1)!;
     if (last.type !== 'response.completed') throw new Error('completed last');
-    expect(last.response.output[3]).toMatchObject({ type: 'agent_message', author: 'scout', recipient: 'root', content: [{ type: 'input_text', text: 'found it' }] });
+    expect(last.response.output[3]).toMatchObject({
+      type: 'agent_message',
+      author: 'scout',
+      recipient: 'root',
+      content: [{ type: 'input_text', text: 'found it' }],
+    });
   });
 });

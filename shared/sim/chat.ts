@@ -83,10 +83,7 @@ export function buildChatCompletion(plan: SimPlan): ChatCompletion {
 
 /** Lazily yields the stream: chunks, then an error payload or [DONE]. */
 export function* chatChunks(plan: SimPlan, includeUsage: boolean): Generator<ChatStreamItem> {
-  const chunk = (
-    delta: ChatCompletionChunk.Choice.Delta,
-    finish: FinishReason | null = null,
-  ): ChatCompletionChunk => ({
+  const chunk = (delta: ChatCompletionChunk.Choice.Delta, finish: FinishReason | null = null): ChatCompletionChunk => ({
     id: plan.id,
     object: 'chat.completion.chunk',
     created: plan.createdAt,

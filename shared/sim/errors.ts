@@ -3,12 +3,7 @@
 // SDK's APIError subclasses) behave as they would in production.
 import type { WireError } from './wire.js';
 
-function wireError(
-  message: string,
-  type: string,
-  code: string | null = null,
-  param: string | null = null,
-): WireError {
+function wireError(message: string, type: string, code: string | null = null, param: string | null = null): WireError {
   return { error: { message, type, param, code } };
 }
 
@@ -96,7 +91,12 @@ export class SimHttpError extends Error {
 export function previousResponseNotFound(id: string): SimHttpError {
   return new SimHttpError(
     400,
-    wireError(`Previous response with id '${id}' not found.`, 'invalid_request_error', 'previous_response_not_found', 'previous_response_id'),
+    wireError(
+      `Previous response with id '${id}' not found.`,
+      'invalid_request_error',
+      'previous_response_not_found',
+      'previous_response_id',
+    ),
   );
 }
 

@@ -6,12 +6,7 @@
 import type { WireOutputItem } from './wire.js';
 
 export type MultiAgentAction =
-  | 'spawn_agent'
-  | 'interrupt_agent'
-  | 'list_agents'
-  | 'send_message'
-  | 'followup_task'
-  | 'wait_agent';
+  'spawn_agent' | 'interrupt_agent' | 'list_agents' | 'send_message' | 'followup_task' | 'wait_agent';
 
 interface Base {
   id: string;
@@ -86,7 +81,14 @@ export function wireItem(item: PlannedItem, phase: ItemPhase, text?: string): Wi
         ...agentOf(item),
       };
     case 'program':
-      return { id: item.id, type: 'program', call_id: item.callId, code: item.code, fingerprint: item.fingerprint, ...agentOf(item) };
+      return {
+        id: item.id,
+        type: 'program',
+        call_id: item.callId,
+        code: item.code,
+        fingerprint: item.fingerprint,
+        ...agentOf(item),
+      };
     case 'program_output':
       return {
         id: item.id,

@@ -135,9 +135,6 @@ export function scaled(ms: number, opts: Pick<SimOptions, 'speed'>): number {
   return out < 1 ? 0 : Math.round(out);
 }
 
-export function resolveSimOptions(
-  defaults: Partial<SimOptions> = {},
-  overrides: Partial<SimOptions> = {},
-): SimOptions {
+export function resolveSimOptions(defaults: Partial<SimOptions> = {}, overrides: Partial<SimOptions> = {}): SimOptions {
   return { ...SIM_DEFAULTS, ...defaults, ...overrides };
 }

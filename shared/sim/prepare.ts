@@ -75,7 +75,10 @@ function compactionBlob(id: string, tokens: number): string {
   const seed = id.slice(4).replace(/[^0-9a-f]/g, '');
   const length = Math.min(8_192, Math.max(256, tokens));
   let out = 'gAAAAAB';
-  for (let i = 0; out.length < length; i++) out += seed.charAt(i % seed.length) + 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.charAt((i * 7) % 64);
+  for (let i = 0; out.length < length; i++)
+    out +=
+      seed.charAt(i % seed.length) +
+      'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.charAt((i * 7) % 64);
   return out.slice(0, length);
 }
 
@@ -103,7 +106,15 @@ export function prepareResponse(input: PrepareInput): PreparedResponse {
     if (!prev) throw previousResponseNotFound(prevId);
   }
   const multiAgent = params.multi_agent?.enabled === true;
-  if (multiAgent && !input.betas.some((b) => b.split(',').map((s) => s.trim()).includes(MULTI_AGENT_BETA))) {
+  if (
+    multiAgent &&
+    !input.betas.some((b) =>
+      b
+        .split(',')
+        .map((s) => s.trim())
+        .includes(MULTI_AGENT_BETA),
+    )
+  ) {
     throw invalidRequest(`multi_agent requires the 'OpenAI-Beta: ${MULTI_AGENT_BETA}' header.`, 'multi_agent');
   }
   const generate = params.generate !== false;
@@ -146,7 +157,13 @@ export function prepareResponse(input: PrepareInput): PreparedResponse {
   let compaction: PlannedItem | null = null;
   if (compactedTokens !== null) {
     const cid = ids.next('cmp');
-    compaction = { type: 'compaction', id: cid, agent: null, encryptedContent: compactionBlob(cid, compactedTokens), trigger: triggered };
+    compaction = {
+      type: 'compaction',
+      id: cid,
+      agent: null,
+      encryptedContent: compactionBlob(cid, compactedTokens),
+      trigger: triggered,
+    };
   }
 
   const envelope = (base: ResponsePlan): ResponsePlan => ({

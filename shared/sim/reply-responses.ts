@@ -39,17 +39,28 @@ function headerList(input: SimRequestInput, name: string): string[] {
 }
 
 /** The plan after bodyBytes fitting (knob plans only; scripted text is never padded). */
-function fitted(input: SimRequestInput, prepared: PreparedResponse, measure: (p: ResponsePlan) => number): ResponsePlan {
+function fitted(
+  input: SimRequestInput,
+  prepared: PreparedResponse,
+  measure: (p: ResponsePlan) => number,
+): ResponsePlan {
   const { bodyBytes } = input.opts;
   if (bodyBytes === null || prepared.sim === null) return prepared.plan;
   return prepared.finish(fitBodyBytes(prepared.sim, bodyBytes, (s: SimPlan) => measure(prepared.finish(s))));
 }
 
 /** Events with the wait before each: the scripted pace, or the x-sim knobs (applied by the sender). */
-function timedFrames(plan: ResponsePlan, events: Iterable<WireStreamEvent>, input: SimRequestInput): Iterable<string | TimedFrame> {
+function timedFrames(
+  plan: ResponsePlan,
+  events: Iterable<WireStreamEvent>,
+  input: SimRequestInput,
+): Iterable<string | TimedFrame> {
   const pace = plan.pace;
   if (pace === null) return mapIter(events, frameResponseEvent);
-  return mapIter(events, (event): TimedFrame => ({ text: frameResponseEvent(event), delayMs: eventDelay(event, plan.items, pace, input.opts) }));
+  return mapIter(events, (event): TimedFrame => ({
+    text: frameResponseEvent(event),
+    delayMs: eventDelay(event, plan.items, pace, input.opts),
+  }));
 }
 
 function* mapIter<T, U>(items: Iterable<T>, f: (item: T) => U): Generator<U> {
@@ -61,7 +72,8 @@ function generationMs(plan: ResponsePlan, req: ResponsesRequest, input: SimReque
   const pace = plan.pace;
   if (pace === null) return 0;
   let total = 0;
-  for (const event of responseEvents(plan, req.params, input.nowSeconds)) total += eventDelay(event, plan.items, pace, input.opts);
+  for (const event of responseEvents(plan, req.params, input.nowSeconds))
+    total += eventDelay(event, plan.items, pace, input.opts);
   return total;
 }
 
@@ -69,7 +81,10 @@ export function createResponse(input: SimRequestInput): SimReply {
   const { opts, nowSeconds } = input;
   const req = parseResponsesRequest(input.body) ?? (opts.malformed ? parseResponsesRequest(EMPTY_BODY) : null);
   if (!req) return json(400, invalidJsonError());
-  if (opts.malformed) return malformedReply(JSON.stringify(finishedResponse(planResponse(req, opts, input.ids, nowSeconds), req.params, nowSeconds)));
+  if (opts.malformed)
+    return malformedReply(
+      JSON.stringify(finishedResponse(planResponse(req, opts, input.ids, nowSeconds), req.params, nowSeconds)),
+    );
   const prepared = prepareResponse({
     req,
     opts,
@@ -92,12 +107,24 @@ export function createResponse(input: SimRequestInput): SimReply {
   }
   // A non-streamed request that fails mid-generation gets a 500, as from the real API.
   if (opts.terminal === 'error') {
-    return json(500, { error: { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', param: null, code: 'server_error' } });
+    return json(500, {
+      error: {
+        message: 'The server had an error while processing your request. Sorry about that!',
+        type: 'server_error',
+        param: null,
+        code: 'server_error',
+      },
+    });
   }
   const render = (p: ResponsePlan) => JSON.stringify(finishedResponse(p, params, nowSeconds));
   const plan = fitted(input, prepared, (p) => render(p).length);
   remember(plan, () => finishedResponse(plan, params, nowSeconds));
-  return { kind: 'json', status: 200, body: render(plan), ...(plan.pace ? { delayMs: generationMs(plan, req, input) } : {}) };
+  return {
+    kind: 'json',
+    status: 200,
+    body: render(plan),
+    ...(plan.pace ? { delayMs: generationMs(plan, req, input) } : {}),
+  };
 }
 
 /** Background: the job runs on the sim's clock; the POST answers at once (queued) or streams along. */
@@ -149,11 +176,15 @@ export function retrieveResponse(input: SimRequestInput, id: string): SimReply {
   const query = new URLSearchParams(input.query ?? '');
   if (query.get('stream') !== 'true') return { ...json(200, entry.snapshot(now(input))), delayMs: 0 };
   if (!entry.background) {
-    throw invalidRequest('Streaming a stored response is only supported for responses created with background=true.', 'stream');
+    throw invalidRequest(
+      'Streaming a stored response is only supported for responses created with background=true.',
+      'stream',
+    );
   }
   const raw = query.get('starting_after');
   const after = raw === null ? -1 : Number(raw);
-  if (!Number.isInteger(after) || after < -1) throw invalidRequest(`Invalid 'starting_after': ${JSON.stringify(raw)}.`, 'starting_after');
+  if (!Number.isInteger(after) || after < -1)
+    throw invalidRequest(`Invalid 'starting_after': ${JSON.stringify(raw)}.`, 'starting_after');
   return { kind: 'sse', status: 200, frames: jobFrames(entry.background, after, input), paced: true };
 }
 
@@ -185,8 +216,18 @@ export function compactResponses(input: SimRequestInput): SimReply {
   const id = input.ids.next('resp');
   const cmp = input.ids.next('cmp');
   const output = [
-    ...texts.map((text) => ({ id: input.ids.next('msg'), type: 'message', role: 'user', status: 'completed', content: [{ type: 'input_text', text }] })),
-    { id: cmp, type: 'compaction', encrypted_content: 'gAAAAAB' + cmp.slice(4).repeat(Math.max(1, Math.round(outputTokens / 44))) },
+    ...texts.map((text) => ({
+      id: input.ids.next('msg'),
+      type: 'message',
+      role: 'user',
+      status: 'completed',
+      content: [{ type: 'input_text', text }],
+    })),
+    {
+      id: cmp,
+      type: 'compaction',
+      encrypted_content: 'gAAAAAB' + cmp.slice(4).repeat(Math.max(1, Math.round(outputTokens / 44))),
+    },
   ];
   return json(200, {
     id,

@@ -39,4 +39,8 @@ export interface SimRequestInput {
 
 export type JsonReply = Extract<SimReply, { kind: 'json' }>;
 
-export const json = (status: number, value: unknown): JsonReply => ({ kind: 'json', status, body: JSON.stringify(value) });
+export const json = (status: number, value: unknown): JsonReply => ({
+  kind: 'json',
+  status,
+  body: JSON.stringify(value),
+});

@@ -10,7 +10,13 @@ import { SimOptionsError, scaled, type SimOptions } from './options.js';
 import { REALISTIC_PACE, tokenChunks } from './pace.js';
 import { fitBodyBytes, planChat, type SimPlan } from './plan.js';
 import { parseChatRequest, SIM_DEFAULT_MODEL, type ChatRequest } from './request.js';
-import { cancelResponse, compactResponses, createResponse, deleteResponse, retrieveResponse } from './reply-responses.js';
+import {
+  cancelResponse,
+  compactResponses,
+  createResponse,
+  deleteResponse,
+  retrieveResponse,
+} from './reply-responses.js';
 import { json, type SimReply, type SimRequestInput, type TimedFrame } from './reply-types.js';
 import { chatTurns, compileTurn, parseScenarioHeader, scenarioTurn } from './scenario.js';
 import { frameChatItem, mapFrames } from './sse.js';
@@ -39,7 +45,12 @@ function chatScenarioPlan(input: SimRequestInput, req: ChatRequest): SimPlan | n
   const ref = parseScenarioHeader(input.headers?.['x-sim-scenario']);
   if (!ref) return null;
   const { items: script } = scenarioTurn(ref, chatTurns(req.params.messages));
-  const { items } = compileTurn(script, { ids: input.ids, openProgram: null, multiAgent: false, encryptedReasoning: false });
+  const { items } = compileTurn(script, {
+    ids: input.ids,
+    openProgram: null,
+    multiAgent: false,
+    encryptedReasoning: false,
+  });
   const text = items.flatMap((i) => (i.type === 'message' ? [i.chunks.join('')] : [])).join('\n\n');
   return {
     id: input.ids.next('chatcmpl'),
@@ -49,7 +60,9 @@ function chatScenarioPlan(input: SimRequestInput, req: ChatRequest): SimPlan | n
     reasoningId: null,
     message: text === '' ? null : { id: null, chunks: tokenChunks(text) },
     calls: items.flatMap((i) =>
-      i.type === 'function_call' ? [{ itemId: null, callId: i.callId, name: i.name, arguments: i.arguments, chunks: i.chunks }] : [],
+      i.type === 'function_call'
+        ? [{ itemId: null, callId: i.callId, name: i.name, arguments: i.arguments, chunks: i.chunks }]
+        : [],
     ),
     inputTokens: Math.ceil(req.bodyLength / 4),
     encryptedReasoning: false,
@@ -61,7 +74,10 @@ function pacedChat(frames: Iterable<string>, opts: SimOptions): Generator<TimedF
   return (function* () {
     let first = true;
     for (const text of frames) {
-      yield { text, delayMs: scaled(first ? REALISTIC_PACE.headMs + REALISTIC_PACE.ttftMs : REALISTIC_PACE.tokenMs, opts) };
+      yield {
+        text,
+        delayMs: scaled(first ? REALISTIC_PACE.headMs + REALISTIC_PACE.ttftMs : REALISTIC_PACE.tokenMs, opts),
+      };
       first = false;
     }
   })();
@@ -74,10 +90,13 @@ function chat(input: SimRequestInput): SimReply {
   const scripted = chatScenarioPlan(input, req);
   const plan = scripted ?? planChat(req, opts, input.ids, input.nowSeconds);
   const render = (p: SimPlan) => JSON.stringify(buildChatCompletion(p));
-  if (opts.malformed) return { kind: 'json', status: 200, body: render(plan).slice(0, Math.ceil(render(plan).length / 2)) };
+  if (opts.malformed)
+    return { kind: 'json', status: 200, body: render(plan).slice(0, Math.ceil(render(plan).length / 2)) };
   const frames = (p: SimPlan) => mapFrames(chatChunks(p, req.includeUsage), frameChatItem);
   if (req.stream) {
-    return scripted ? { kind: 'sse', status: 200, frames: pacedChat(frames(plan), opts), paced: true } : sseReply(opts, plan, frames);
+    return scripted
+      ? { kind: 'sse', status: 200, frames: pacedChat(frames(plan), opts), paced: true }
+      : sseReply(opts, plan, frames);
   }
   if (opts.terminal === 'error' || opts.terminal === 'failed') return json(500, chatError());
   if (scripted) {

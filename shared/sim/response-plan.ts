@@ -35,7 +35,13 @@ const REASONING_TOKENS = 64;
 export function simPlanItems(plan: SimPlan): PlannedItem[] {
   const items: PlannedItem[] = [];
   if (plan.reasoningId) {
-    items.push({ type: 'reasoning', id: plan.reasoningId, agent: null, summary: [], encrypted: plan.encryptedReasoning });
+    items.push({
+      type: 'reasoning',
+      id: plan.reasoningId,
+      agent: null,
+      summary: [],
+      encrypted: plan.encryptedReasoning,
+    });
   }
   if (plan.message?.id) items.push({ type: 'message', id: plan.message.id, agent: null, chunks: plan.message.chunks });
   for (const call of plan.calls) {
@@ -76,7 +82,12 @@ export function toResponsePlan(plan: SimPlan | ResponsePlan): ResponsePlan {
   return isResponsePlan(plan) ? plan : fromSimPlan(plan);
 }
 
-export function responsePlanUsage(plan: ResponsePlan): { input: number; cached: number; output: number; reasoning: number } {
+export function responsePlanUsage(plan: ResponsePlan): {
+  input: number;
+  cached: number;
+  output: number;
+  reasoning: number;
+} {
   let chars = 0;
   let reasoning = 0;
   for (const item of plan.items) {

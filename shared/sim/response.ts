@@ -66,7 +66,8 @@ export function buildResponse(
     completed_at: state.completedAt ?? null,
     access_programs: null,
     error: state.error ?? null,
-    incomplete_details: state.status === 'incomplete' ? { reason: state.incompleteReason ?? 'max_output_tokens' } : null,
+    incomplete_details:
+      state.status === 'incomplete' ? { reason: state.incompleteReason ?? 'max_output_tokens' } : null,
     instructions: params.instructions ?? null,
     max_output_tokens: params.max_output_tokens ?? null,
     max_tool_calls: params.max_tool_calls ?? null,

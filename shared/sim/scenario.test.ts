@@ -17,7 +17,9 @@ describe('x-sim-scenario', () => {
     expect(() => parseScenarioHeader('codin')).toThrow(/unknown scenario "codin"; known: support, coding/);
     expect(() => parseScenarioHeader('coding:x')).toThrow(SimOptionsError);
     const ref = parseScenarioHeader('support')!;
-    expect(() => scenarioTurn(ref, 7)).toThrow(/has 3 turns \(0-2\); this request is turn 7 \(counted from the conversation\)/);
+    expect(() => scenarioTurn(ref, 7)).toThrow(
+      /has 3 turns \(0-2\); this request is turn 7 \(counted from the conversation\)/,
+    );
   });
 
   it('every scenario compiles every turn in order', () => {
@@ -38,15 +40,28 @@ describe('turn counting', () => {
     const out = { type: 'function_call_output', call_id: 'c', output: '{}' };
     expect(modelBlocks('just text')).toBe(0);
     expect(modelBlocks([user])).toBe(0);
-    expect(modelBlocks([user, { type: 'reasoning' }, { type: 'function_call' }, { type: 'function_call' }, out, out])).toBe(1);
+    expect(
+      modelBlocks([user, { type: 'reasoning' }, { type: 'function_call' }, { type: 'function_call' }, out, out]),
+    ).toBe(1);
     expect(modelBlocks([user, { type: 'function_call' }, out, { role: 'assistant', content: 'a' }, user])).toBe(2);
-    expect(chatTurns([{ role: 'system' }, { role: 'user' }, { role: 'assistant' }, { role: 'tool' }, { role: 'assistant' }])).toBe(2);
+    expect(
+      chatTurns([{ role: 'system' }, { role: 'user' }, { role: 'assistant' }, { role: 'tool' }, { role: 'assistant' }]),
+    ).toBe(2);
   });
 });
 
 describe('compileTurn', () => {
   it('gives a program its calls (caller_id = the program call_id) and leaves it open', () => {
-    const { items, openPrograms } = compile([{ type: 'program', code: 'x', calls: [{ name: 'a', arguments: {} }, { name: 'b', arguments: { n: 1 } }] }]);
+    const { items, openPrograms } = compile([
+      {
+        type: 'program',
+        code: 'x',
+        calls: [
+          { name: 'a', arguments: {} },
+          { name: 'b', arguments: { n: 1 } },
+        ],
+      },
+    ]);
     const program = items[0]!;
     if (program.type !== 'program') throw new Error('program first');
     expect(items.slice(1).map((i) => i.type === 'function_call' && i.caller)).toEqual([program.callId, program.callId]);
@@ -60,10 +75,14 @@ describe('compileTurn', () => {
     const { items } = compile(teamTurn(RESEARCH_TEAM), true);
     const calls = items.filter((i) => i.type === 'multi_agent_call');
     const outputs = items.filter((i) => i.type === 'multi_agent_call_output');
-    expect(outputs.map((o) => o.type === 'multi_agent_call_output' && o.callId)).toEqual(calls.map((c) => c.type === 'multi_agent_call' && c.callId));
+    expect(outputs.map((o) => o.type === 'multi_agent_call_output' && o.callId)).toEqual(
+      calls.map((c) => c.type === 'multi_agent_call' && c.callId),
+    );
     expect(items.at(-1)).toMatchObject({ type: 'message', agent: 'root' });
     // Members work concurrently: their first items come round-robin, before any report.
-    const afterWait = items.slice(items.findIndex((i) => i.type === 'multi_agent_call' && i.action === 'wait_agent') + 1);
+    const afterWait = items.slice(
+      items.findIndex((i) => i.type === 'multi_agent_call' && i.action === 'wait_agent') + 1,
+    );
     expect(afterWait.slice(0, 3).map((i) => i.agent)).toEqual(RESEARCH_TEAM.members.map((m) => m.name));
   });
 });

@@ -18,7 +18,13 @@ import type { Scenario, ScriptItem } from './scenarios/types.js';
 
 export const SCENARIO_HEADER = 'x-sim-scenario';
 
-export const SCENARIOS: readonly Scenario[] = [SUPPORT_SCENARIO, CODING_SCENARIO, PROGRAM_SCENARIO, RESEARCH_SCENARIO, TRAVEL_SCENARIO];
+export const SCENARIOS: readonly Scenario[] = [
+  SUPPORT_SCENARIO,
+  CODING_SCENARIO,
+  PROGRAM_SCENARIO,
+  RESEARCH_SCENARIO,
+  TRAVEL_SCENARIO,
+];
 
 export interface ScenarioRef {
   scenario: Scenario;
@@ -33,7 +39,11 @@ export function findScenario(name: string): Scenario | undefined {
 export function parseScenarioHeader(value: string | undefined): ScenarioRef | null {
   if (value === undefined || value.trim() === '') return null;
   const match = /^([a-z][a-z0-9-]*)(?::(\d+))?$/.exec(value.trim());
-  if (!match) throw new SimOptionsError(`${SCENARIO_HEADER} must be "<name>" or "<name>:<turn>", got ${JSON.stringify(value)}`, SCENARIO_HEADER);
+  if (!match)
+    throw new SimOptionsError(
+      `${SCENARIO_HEADER} must be "<name>" or "<name>:<turn>", got ${JSON.stringify(value)}`,
+      SCENARIO_HEADER,
+    );
   const scenario = findScenario(match[1]!);
   if (!scenario) {
     throw new SimOptionsError(
@@ -79,7 +89,8 @@ export function modelBlocks(input: unknown): number {
   for (const raw of input) {
     const item = (raw ?? {}) as { type?: unknown; role?: unknown };
     const fromModel =
-      MODEL_ITEM_TYPES.has(String(item.type)) || ((item.type === undefined || item.type === 'message') && item.role === 'assistant');
+      MODEL_ITEM_TYPES.has(String(item.type)) ||
+      ((item.type === undefined || item.type === 'message') && item.role === 'assistant');
     if (fromModel && !inBlock) blocks++;
     inBlock = fromModel;
   }
@@ -88,7 +99,9 @@ export function modelBlocks(input: unknown): number {
 
 /** Chat Completions: one model turn per assistant message in the history. */
 export function chatTurns(messages: unknown): number {
-  return Array.isArray(messages) ? messages.filter((m) => (m as { role?: unknown } | null)?.role === 'assistant').length : 0;
+  return Array.isArray(messages)
+    ? messages.filter((m) => (m as { role?: unknown } | null)?.role === 'assistant').length
+    : 0;
 }
 
 export interface CompileContext {
@@ -113,17 +126,46 @@ export function compileTurn(script: readonly ScriptItem[], ctx: CompileContext):
   const open: string[] = [];
   const agentOf = (agent: string | undefined) => agent ?? (ctx.multiAgent ? ROOT_AGENT : null);
   const items: PlannedItem[] = [];
-  const call = (name: string, args: Record<string, unknown>, caller: string | null, agent: string | null, pauseMs?: number) => {
+  const call = (
+    name: string,
+    args: Record<string, unknown>,
+    caller: string | null,
+    agent: string | null,
+    pauseMs?: number,
+  ) => {
     const text = JSON.stringify(args);
-    items.push({ type: 'function_call', id: ids.next('fc'), callId: ids.next('call'), name, arguments: text, chunks: splitChunks(text, 6), caller, agent, pauseMs });
+    items.push({
+      type: 'function_call',
+      id: ids.next('fc'),
+      callId: ids.next('call'),
+      name,
+      arguments: text,
+      chunks: splitChunks(text, 6),
+      caller,
+      agent,
+      pauseMs,
+    });
   };
   for (const s of script) {
     switch (s.type) {
       case 'reasoning':
-        items.push({ type: 'reasoning', id: ids.next('rs'), agent: agentOf(s.agent), summary: s.summary ? [s.summary] : [], encrypted: ctx.encryptedReasoning, pauseMs: s.pauseMs });
+        items.push({
+          type: 'reasoning',
+          id: ids.next('rs'),
+          agent: agentOf(s.agent),
+          summary: s.summary ? [s.summary] : [],
+          encrypted: ctx.encryptedReasoning,
+          pauseMs: s.pauseMs,
+        });
         break;
       case 'message':
-        items.push({ type: 'message', id: ids.next('msg'), agent: agentOf(s.agent), chunks: tokenChunks(s.text), pauseMs: s.pauseMs });
+        items.push({
+          type: 'message',
+          id: ids.next('msg'),
+          agent: agentOf(s.agent),
+          chunks: tokenChunks(s.text),
+          pauseMs: s.pauseMs,
+        });
         break;
       case 'function_call':
         call(s.name, s.arguments, null, agentOf(undefined), s.pauseMs);
@@ -131,35 +173,77 @@ export function compileTurn(script: readonly ScriptItem[], ctx: CompileContext):
       case 'program': {
         const callId = ids.next('call');
         const id = ids.next('prog');
-        items.push({ type: 'program', id, agent: agentOf(undefined), callId, code: s.code, fingerprint: `pfp_${id.slice(5, 29)}` });
+        items.push({
+          type: 'program',
+          id,
+          agent: agentOf(undefined),
+          callId,
+          code: s.code,
+          fingerprint: `pfp_${id.slice(5, 29)}`,
+        });
         for (const c of s.calls) call(c.name, c.arguments, callId, agentOf(undefined));
         open.push(callId);
         break;
       }
       case 'program_output': {
         const callId = open.pop() ?? ctx.openProgram;
-        if (callId === null) throw new SimOptionsError(`${SCENARIO_HEADER}: program_output with no program left open by the conversation`, SCENARIO_HEADER);
+        if (callId === null)
+          throw new SimOptionsError(
+            `${SCENARIO_HEADER}: program_output with no program left open by the conversation`,
+            SCENARIO_HEADER,
+          );
         items.push({ type: 'program_output', id: ids.next('po'), agent: agentOf(undefined), callId, result: s.result });
         break;
       }
       case 'web_search':
-        items.push({ type: 'web_search_call', id: ids.next('ws'), agent: agentOf(s.agent), query: s.query, pauseMs: s.pauseMs });
+        items.push({
+          type: 'web_search_call',
+          id: ids.next('ws'),
+          agent: agentOf(s.agent),
+          query: s.query,
+          pauseMs: s.pauseMs,
+        });
         break;
       case 'multi_agent_call': {
         const callId = ids.next('call');
         refs.set(s.ref, callId);
-        items.push({ type: 'multi_agent_call', id: ids.next('mac'), agent: s.agent, callId, action: s.action, arguments: JSON.stringify(s.arguments), pauseMs: s.pauseMs });
+        items.push({
+          type: 'multi_agent_call',
+          id: ids.next('mac'),
+          agent: s.agent,
+          callId,
+          action: s.action,
+          arguments: JSON.stringify(s.arguments),
+          pauseMs: s.pauseMs,
+        });
         break;
       }
       case 'multi_agent_call_output': {
         const callId = refs.get(s.ref);
         const action = items.find((i) => i.type === 'multi_agent_call' && i.callId === callId);
-        if (callId === undefined || action?.type !== 'multi_agent_call') throw new SimOptionsError(`${SCENARIO_HEADER}: output for unknown call "${s.ref}"`, SCENARIO_HEADER);
-        items.push({ type: 'multi_agent_call_output', id: ids.next('mco'), agent: s.agent, callId, action: action.action, text: s.text, pauseMs: s.pauseMs });
+        if (callId === undefined || action?.type !== 'multi_agent_call')
+          throw new SimOptionsError(`${SCENARIO_HEADER}: output for unknown call "${s.ref}"`, SCENARIO_HEADER);
+        items.push({
+          type: 'multi_agent_call_output',
+          id: ids.next('mco'),
+          agent: s.agent,
+          callId,
+          action: action.action,
+          text: s.text,
+          pauseMs: s.pauseMs,
+        });
         break;
       }
       case 'agent_message':
-        items.push({ type: 'agent_message', id: ids.next('am'), agent: s.author, author: s.author, recipient: s.recipient, text: s.text, pauseMs: s.pauseMs });
+        items.push({
+          type: 'agent_message',
+          id: ids.next('am'),
+          agent: s.author,
+          author: s.author,
+          recipient: s.recipient,
+          text: s.text,
+          pauseMs: s.pauseMs,
+        });
         break;
     }
   }

@@ -3,10 +3,7 @@
 // never sent by the API, so the simulator omits it; everything else follows the typings.
 // Output items and stream events are the union of the GA typings and the multi-agent
 // beta's (`agent_message`, `multi_agent_call(_output)`, `agent: {agent_name}` on events).
-import type {
-  BetaResponseOutputItem,
-  BetaResponseStreamEvent,
-} from 'openai/resources/beta/responses/responses';
+import type { BetaResponseOutputItem, BetaResponseStreamEvent } from 'openai/resources/beta/responses/responses';
 import type { Response, ResponseOutputItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
 
 export type WireOutputItem = ResponseOutputItem | BetaResponseOutputItem;

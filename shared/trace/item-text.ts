@@ -26,7 +26,9 @@ export function streamedText(raw: JsonObject): string {
     case 'message':
       return contentText(raw.content);
     case 'reasoning': {
-      const summary = arr(raw.summary).map((s) => str(obj(s)?.text) ?? '').join('');
+      const summary = arr(raw.summary)
+        .map((s) => str(obj(s)?.text) ?? '')
+        .join('');
       return summary !== '' ? summary : contentText(raw.content);
     }
     case 'function_call':

@@ -2,11 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson, itemNodeId } from './node-id.js';
 import type { TraceItem } from './types.js';
 
-const item = (over: Partial<TraceItem>): TraceItem => ({ id: null, type: 'message', callId: null, agent: null, raw: {}, ...over });
+const item = (over: Partial<TraceItem>): TraceItem => ({
+  id: null,
+  type: 'message',
+  callId: null,
+  agent: null,
+  raw: {},
+  ...over,
+});
 
 describe('itemNodeId', () => {
   it('keeps API ids', () => {
-    expect(itemNodeId(item({ id: 'fc_1', type: 'function_call', callId: 'call_1' }), 'resp_1', 'output', 0)).toBe('fc_1');
+    expect(itemNodeId(item({ id: 'fc_1', type: 'function_call', callId: 'call_1' }), 'resp_1', 'output', 0)).toBe(
+      'fc_1',
+    );
   });
   it('keys id-less tool outputs by call_id, so resent outputs are one node', () => {
     const out = item({ type: 'function_call_output', callId: 'call_1', raw: { output: 'x' } });

@@ -12,7 +12,8 @@ export type ItemRole = 'input' | 'output';
 
 export function itemNodeId(item: TraceItem, responseId: string, role: ItemRole, index: number): string {
   if (item.id) return item.id;
-  if (item.callId && (item.type.endsWith('_output') || item.type === 'mcp_approval_response')) return `${item.type}:${item.callId}`;
+  if (item.callId && (item.type.endsWith('_output') || item.type === 'mcp_approval_response'))
+    return `${item.type}:${item.callId}`;
   if (role === 'input') return `in:${index}:${hash(canonicalJson(item.raw))}`;
   return `out:${responseId}:${index}`;
 }

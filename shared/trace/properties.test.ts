@@ -46,7 +46,10 @@ describe.each(SEEDS)('random run, seed %i', (seed) => {
       const used = new Set<string>();
       run.responses.forEach((record, i) => {
         const nodes = graph.responses[i]!;
-        for (const [items, mapped] of [[record.request.input, nodes.input], [record.output, nodes.output]] as const) {
+        for (const [items, mapped] of [
+          [record.request.input, nodes.input],
+          [record.output, nodes.output],
+        ] as const) {
           expect(mapped).toHaveLength(items.length);
           items.forEach((item, k) => {
             const id = mapped[k]!;
@@ -60,7 +63,8 @@ describe.each(SEEDS)('random run, seed %i', (seed) => {
       expect([...known].filter((id) => !used.has(id))).toEqual([]);
       // Distinct calls stay distinct nodes; a call and its output are joined by one call edge.
       const calls = graph.nodes.filter((n) => n.callNode !== null);
-      for (const output of calls) expect(graph.edges).toContainEqual({ from: output.callNode, to: output.id, kind: 'call' });
+      for (const output of calls)
+        expect(graph.edges).toContainEqual({ from: output.callNode, to: output.id, kind: 'call' });
     });
   });
 
@@ -71,7 +75,8 @@ describe.each(SEEDS)('random run, seed %i', (seed) => {
       const named = new Set(timeline.steps.flatMap((s) => ('nodes' in s ? s.nodes : 'node' in s ? [s.node] : [])));
       expect(timeline.nodes.filter((id) => !named.has(id))).toEqual([]);
       // Steps come in time order.
-      for (let i = 1; i < timeline.steps.length; i++) expect(timeline.steps[i]!.tUs).toBeGreaterThanOrEqual(timeline.steps[i - 1]!.tUs);
+      for (let i = 1; i < timeline.steps.length; i++)
+        expect(timeline.steps[i]!.tUs).toBeGreaterThanOrEqual(timeline.steps[i - 1]!.tUs);
     });
   });
 
@@ -93,11 +98,17 @@ describe.each(SEEDS)('random run, seed %i', (seed) => {
       // The newest exchange is sometimes still streaming: cut its body and leave it open.
       if (last.response.chunks.length > 2 && rnd() < 0.5) {
         const cut = 1 + Math.floor(rnd() * (last.response.chunks.length - 1));
-        prefix[k - 1] = { ...last, state: 'open', endUs: null, response: { ...last.response, chunks: last.response.chunks.slice(0, cut) } };
+        prefix[k - 1] = {
+          ...last,
+          state: 'open',
+          endUs: null,
+          response: { ...last.response, chunks: last.response.chunks.slice(0, cut) },
+        };
       }
       const [run] = runsOf(prefix);
       const partial = layoutRun(buildRunGraph(run!));
-      for (const [id, box] of Object.entries(partial.nodes)) expect(full.nodes[id], `node ${id} after ${k} exchanges`).toEqual(box);
+      for (const [id, box] of Object.entries(partial.nodes))
+        expect(full.nodes[id], `node ${id} after ${k} exchanges`).toEqual(box);
     }
   });
 });

@@ -37,13 +37,19 @@ export async function runWeatherAgent(client: OpenAI, options: AgentRunOptions =
   let firstResponse: OpenAI.Responses.Response | null = null;
   for await (const event of first) if (event.type === 'response.completed') firstResponse = event.response;
   if (!firstResponse) throw new Error('first response did not complete');
-  const calls = firstResponse.output.filter((o): o is OpenAI.Responses.ResponseFunctionToolCall => o.type === 'function_call');
+  const calls = firstResponse.output.filter(
+    (o): o is OpenAI.Responses.ResponseFunctionToolCall => o.type === 'function_call',
+  );
   await options.betweenSteps?.();
   const second = await client.responses.create(
     {
       model: 'gpt-5',
       previous_response_id: firstResponse.id,
-      input: calls.map((c) => ({ type: 'function_call_output' as const, call_id: c.call_id, output: JSON.stringify({ tempC: 21, city: c.arguments }) })),
+      input: calls.map((c) => ({
+        type: 'function_call_output' as const,
+        call_id: c.call_id,
+        output: JSON.stringify({ tempC: 21, city: c.arguments }),
+      })),
       tools: [WEATHER_TOOL],
       stream: true,
     },
@@ -75,7 +81,13 @@ export function agentTrace(traceId: string, responseIds: string[]): unknown[] {
     { object: 'trace', id: traceId, workflow_name: 'Weather desk', group_id: null, metadata: {} },
     span('span_agent', null, { type: 'agent', name: 'Forecaster', tools: ['get_weather'] }, 0, 900),
     span('span_r1', 'span_agent', { type: 'response', response_id: responseIds[0] }, 10, 300),
-    span('span_fn', 'span_agent', { type: 'function', name: 'get_weather', input: '{"city":"Paris"}', output: 'sunny' }, 310, 400),
+    span(
+      'span_fn',
+      'span_agent',
+      { type: 'function', name: 'get_weather', input: '{"city":"Paris"}', output: 'sunny' },
+      310,
+      400,
+    ),
     span('span_r2', 'span_agent', { type: 'response', response_id: responseIds[1] }, 410, 880),
   ];
 }

@@ -17,7 +17,8 @@ export function clientCapture(): ClientCapture {
     const body = init?.body;
     if (typeof body === 'string') sent.push(Buffer.from(body, 'utf8'));
     else if (body instanceof Uint8Array) sent.push(Buffer.from(body));
-    else if (body != null) throw new Error(`a request body of a kind this capture does not read: ${Object.prototype.toString.call(body)}`);
+    else if (body != null)
+      throw new Error(`a request body of a kind this capture does not read: ${Object.prototype.toString.call(body)}`);
     return fetch(input, init);
   };
   return { fetch: capture, sent };

@@ -33,7 +33,14 @@ export function describeContract(adapter: string, connect: Connect): void {
       conn = await connect(service);
       api = conn.api;
       seen.length = 0;
-      for (const event of ['exchange.recorded', 'exchange.updated', 'run.updated', 'run.removed', 'recording.failed', 'recording.opened'] as const) {
+      for (const event of [
+        'exchange.recorded',
+        'exchange.updated',
+        'run.updated',
+        'run.removed',
+        'recording.failed',
+        'recording.opened',
+      ] as const) {
         offs.push(api.on(event, (payload) => seen.push({ event, payload })));
       }
     });
@@ -46,7 +53,11 @@ export function describeContract(adapter: string, connect: Connect): void {
     });
 
     const pushed = <E extends EventName>(event: E, match: (p: ApiEvents[E]) => boolean = () => true) =>
-      eventually(() => seen.find((s) => s.event === event && match(s.payload as ApiEvents[E]))?.payload as ApiEvents[E] | undefined, 10_000);
+      eventually(
+        () =>
+          seen.find((s) => s.event === event && match(s.payload as ApiEvents[E]))?.payload as ApiEvents[E] | undefined,
+        10_000,
+      );
 
     it('app.info names the proxy and the live recording', async () => {
       const info = await api.invoke('app.info', {});
@@ -57,13 +68,28 @@ export function describeContract(adapter: string, connect: Connect): void {
     });
 
     it('an empty recording lists no runs', async () => {
-      expect(await api.invoke('runs.list', {})).toEqual({ runs: [], total: 0, matched: 0, nextCursor: null, models: [] });
+      expect(await api.invoke('runs.list', {})).toEqual({
+        runs: [],
+        total: 0,
+        matched: 0,
+        nextCursor: null,
+        models: [],
+      });
     });
 
     it('pushes a recorded agent run and serves its summary, records and raw exchanges', async () => {
       const { responseIds, callIds } = await runWeatherAgent(h.client, { label: 'weather' });
-      const updated = await pushed('run.updated', (p) => p.run.responses === 2 && !p.run.live && p.run.status === 'completed');
-      expect(updated.run).toMatchObject({ id: 'label:weather', label: 'weather', models: ['gpt-5'], toolCalls: 2, toolNames: ['get_weather'] });
+      const updated = await pushed(
+        'run.updated',
+        (p) => p.run.responses === 2 && !p.run.live && p.run.status === 'completed',
+      );
+      expect(updated.run).toMatchObject({
+        id: 'label:weather',
+        label: 'weather',
+        models: ['gpt-5'],
+        toolCalls: 2,
+        toolNames: ['get_weather'],
+      });
       await pushed('exchange.recorded');
 
       const list = await api.invoke('runs.list', {});
@@ -79,10 +105,18 @@ export function describeContract(adapter: string, connect: Connect): void {
       expect(detail.omitted).toBeNull();
       expect(detail.responses.map((r) => r.responseId)).toEqual(responseIds);
       expect(detail.responses[0]!.events.length).toBeGreaterThan(0);
-      expect(detail.responses[0]!.output.filter((i) => i.type === 'function_call').map((i) => i.callId)).toEqual(callIds);
+      expect(detail.responses[0]!.output.filter((i) => i.type === 'function_call').map((i) => i.callId)).toEqual(
+        callIds,
+      );
 
       const exchange = await api.invoke('exchanges.get', { exchangeId: detail.responses[0]!.exchangeId });
-      expect(exchange).toMatchObject({ method: 'POST', path: '/v1/responses', status: 200, state: 'complete', transport: 'http' });
+      expect(exchange).toMatchObject({
+        method: 'POST',
+        path: '/v1/responses',
+        status: 200,
+        state: 'complete',
+        transport: 'http',
+      });
       expect(exchange.request.text).toContain('get_weather');
       expect(exchange.response.text).toContain('response.completed');
       expect(exchange.response.chunkCount).toBeGreaterThan(0);
@@ -92,7 +126,11 @@ export function describeContract(adapter: string, connect: Connect): void {
     });
 
     it('compares two runs step by step: the same program matches, another prompt diverges at step 1', async () => {
-      const ask = (label: string, input: string) => h.client.responses.create({ model: 'gpt-5', input }, { headers: { 'x-loupe-session': label, 'x-sim': JSON.stringify({ events: 3 }) } });
+      const ask = (label: string, input: string) =>
+        h.client.responses.create(
+          { model: 'gpt-5', input },
+          { headers: { 'x-loupe-session': label, 'x-sim': JSON.stringify({ events: 3 }) } },
+        );
       await ask('first', 'Weather in Paris?');
       await ask('second', 'Weather in Paris?');
       await ask('third', 'Weather in Oslo?');
@@ -103,9 +141,20 @@ export function describeContract(adapter: string, connect: Connect): void {
       expect(same.summaries.a.label).toBe('first');
       const other = await api.invoke('runs.compare', { runA: 'label:first', runB: 'label:third' });
       expect(other.comparison.match).toBe(false);
-      expect(other.comparison.firstDivergence).toMatchObject({ step: 1, path: 'input[0]', a: 'Weather in Paris?', b: 'Weather in Oslo?' });
-      const fail = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e);
-      expect(await fail(api.invoke('runs.compare', { runA: 'label:first', runB: 'label:nope' }))).toMatchObject({ code: 'not_found' });
+      expect(other.comparison.firstDivergence).toMatchObject({
+        step: 1,
+        path: 'input[0]',
+        a: 'Weather in Paris?',
+        b: 'Weather in Oslo?',
+      });
+      const fail = (p: Promise<unknown>) =>
+        p.then(
+          () => null,
+          (e: unknown) => e,
+        );
+      expect(await fail(api.invoke('runs.compare', { runA: 'label:first', runB: 'label:nope' }))).toMatchObject({
+        code: 'not_found',
+      });
     });
 
     it('shows an in-flight stream as live before it ends', async () => {
@@ -126,7 +175,10 @@ export function describeContract(adapter: string, connect: Connect): void {
 
     it('filters by text, status and model', async () => {
       await runWeatherAgent(h.client, { label: 'weather' });
-      await h.client.responses.create({ model: 'gpt-5-mini', input: 'tell me a joke about ducks' }, { headers: { 'x-loupe-session': 'joke' } });
+      await h.client.responses.create(
+        { model: 'gpt-5-mini', input: 'tell me a joke about ducks' },
+        { headers: { 'x-loupe-session': 'joke' } },
+      );
       await h.settle();
       await eventually(async () => ((await api.invoke('runs.list', {})).total === 2 ? true : undefined));
       const ids = async (req: object) => (await api.invoke('runs.list', req)).runs.map((r) => r.id);
@@ -149,11 +201,18 @@ export function describeContract(adapter: string, connect: Connect): void {
         throw new Error('expected a failure');
       };
       expect(await fail(api.invoke('runs.get', { runId: 'run:nope' }))).toMatchObject({ code: 'not_found' });
-      expect(await fail(api.invoke('runs.get', {} as never))).toMatchObject({ code: 'bad_request', message: '"runId" is required' });
-      expect(await fail(api.invoke('exchanges.get', { exchangeId: 'x' } as never))).toMatchObject({ code: 'bad_request' });
+      expect(await fail(api.invoke('runs.get', {} as never))).toMatchObject({
+        code: 'bad_request',
+        message: '"runId" is required',
+      });
+      expect(await fail(api.invoke('exchanges.get', { exchangeId: 'x' } as never))).toMatchObject({
+        code: 'bad_request',
+      });
       expect(await fail(api.invoke('exchanges.get', { exchangeId: 999 }))).toMatchObject({ code: 'not_found' });
       expect(await fail(api.invoke('nope.nope' as never, {} as never))).toMatchObject({ code: 'unknown_channel' });
-      expect(await fail(api.invoke('recordings.open', { path: path.join(h.dir, 'missing.loupe') }))).toMatchObject({ code: 'bad_request' });
+      expect(await fail(api.invoke('recordings.open', { path: path.join(h.dir, 'missing.loupe') }))).toMatchObject({
+        code: 'bad_request',
+      });
     });
 
     it('opens another recording read-only and comes back to the live one', async () => {
@@ -162,7 +221,10 @@ export function describeContract(adapter: string, connect: Connect): void {
       const copy = path.join(h.dir, 'copy.loupe');
       h.core.db.pragma('wal_checkpoint(FULL)');
       await h.core.db.backup(copy);
-      await h.client.responses.create({ model: 'gpt-5', input: 'after the copy' }, { headers: { 'x-loupe-session': 'second' } });
+      await h.client.responses.create(
+        { model: 'gpt-5', input: 'after the copy' },
+        { headers: { 'x-loupe-session': 'second' } },
+      );
       await h.settle();
       expect(fs.existsSync(copy)).toBe(true);
 
@@ -172,7 +234,10 @@ export function describeContract(adapter: string, connect: Connect): void {
       expect((await api.invoke('runs.list', {})).runs.map((r) => r.id)).toEqual(['label:first']);
       expect((await api.invoke('app.info', {})).recording.live).toBe(false);
 
-      expect(await api.invoke('recordings.open', { path: h.dbPath })).toEqual({ path: path.resolve(h.dbPath), live: true });
+      expect(await api.invoke('recordings.open', { path: h.dbPath })).toEqual({
+        path: path.resolve(h.dbPath),
+        live: true,
+      });
       expect((await api.invoke('runs.list', {})).runs.map((r) => r.id).sort()).toEqual(['label:first', 'label:second']);
     });
 
@@ -182,7 +247,11 @@ export function describeContract(adapter: string, connect: Connect): void {
       // The exporter posts without a label: the response spans alone say which run it is.
       const res = await fetch(`${h.core.proxy.baseUrl}/traces/ingest`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_KEY}`, 'openai-beta': 'traces=v1' },
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${TEST_KEY}`,
+          'openai-beta': 'traces=v1',
+        },
         body: JSON.stringify({ data: agentTrace('trace_weather', responseIds) }),
       });
       expect(res.status).toBe(204);

@@ -4,7 +4,8 @@
 // It records what the shell asks of Electron (window options, IPC handlers, menu
 // templates, protocol handlers, session handlers, dialogs) in `fake`, and lets a test
 // script dialog answers and emit the events Electron would.
-/* eslint-disable @typescript-eslint/no-explicit-any -- a stand-in for Electron's API takes and returns what the shell passes it */
+/* eslint-disable @typescript-eslint/no-explicit-any --
+   a stand-in for Electron's API takes and returns what the shell passes it */
 import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
@@ -73,7 +74,12 @@ class FakeApp extends EventEmitter {
   }
   quit() {
     fake.quitCalled++;
-    const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+    const event = {
+      defaultPrevented: false,
+      preventDefault() {
+        this.defaultPrevented = true;
+      },
+    };
     this.emit('will-quit', event);
   }
   exit(code = 0) {
@@ -114,7 +120,11 @@ export class FakeWebContents extends EventEmitter {
     this.sent.push({ channel, args });
   }
   /** What Electron passes to a will-navigate listener; returns whether it was prevented. */
-  navigate(url: string, kind: 'will-navigate' | 'will-frame-navigate' | 'will-redirect' = 'will-navigate', isMainFrame = true): boolean {
+  navigate(
+    url: string,
+    kind: 'will-navigate' | 'will-frame-navigate' | 'will-redirect' = 'will-navigate',
+    isMainFrame = true,
+  ): boolean {
     let prevented = false;
     this.emit(kind, { url, isMainFrame, preventDefault: () => (prevented = true) });
     return prevented;
@@ -191,7 +201,8 @@ export const dialog = {
   showOpenDialog: (...args: any[]) => answer('open', args),
   showSaveDialog: (...args: any[]) => answer('save', args),
   showMessageBox: (...args: any[]) => answer('message', args),
-  showErrorBox: (title: string, content: string) => void fake.dialogs.push({ kind: 'error', options: { title, content } }),
+  showErrorBox: (title: string, content: string) =>
+    void fake.dialogs.push({ kind: 'error', options: { title, content } }),
 };
 
 export const shell = {
@@ -233,4 +244,16 @@ export const contextBridge = {
 };
 export const ipcRenderer = new EventEmitter();
 
-export default { app, BrowserWindow: FakeBrowserWindow, ipcMain, Menu, dialog, shell, clipboard, protocol, session, contextBridge, ipcRenderer };
+export default {
+  app,
+  BrowserWindow: FakeBrowserWindow,
+  ipcMain,
+  Menu,
+  dialog,
+  shell,
+  clipboard,
+  protocol,
+  session,
+  contextBridge,
+  ipcRenderer,
+};

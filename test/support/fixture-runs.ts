@@ -43,5 +43,7 @@ export function fixtureFileRuns(file: string): FixtureRun[] {
 
 /** Every run of every loaded recording. */
 export function allFixtureRuns(): FixtureRun[] {
-  return loadRecordings().filter((r) => r.exchanges.length > 0).flatMap(fixtureRuns);
+  return loadRecordings()
+    .filter((r) => r.exchanges.length > 0)
+    .flatMap(fixtureRuns);
 }

@@ -3,7 +3,14 @@
 // absent the suite reports as skipped, never as passed.
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodedResponseBody, fixturesRoot, listFixtureFiles, loadRecordings, type RecordedExchange, type Recording } from './fixtures.js';
+import {
+  decodedResponseBody,
+  fixturesRoot,
+  listFixtureFiles,
+  loadRecordings,
+  type RecordedExchange,
+  type Recording,
+} from './fixtures.js';
 import { readManifest, type ManifestEntry } from './manifest.js';
 import { rawRequest } from './raw-request.js';
 import { MISMATCH_STATUS, startReplayUpstream, type ReplayUpstream } from './replay-upstream.js';
@@ -42,11 +49,15 @@ const NON_OPENAI_IDS: Record<string, string> = {
   'pydantic-ai/test_openai/test_compatible_api_with_tool_calls_without_id.yaml': 'Gemini OpenAI-compatible endpoint',
   'pydantic-ai/test_openai_responses/test_openai_invalid_previous_response_id.yaml': 'hand-edited (resp_1234)',
   'pydantic-ai/test_openai_responses/test_openai_previous_response_id_auto_mode.yaml': 'hand-edited (msg_test_…)',
-  'pydantic-ai/test_openai_responses/test_openai_responses_usage_limit_not_exceeded.yaml': 'hand-edited (resp_count_tokens_test_001)',
+  'pydantic-ai/test_openai_responses/test_openai_responses_usage_limit_not_exceeded.yaml':
+    'hand-edited (resp_count_tokens_test_001)',
   'pydantic-ai/test_openai_responses/test_openai_responses_verbosity.yaml': 'hand-edited (resp_test_verbosity_simple)',
-  'simonw-llm/test_tools_streaming/test_tools_streaming_variant_a.yaml': 'OpenRouter ids (gen-…) under an api.openai.com URI',
-  'simonw-llm/test_tools_streaming/test_tools_streaming_variant_b.yaml': 'OpenRouter ids (gen-…) under an api.openai.com URI',
-  'simonw-llm/test_tools_streaming/test_tools_streaming_variant_c.yaml': 'OpenRouter ids (gen-…) under an api.openai.com URI',
+  'simonw-llm/test_tools_streaming/test_tools_streaming_variant_a.yaml':
+    'OpenRouter ids (gen-…) under an api.openai.com URI',
+  'simonw-llm/test_tools_streaming/test_tools_streaming_variant_b.yaml':
+    'OpenRouter ids (gen-…) under an api.openai.com URI',
+  'simonw-llm/test_tools_streaming/test_tools_streaming_variant_c.yaml':
+    'OpenRouter ids (gen-…) under an api.openai.com URI',
   'simonw-llm/test_tools_streaming/test_tools_streaming_variant_d.yaml': 'hand-made OpenRouter-style ids',
 };
 
@@ -55,7 +66,9 @@ const OPENAI_ID = /^(?:[a-z]+_[0-9a-f]{32,}|chatcmpl-[A-Za-z0-9-]{20,})$/;
 
 function openAiMinted(entry: ManifestEntry): boolean {
   const d = entry.description;
-  return !entry.handWritten && !/not (an )?OpenAI/.test(d) && !d.includes('anonymized') && !(entry.file in NON_OPENAI_IDS);
+  return (
+    !entry.handWritten && !/not (an )?OpenAI/.test(d) && !d.includes('anonymized') && !(entry.file in NON_OPENAI_IDS)
+  );
 }
 
 // MANIFEST kinds of a model response (files, conversations, token counts, 'other' do not name one).
@@ -222,8 +235,12 @@ describe.skipIf(!root)('fixture loader', () => {
     expect(responses).toBeGreaterThan(0);
     for (const file of Object.keys(NON_OPENAI_IDS)) {
       if (byFile(file) === undefined) continue;
-      const ids = byFile(file)?.exchanges.flatMap((e) => [...e.expected.responseIds, ...e.expected.outputItemIds]) ?? [];
-      expect(ids.some((id) => !OPENAI_ID.test(id)), `${file} is listed as non-OpenAI but all ids look minted`).toBe(true);
+      const ids =
+        byFile(file)?.exchanges.flatMap((e) => [...e.expected.responseIds, ...e.expected.outputItemIds]) ?? [];
+      expect(
+        ids.some((id) => !OPENAI_ID.test(id)),
+        `${file} is listed as non-OpenAI but all ids look minted`,
+      ).toBe(true);
     }
   });
 

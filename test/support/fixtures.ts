@@ -10,7 +10,14 @@ import { loadVcrCassette } from './vcr-cassette.js';
 import { loadVercelChunks } from './vercel-chunks.js';
 import { loadVercelJson } from './vercel-json.js';
 
-export type { ExpectedIds, HeaderPair, RecordedExchange, Recording, RecordingFormat, Synthesized } from './recording.js';
+export type {
+  ExpectedIds,
+  HeaderPair,
+  RecordedExchange,
+  Recording,
+  RecordingFormat,
+  Synthesized,
+} from './recording.js';
 export { decodedResponseBody } from './wire-body.js';
 
 /** Project root: this file is <root>/test/support/fixtures.ts. */
@@ -47,7 +54,8 @@ function loadOne(root: string, file: string): Recording {
     if (file.endsWith('.yaml') || file.endsWith('.yml')) return loadVcrCassette(file, source, bytes.toString('utf8'));
     if (file.endsWith('.chunks.txt')) return loadVercelChunks(file, source, bytes.toString('utf8'));
     if (file.endsWith('.json') && source === 'vercel-ai') return loadVercelJson(file, source, bytes);
-    if (file.endsWith('.json') && source === 'dd-trace-py') return loadDdtraceJson(file, source, bytes.toString('utf8'));
+    if (file.endsWith('.json') && source === 'dd-trace-py')
+      return loadDdtraceJson(file, source, bytes.toString('utf8'));
   } catch (err) {
     // A broken fixture must surface as a named failure, not take the whole suite down.
     return { file, source, format: 'unknown', exchanges: [], skipped: `failed to load: ${(err as Error).message}` };

@@ -34,7 +34,13 @@ export function rawRequest(
           for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
             rawHeaders.push([res.rawHeaders[i] ?? '', res.rawHeaders[i + 1] ?? '']);
           }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, rawHeaders, body: Buffer.concat(parts), reads: parts.length });
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            rawHeaders,
+            body: Buffer.concat(parts),
+            reads: parts.length,
+          });
         });
       },
     );

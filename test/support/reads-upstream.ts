@@ -6,7 +6,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export const USAGE = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 };
+export const USAGE = {
+  input_tokens: 10,
+  input_tokens_details: { cached_tokens: 0 },
+  output_tokens: 5,
+  output_tokens_details: { reasoning_tokens: 0 },
+  total_tokens: 15,
+};
 
 type Item = Record<string, unknown>;
 
@@ -35,14 +41,41 @@ export async function startReadsUpstream(): Promise<ReadsUpstream> {
   const answer = (input: Item[]): Item[] => {
     const answered = input.some((i) => i.type === 'function_call_output');
     const asksTool = input.some((i) => i.role === 'user' && JSON.stringify(i.content).includes('order'));
-    if (asksTool && !answered) return [{ id: id('fc'), type: 'function_call', status: 'completed', call_id: id('call'), name: 'lookup', arguments: '{"order":42}' }];
-    return [{ id: id('msg'), type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', annotations: [], text: 'done' }] }];
+    if (asksTool && !answered)
+      return [
+        {
+          id: id('fc'),
+          type: 'function_call',
+          status: 'completed',
+          call_id: id('call'),
+          name: 'lookup',
+          arguments: '{"order":42}',
+        },
+      ];
+    return [
+      {
+        id: id('msg'),
+        type: 'message',
+        status: 'completed',
+        role: 'assistant',
+        content: [{ type: 'output_text', annotations: [], text: 'done' }],
+      },
+    ];
   };
-  const asInput = (input: unknown): Item[] => (typeof input === 'string' ? [{ type: 'message', role: 'user', content: input }] : (input as Item[]));
+  const asInput = (input: unknown): Item[] =>
+    typeof input === 'string' ? [{ type: 'message', role: 'user', content: input }] : (input as Item[]);
   // A message is stored with content parts, whatever shape it was written in.
   const parts = (item: Item): Item =>
-    typeof item.content === 'string' ? { content: [{ type: item.role === 'assistant' ? 'output_text' : 'input_text', text: item.content }] } : {};
-  const list = (data: Item[]) => ({ object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: false });
+    typeof item.content === 'string'
+      ? { content: [{ type: item.role === 'assistant' ? 'output_text' : 'input_text', text: item.content }] }
+      : {};
+  const list = (data: Item[]) => ({
+    object: 'list',
+    data,
+    first_id: data[0]?.id ?? null,
+    last_id: data.at(-1)?.id ?? null,
+    has_more: false,
+  });
 
   function route(method: string, path: string, query: string, body: Item): unknown {
     let m: RegExpExecArray | null;
@@ -63,7 +96,22 @@ export async function startReadsUpstream(): Promise<ReadsUpstream> {
       const job = background.get(m[1]!)!;
       job.polls++;
       // Finished on the second poll: a poll in between sees it running.
-      return job.polls < 2 ? response(m[1]!, 'in_progress', [], { background: true }) : response(m[1]!, 'completed', [{ id: `msg_${m[1]}`, type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', annotations: [], text: 'the report' }] }], { background: true });
+      return job.polls < 2
+        ? response(m[1]!, 'in_progress', [], { background: true })
+        : response(
+            m[1]!,
+            'completed',
+            [
+              {
+                id: `msg_${m[1]}`,
+                type: 'message',
+                status: 'completed',
+                role: 'assistant',
+                content: [{ type: 'output_text', annotations: [], text: 'the report' }],
+              },
+            ],
+            { background: true },
+          );
     }
     if (method === 'POST' && path === '/v1/conversations') {
       const convId = id('conv');
@@ -74,13 +122,21 @@ export async function startReadsUpstream(): Promise<ReadsUpstream> {
       const stored = conversations.get(m[1]!)!;
       if (method === 'POST') {
         // The conversation's own copies, under ids of its own.
-        const added = (body.items as Item[]).map((item) => ({ ...item, ...parts(item), id: id('citem'), type: item.type ?? 'message', status: 'completed' }));
+        const added = (body.items as Item[]).map((item) => ({
+          ...item,
+          ...parts(item),
+          id: id('citem'),
+          type: item.type ?? 'message',
+          status: 'completed',
+        }));
         stored.push(...added);
         return list(added);
       }
       return list(new URLSearchParams(query).get('order') === 'asc' ? [...stored] : [...stored].reverse());
     }
-    return { error: { message: `no script for ${method} ${path}`, type: 'invalid_request_error', param: null, code: null } };
+    return {
+      error: { message: `no script for ${method} ${path}`, type: 'invalid_request_error', param: null, code: null },
+    };
   }
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {

@@ -12,12 +12,21 @@ import { startHarness } from './harness.js';
  * `dest`: a WAL-mode recording closed cleanly, as a user's file is after `loupe serve` stops.
  * `instructions` pads each stored record, so the responses table spans many pages.
  */
-export async function makeRecording(dest: string, responses: number, instructions = 'Be brief. '.repeat(400)): Promise<void> {
+export async function makeRecording(
+  dest: string,
+  responses: number,
+  instructions = 'Be brief. '.repeat(400),
+): Promise<void> {
   const h = await startHarness();
   try {
     let previous: string | undefined;
     for (let i = 0; i < responses; i++) {
-      const r = await h.client.responses.create({ model: 'gpt-5', input: `turn ${i}`, instructions, previous_response_id: previous });
+      const r = await h.client.responses.create({
+        model: 'gpt-5',
+        input: `turn ${i}`,
+        instructions,
+        previous_response_id: previous,
+      });
       previous = r.id;
     }
     await h.settle();
@@ -63,7 +72,10 @@ function pageSize(file: string): number {
 export function pagesOf(file: string, table: string): Array<{ pageno: number; pagetype: string }> {
   const db = new Database(file, { readonly: true });
   try {
-    return db.prepare('SELECT pageno, pagetype FROM dbstat WHERE name = ? ORDER BY pageno').all(table) as Array<{ pageno: number; pagetype: string }>;
+    return db.prepare('SELECT pageno, pagetype FROM dbstat WHERE name = ? ORDER BY pageno').all(table) as Array<{
+      pageno: number;
+      pagetype: string;
+    }>;
   } finally {
     db.close();
   }

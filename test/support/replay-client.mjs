@@ -20,7 +20,11 @@ async function background() {
     current = await client.responses.retrieve(started.id);
     reads.push(current.status);
   }
-  const next = await client.responses.create({ model: 'gpt-5', previous_response_id: current.id, input: 'shorter, please' });
+  const next = await client.responses.create({
+    model: 'gpt-5',
+    previous_response_id: current.id,
+    input: 'shorter, please',
+  });
   return { id: started.id, reads, text: current.output_text, next: next.output_text, nextId: next.id };
 }
 
@@ -28,10 +32,13 @@ async function sse(first, second) {
   const client = new OpenAI({ apiKey: 'sk-test-replay-0000', baseURL, maxRetries: 0 });
   const options = { headers: { 'x-sim': process.env.REPLAY_SIM ?? '{}' } };
   const one = await client.responses.stream({ model: 'gpt-5', input: first }, options).finalResponse();
-  const two = await client.responses.stream({ model: 'gpt-5', previous_response_id: one.id, input: second }, options).finalResponse();
+  const two = await client.responses
+    .stream({ model: 'gpt-5', previous_response_id: one.id, input: second }, options)
+    .finalResponse();
   return { ids: [one.id, two.id], texts: [one.output_text, two.output_text] };
 }
 
 const modes = { background, sse: () => sse(process.argv[3] ?? 'hello', process.argv[4] ?? 'and then?') };
-const result = name in modes ? await modes[name]() : await runDemo({ baseURL, scenario: name, speed: 1000, label: 'replay' });
+const result =
+  name in modes ? await modes[name]() : await runDemo({ baseURL, scenario: name, speed: 1000, label: 'replay' });
 process.stdout.write(`${JSON.stringify(result)}\n`);

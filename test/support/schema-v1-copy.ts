@@ -1,5 +1,6 @@
 // A copy of a live recording as schema v1 wrote it (before agent_spans, with chunks
-// WITHOUT ROWID as before v3, and without v4's full-text index), to test opening and upgrading recordings made by an older Loupe.
+// WITHOUT ROWID as before v3, and without v4's full-text index), to test opening and upgrading recordings made by an
+// older Loupe.
 import Database from 'better-sqlite3';
 import type { Db } from '../../electron/core/store/db.js';
 import { DROP_RUN_SNAPSHOT_SCHEMA } from '../../electron/core/store/run-snapshot.js';

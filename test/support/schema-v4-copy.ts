@@ -9,17 +9,23 @@ import { DROP_RUN_SNAPSHOT_SCHEMA } from '../../electron/core/store/run-snapshot
 /** Rewrites an open copy in place as v4 wrote it (the caller sets user_version). */
 export function inlineContexts(db: Db): void {
   const reader = new ContextReader(db);
-  const rows = db.prepare('SELECT exchange_id AS id, response_id AS responseId, record, input_context, params_value FROM responses').all() as Array<StoredRecordRow & { id: number; responseId: string }>;
+  const rows = db
+    .prepare('SELECT exchange_id AS id, response_id AS responseId, record, input_context, params_value FROM responses')
+    .all() as Array<StoredRecordRow & { id: number; responseId: string }>;
   const update = db.prepare('UPDATE responses SET record = ? WHERE exchange_id = ? AND response_id = ?');
   // And the items table listing every input item of every request, as v4 wrote it.
   const clearInput = db.prepare("DELETE FROM items WHERE exchange_id = ? AND response_id = ? AND role = 'input'");
-  const insertItem = db.prepare("INSERT INTO items (exchange_id, response_id, role, idx, item_id, type, call_id, agent) VALUES (?, ?, 'input', ?, ?, ?, ?, ?)");
+  const insertItem = db.prepare(
+    "INSERT INTO items (exchange_id, response_id, role, idx, item_id, type, call_id, agent) VALUES (?, ?, 'input', ?, ?, ?, ?, ?)",
+  );
   db.transaction(() => {
     for (const row of rows) {
       const record = reader.record(row);
       update.run(JSON.stringify(record), row.id, row.responseId);
       clearInput.run(row.id, row.responseId);
-      record.request.input.forEach((item, i) => insertItem.run(row.id, row.responseId, i, item.id, item.type, item.callId, item.agent));
+      record.request.input.forEach((item, i) =>
+        insertItem.run(row.id, row.responseId, i, item.id, item.type, item.callId, item.agent),
+      );
     }
   })();
   db.exec(`

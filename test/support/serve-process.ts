@@ -29,12 +29,18 @@ export interface ServeProcess {
 }
 
 export function assertBuilt(): void {
-  if (!fs.existsSync(path.join(root, 'dist', 'electron', 'core', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  if (!fs.existsSync(path.join(root, 'dist', 'electron', 'core', 'cli.js')))
+    throw new Error('dist/ is missing: run `npm run build` first');
 }
 
-/** Starts `loupe serve --port 0` recording to `db`, forwarding to `upstream`; the caller kills `child` when the test ends. */
+/**
+ * Starts `loupe serve --port 0` recording to `db`, forwarding to `upstream`; the caller kills `child` when the test
+ * ends.
+ */
 export async function startServe(db: string, upstream: string): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', db, '--upstream', upstream], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', db, '--upstream', upstream], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -104,7 +110,12 @@ export function closedCleanly(db: string): boolean {
  * request's own listener gets through: a request waiting for its answer says
  * `Connection: close` and waits instead.
  */
-export function exchangeRaw(port: number, pieces: string[], then: 'half-close' | 'wait' | 'vanish' | 'reset' = 'wait', ms = 5_000): Promise<Buffer | null> {
+export function exchangeRaw(
+  port: number,
+  pieces: string[],
+  then: 'half-close' | 'wait' | 'vanish' | 'reset' = 'wait',
+  ms = 5_000,
+): Promise<Buffer | null> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
     const received: Buffer[] = [];
@@ -148,7 +159,8 @@ export function parseResponses(bytes: Buffer): ResponseHead[] {
   let at = 0;
   while (at < bytes.length) {
     const end = bytes.indexOf('\r\n\r\n', at);
-    if (end < 0) throw new Error(`a response head cut short: ${JSON.stringify(bytes.subarray(at, at + 80).toString('latin1'))}`);
+    if (end < 0)
+      throw new Error(`a response head cut short: ${JSON.stringify(bytes.subarray(at, at + 80).toString('latin1'))}`);
     const [statusLine, ...lines] = bytes.subarray(at, end).toString('latin1').split('\r\n');
     const status = /^HTTP\/1\.[01] ([1-5]\d\d) [^\r\n]*$/.exec(statusLine!);
     if (!status) throw new Error(`a malformed status line: ${JSON.stringify(statusLine)}`);
@@ -162,7 +174,8 @@ export function parseResponses(bytes: Buffer): ResponseHead[] {
     const length = headers['content-length'];
     const code = Number(status[1]);
     if (headers['transfer-encoding'] !== undefined) {
-      if (headers['transfer-encoding'] !== 'chunked' || length !== undefined) throw new Error(`an unexpected framing: ${JSON.stringify(headers)}`);
+      if (headers['transfer-encoding'] !== 'chunked' || length !== undefined)
+        throw new Error(`an unexpected framing: ${JSON.stringify(headers)}`);
       const body = dechunk(bytes, at);
       out.push({ status: code, headers, body: body.text });
       at = body.end;
@@ -178,7 +191,8 @@ export function parseResponses(bytes: Buffer): ResponseHead[] {
       break;
     }
     if (!/^\d+$/.test(length)) throw new Error(`a malformed content-length: ${JSON.stringify(length)}`);
-    if (at + Number(length) > bytes.length) throw new Error(`a body cut short (${bytes.length - at} of ${length} bytes)`);
+    if (at + Number(length) > bytes.length)
+      throw new Error(`a body cut short (${bytes.length - at} of ${length} bytes)`);
     out.push({ status: code, headers, body: bytes.subarray(at, at + Number(length)).toString('utf8') });
     at += Number(length);
   }
@@ -194,7 +208,8 @@ function dechunk(bytes: Buffer, at: number): { text: string; end: number } {
     if (!size) throw new Error(`a malformed or missing chunk size at byte ${at}`);
     const n = parseInt(size[1]!, 16);
     const data = eol + 2;
-    if (bytes.subarray(data + n, data + n + 2).toString('latin1') !== '\r\n') throw new Error(`a chunk cut short at byte ${data}`);
+    if (bytes.subarray(data + n, data + n + 2).toString('latin1') !== '\r\n')
+      throw new Error(`a chunk cut short at byte ${data}`);
     if (n === 0) return { text: Buffer.concat(parts).toString('utf8'), end: data + 2 };
     parts.push(bytes.subarray(data, data + n));
     at = data + n + 2;

@@ -25,7 +25,13 @@ export interface ToolLoopUpstream {
   close(): Promise<void>;
 }
 
-const USAGE = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 };
+const USAGE = {
+  input_tokens: 10,
+  input_tokens_details: { cached_tokens: 0 },
+  output_tokens: 5,
+  output_tokens_details: { reasoning_tokens: 0 },
+  total_tokens: 15,
+};
 
 export async function startToolLoopUpstream(): Promise<ToolLoopUpstream> {
   let next = 0;
@@ -35,13 +41,31 @@ export async function startToolLoopUpstream(): Promise<ToolLoopUpstream> {
   let held = new Promise<void>((resolve) => (releaseHeld = resolve));
 
   const responsesOutput = (body: Json): Json[] => {
-    const input = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : ((body.input as Json[]) ?? []);
+    const input =
+      typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : ((body.input as Json[]) ?? []);
     const asked = input.some((i) => i.role === 'user' && JSON.stringify(i.content).includes('weather'));
     const answered = input.some((i) => i.type === 'function_call_output');
     if (asked && !answered) {
-      return [{ id: id('fc'), type: 'function_call', status: 'completed', call_id: id('call'), name: 'get_weather', arguments: '{"city":"Paris"}' }];
+      return [
+        {
+          id: id('fc'),
+          type: 'function_call',
+          status: 'completed',
+          call_id: id('call'),
+          name: 'get_weather',
+          arguments: '{"city":"Paris"}',
+        },
+      ];
     }
-    return [{ id: id('msg'), type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', annotations: [], text: 'It is sunny.' }] }];
+    return [
+      {
+        id: id('msg'),
+        type: 'message',
+        status: 'completed',
+        role: 'assistant',
+        content: [{ type: 'output_text', annotations: [], text: 'It is sunny.' }],
+      },
+    ];
   };
   const response = (body: Json, status: string, output: Json[]) => ({
     id: id('resp'),
@@ -60,7 +84,13 @@ export async function startToolLoopUpstream(): Promise<ToolLoopUpstream> {
     const asked = messages.some((m) => m.role === 'user' && JSON.stringify(m.content).includes('weather'));
     const answered = messages.some((m) => m.role === 'tool');
     if (asked && !answered) {
-      return { role: 'assistant', content: null, tool_calls: [{ id: id('call'), type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] };
+      return {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: id('call'), type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+        ],
+      };
     }
     return { role: 'assistant', content: 'It is sunny.' };
   };
@@ -110,7 +140,9 @@ export async function startToolLoopUpstream(): Promise<ToolLoopUpstream> {
       return;
     }
     res.writeHead(404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ error: { message: `no route for ${req.method} ${path}`, type: 'invalid_request_error' } }));
+    res.end(
+      JSON.stringify({ error: { message: `no route for ${req.method} ${path}`, type: 'invalid_request_error' } }),
+    );
   }
 
   const server = createServer((req, res) => {

@@ -82,8 +82,6 @@ export function loadVercelChunks(file: string, source: string, text: string): Re
     .filter((l) => l.trim().length > 0)
     .map(readLine);
   if (lines.length === 0) return { file, source, format: 'vercel-chunks', exchanges: [], skipped: 'empty file' };
-  const exchanges = lines.some((l) => l.chat)
-    ? [chatExchange(lines)]
-    : splitResponses(lines).map(responsesExchange);
+  const exchanges = lines.some((l) => l.chat) ? [chatExchange(lines)] : splitResponses(lines).map(responsesExchange);
   return { file, source, format: 'vercel-chunks', exchanges };
 }

@@ -56,10 +56,7 @@ function codings(headers: HeaderPair[]): string[] {
  * decoded loses the stale header, and gzip bytes without any header (a recorder that kept
  * the compressed payload but not the header) are gunzipped so clients can read them.
  */
-export function reconcileEncoding(
-  body: Buffer,
-  headers: HeaderPair[],
-): { body: Buffer; headers: HeaderPair[] } {
+export function reconcileEncoding(body: Buffer, headers: HeaderPair[]): { body: Buffer; headers: HeaderPair[] } {
   const declared = codings(headers);
   if (declared.length === 0) {
     return isGzip(body) ? { body: gunzipSync(body), headers } : { body, headers };
@@ -94,6 +91,9 @@ export function decodedResponseBody(exchange: { responseBody: Buffer; responseHe
 export function isEventStream(headers: HeaderPair[], decodedBody: Buffer): boolean {
   const type = headerValue(headers, 'content-type');
   if (type?.toLowerCase().includes('text/event-stream')) return true;
-  const head = decodedBody.subarray(0, 16).toString('utf8').replace(/^\uFEFF/, '');
+  const head = decodedBody
+    .subarray(0, 16)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
   return /^(event|data|id|retry):/.test(head);
 }

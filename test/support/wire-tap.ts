@@ -17,7 +17,12 @@ export function tapFetch(): { fetch: typeof fetch; exchanges: TappedExchange[] }
   const exchanges: TappedExchange[] = [];
   const tapped: typeof fetch = async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    const entry: TappedExchange = { method: init?.method ?? 'GET', url, status: 0, body: Promise.resolve(Buffer.alloc(0)) };
+    const entry: TappedExchange = {
+      method: init?.method ?? 'GET',
+      url,
+      status: 0,
+      body: Promise.resolve(Buffer.alloc(0)),
+    };
     exchanges.push(entry);
     const res = await fetch(input, init);
     entry.status = res.status;

@@ -22,11 +22,18 @@ export function bufferedRequest(req: ProxyRequest, body: Buffer, asSent: boolean
     rawHeaders.push('content-length', String(body.length));
     headers['content-length'] = String(body.length);
   }
-  const out = Object.assign(new EventEmitter(), { method: req.method, url: req.url, rawHeaders, headers, socket: req.socket, pause: () => out, resume: () => out });
+  const out = Object.assign(new EventEmitter(), {
+    method: req.method,
+    url: req.url,
+    rawHeaders,
+    headers,
+    socket: req.socket,
+    pause: () => out,
+    resume: () => out,
+  });
   setImmediate(() => {
     if (body.length) out.emit('data', body);
     out.emit('end');
   });
   return out as unknown as ProxyRequest;
 }
-

@@ -8,7 +8,8 @@ import { startHarness, type Harness } from '../../../test/support/harness.js';
 
 const HEAD = 'HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n';
 // Sizes as no re-framing would write them (leading zeros, upper case, an extension), and a trailer.
-const FRAMED = '0007;source=up\r\ndata: 1\r\n' + '00A\r\n\ndata: 22\n\r\n' + '3\r\n\n\n\n\r\n' + '0\r\nX-Checksum: abc\r\n\r\n';
+const FRAMED =
+  '0007;source=up\r\ndata: 1\r\n' + '00A\r\n\ndata: 22\n\r\n' + '3\r\n\n\n\n\r\n' + '0\r\nX-Checksum: abc\r\n\r\n';
 
 /** An upstream on a raw socket that sends each answer in the given writes, a pause between them. */
 async function rawUpstream(writes: string[], options: { thenClose?: boolean; pauseMs?: number } = {}) {
@@ -23,7 +24,10 @@ async function rawUpstream(writes: string[], options: { thenClose?: boolean; pau
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 /**
@@ -56,8 +60,13 @@ async function proxyTo(writes: string[], options: { thenClose?: boolean; pauseMs
 }
 
 function recorded(h: Harness) {
-  const row = h.core.db.prepare('SELECT e.id, x.state FROM exchanges e JOIN exchange_ends x ON x.exchange_id = e.id ORDER BY e.id').all() as Array<{ id: number; state: string }>;
-  return row.map((r) => ({ state: r.state, pieces: storedChunks(h.core.db, r.id, 'response').map((c) => Buffer.from(c.data).toString('latin1')) }));
+  const row = h.core.db
+    .prepare('SELECT e.id, x.state FROM exchanges e JOIN exchange_ends x ON x.exchange_id = e.id ORDER BY e.id')
+    .all() as Array<{ id: number; state: string }>;
+  return row.map((r) => ({
+    state: r.state,
+    pieces: storedChunks(h.core.db, r.id, 'response').map((c) => Buffer.from(c.data).toString('latin1')),
+  }));
 }
 
 const bodyOf = (response: string) => response.slice(response.indexOf('\r\n\r\n') + 4);
@@ -65,7 +74,10 @@ const bodyOf = (response: string) => response.slice(response.indexOf('\r\n\r\n')
 describe('a chunked body to a chunked client', () => {
   it("keeps the upstream's framing byte for byte, trailers too, however the reads fall, and records it de-chunked", async () => {
     // All in one read, then split inside sizes, data and the trailer.
-    for (const writes of [[HEAD + FRAMED], [HEAD + FRAMED.slice(0, 3), FRAMED.slice(3, 20), FRAMED.slice(20, 50), FRAMED.slice(50)]]) {
+    for (const writes of [
+      [HEAD + FRAMED],
+      [HEAD + FRAMED.slice(0, 3), FRAMED.slice(3, 20), FRAMED.slice(20, 50), FRAMED.slice(50)],
+    ]) {
       const h = await proxyTo(writes);
       const get = 'GET /v1/responses/r1 HTTP/1.1\r\nHost: x\r\n\r\n';
       // Two on one connection: the second head must follow the first body's own last chunk exactly.
@@ -83,7 +95,10 @@ describe('a chunked body to a chunked client', () => {
       ]);
       // In one read, each upstream chunk is its own recorded piece, as it was before.
       if (writes.length === 1) expect(recorded(h)[0]!.pieces).toEqual(pieces);
-      await cleanups.splice(0).reverse().reduce((p, c) => p.then(c), Promise.resolve());
+      await cleanups
+        .splice(0)
+        .reverse()
+        .reduce((p, c) => p.then(c), Promise.resolve());
     }
   });
 
@@ -121,7 +136,9 @@ describe('a chunked body to a chunked client', () => {
     const started = Date.now();
     const headAt = await new Promise<number>((resolve, reject) => {
       // HTTP/1.0: handed to Node's server, whose writeHead only stores the head.
-      const socket = net.connect(h.core.proxy.port, '127.0.0.1', () => socket.write('GET /v1/responses/r1 HTTP/1.0\r\nHost: x\r\n\r\n'));
+      const socket = net.connect(h.core.proxy.port, '127.0.0.1', () =>
+        socket.write('GET /v1/responses/r1 HTTP/1.0\r\nHost: x\r\n\r\n'),
+      );
       socket.once('data', () => resolve(Date.now() - started));
       socket.on('error', reject);
     });

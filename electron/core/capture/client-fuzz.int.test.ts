@@ -16,7 +16,8 @@ const POST = `POST /v1/responses HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${
 const REQUESTS = [
   POST,
   'GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n',
-  POST.replace('/v1/responses', '/s/run-a/v1/responses').replace('Host: x', 'Host: x\r\nx-loupe-agent: planner') + 'GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n',
+  POST.replace('/v1/responses', '/s/run-a/v1/responses').replace('Host: x', 'Host: x\r\nx-loupe-agent: planner') +
+    'GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n',
   POST.replace('HTTP/1.1', 'HTTP/1.0'),
   'GET /v1/responses HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n\x81\x85\x00\x00\x00\x00hello',
 ];
@@ -29,7 +30,8 @@ function mutate(rand: () => number, request: string): string {
     const kind = Math.floor(rand() * 4);
     if (kind === 0) out = out.slice(0, i);
     else if (kind === 1) out = out.slice(0, i) + NASTY[Math.floor(rand() * NASTY.length)]! + out.slice(i + 1);
-    else if (kind === 2) out = out.slice(0, i) + 'Content-Length: 99999\r\n'.slice(0, 1 + Math.floor(rand() * 23)) + out.slice(i);
+    else if (kind === 2)
+      out = out.slice(0, i) + 'Content-Length: 99999\r\n'.slice(0, 1 + Math.floor(rand() * 23)) + out.slice(i);
     else out = out.slice(0, i) + out.slice(i, i + 12) + out.slice(i);
   }
   return out;
@@ -37,7 +39,9 @@ function mutate(rand: () => number, request: string): string {
 
 /** Sends `wire` in 1–4 pieces, then half-closes, lingers or vanishes; never waits more than 150 ms for the proxy. */
 function send(port: number, rand: () => number, wire: string): Promise<void> {
-  const cuts = Array.from({ length: Math.floor(rand() * 4) }, () => Math.floor(rand() * wire.length)).sort((a, b) => a - b);
+  const cuts = Array.from({ length: Math.floor(rand() * 4) }, () => Math.floor(rand() * wire.length)).sort(
+    (a, b) => a - b,
+  );
   const parts = [...cuts, wire.length].map((c, k, all) => wire.slice(k ? all[k - 1] : 0, c)).filter((p) => p.length);
   const ending = Math.floor(rand() * 3); // 0 half-close, 1 wait for the proxy, 2 vanish
   return new Promise((resolve) => {
@@ -71,7 +75,9 @@ describe('a client sending anything', () => {
     // Exchanges cut off mid-stream end as client_aborted once the proxy sees the close.
     await new Promise((r) => setTimeout(r, 300));
     await h.settle();
-    const counts = h.core.db.prepare('SELECT (SELECT COUNT(*) FROM exchanges) AS started, (SELECT COUNT(*) FROM exchange_ends) AS ended').get() as { started: number; ended: number };
+    const counts = h.core.db
+      .prepare('SELECT (SELECT COUNT(*) FROM exchanges) AS started, (SELECT COUNT(*) FROM exchange_ends) AS ended')
+      .get() as { started: number; ended: number };
     expect(counts.started).toBeGreaterThan(CASES / 4);
     expect(counts.ended).toBe(counts.started);
 

@@ -109,11 +109,22 @@ export class FastResponse extends EventEmitter implements ProxyResponse {
   }
 
   writeHead(status: number, statusTextOrHeaders?: string | string[], maybeHeaders?: string[]): this {
-    if (this.headersSent) throw Object.assign(new Error('Cannot write headers after they are sent to the client'), { code: 'ERR_HTTP_HEADERS_SENT' });
-    const statusText = typeof statusTextOrHeaders === 'string' ? statusTextOrHeaders : (STATUS_CODES[status] ?? 'unknown');
+    if (this.headersSent)
+      throw Object.assign(new Error('Cannot write headers after they are sent to the client'), {
+        code: 'ERR_HTTP_HEADERS_SENT',
+      });
+    const statusText =
+      typeof statusTextOrHeaders === 'string' ? statusTextOrHeaders : (STATUS_CODES[status] ?? 'unknown');
     const headers = Array.isArray(statusTextOrHeaders) ? statusTextOrHeaders : (maybeHeaders ?? []);
     // Throws on bytes Node would refuse, before anything changes: the caller answers 502 instead.
-    const head = clientResponseHead({ status, statusText, headers, requestMethod: this.requestMethod, date: httpDate(), keepAliveSeconds: this.host.keepAliveSeconds });
+    const head = clientResponseHead({
+      status,
+      statusText,
+      headers,
+      requestMethod: this.requestMethod,
+      date: httpDate(),
+      keepAliveSeconds: this.host.keepAliveSeconds,
+    });
     this.head = head.text;
     this.chunked = head.chunked;
     this.bodiless = head.bodiless;

@@ -13,7 +13,12 @@ async function echoUpstream() {
     const parts: Buffer[] = [];
     req.on('data', (d: Buffer) => parts.push(d));
     req.on('end', () => {
-      const entry = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(parts).toString('latin1') };
+      const entry = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(parts).toString('latin1'),
+      };
       seen.push(entry);
       const body = JSON.stringify({ method: entry.method, url: entry.url, body: entry.body });
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
@@ -23,12 +28,23 @@ async function echoUpstream() {
   return {
     url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
     seen,
-    close: () => new Promise<void>((r) => { server.close(() => r()); server.closeAllConnections(); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
   };
 }
 
-/** Opens a raw connection to the proxy, sends `parts` (a pause between them), and returns every byte it got until it closed. */
-function converse(port: number, parts: string[], options: { halfClose?: boolean; pauseMs?: number } = {}): Promise<string> {
+/**
+ * Opens a raw connection to the proxy, sends `parts` (a pause between them), and returns every byte it got until it
+ * closed.
+ */
+function converse(
+  port: number,
+  parts: string[],
+  options: { halfClose?: boolean; pauseMs?: number } = {},
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     let got = '';
@@ -76,7 +92,11 @@ async function setup(): Promise<{ h: Harness; up: Awaited<ReturnType<typeof echo
 }
 
 function ends(h: Harness) {
-  return h.core.db.prepare(`SELECT e.method, e.path, x.state FROM exchanges e JOIN exchange_ends x ON x.exchange_id = e.id ORDER BY e.id`).all() as Array<{ method: string; path: string; state: string }>;
+  return h.core.db
+    .prepare(
+      `SELECT e.method, e.path, x.state FROM exchanges e JOIN exchange_ends x ON x.exchange_id = e.id ORDER BY e.id`,
+    )
+    .all() as Array<{ method: string; path: string; state: string }>;
 }
 
 describe('the fast path', () => {
@@ -110,15 +130,30 @@ describe('the fast path', () => {
       else if (req.url === '/v1/cached') res.writeHead(304, { etag: '"a"' }).end();
       else if (req.url === '/v1/until-close') {
         // No length and no chunking: the body ends when the upstream hangs up.
-        res.socket!.end('HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nuntil the upstream hangs up');
-      } else res.writeHead(200, { 'content-type': 'application/json', 'content-length': '5' }).end(req.method === 'HEAD' ? undefined : 'hello');
+        res.socket!.end(
+          'HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nuntil the upstream hangs up',
+        );
+      } else
+        res
+          .writeHead(200, { 'content-type': 'application/json', 'content-length': '5' })
+          .end(req.method === 'HEAD' ? undefined : 'hello');
     });
     await new Promise<void>((r) => up.listen(0, '127.0.0.1', r));
-    cleanups.push(() => new Promise<void>((r) => { up.close(() => r()); up.closeAllConnections(); }));
+    cleanups.push(
+      () =>
+        new Promise<void>((r) => {
+          up.close(() => r());
+          up.closeAllConnections();
+        }),
+    );
     const h = await startHarness({ upstream: `http://127.0.0.1:${(up.address() as net.AddressInfo).port}` });
     cleanups.push(() => h.close());
     const get = (path: string, method = 'GET') => `${method} ${path} HTTP/1.1\r\nHost: x\r\n\r\n`;
-    const wire = await converse(h.core.proxy.port, [get('/v1/models', 'HEAD') + get('/v1/nothing') + get('/v1/cached') + get('/v1/until-close') + get('/v1/models')], { halfClose: true });
+    const wire = await converse(
+      h.core.proxy.port,
+      [get('/v1/models', 'HEAD') + get('/v1/nothing') + get('/v1/cached') + get('/v1/until-close') + get('/v1/models')],
+      { halfClose: true },
+    );
     const statuses = [...wire.matchAll(/^HTTP\/1\.1 (\d+)/gm)].map((m) => Number(m[1]));
     expect(statuses).toEqual([200, 204, 304, 200, 200]);
     // HEAD keeps the length it announces but sends nothing; the close-delimited body goes chunked.
@@ -130,7 +165,8 @@ describe('the fast path', () => {
 
   it('assembles a head and body that arrive a few bytes at a time', async () => {
     const { port, up } = await setup();
-    const request = 'POST /v1/responses HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 13\r\n\r\n{"input":"x"}';
+    const request =
+      'POST /v1/responses HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 13\r\n\r\n{"input":"x"}';
     const parts = request.match(/[\s\S]{1,3}/g)!;
     parts[parts.length - 1] += 'GET /v1/models HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n';
     const got = responses(await converse(port, parts, { pauseMs: 1 }));
@@ -161,12 +197,16 @@ describe('the fast path', () => {
   });
 
   it('sends a Date when the upstream gave none, as Node would', async () => {
-    const raw = net.createServer((s) => s.once('data', () => s.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}')));
+    const raw = net.createServer((s) =>
+      s.once('data', () => s.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}')),
+    );
     await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
     cleanups.push(() => new Promise<void>((r) => raw.close(() => r())));
     const h = await startHarness({ upstream: `http://127.0.0.1:${(raw.address() as net.AddressInfo).port}` });
     cleanups.push(() => h.close());
-    const got = responses(await converse(h.core.proxy.port, ['GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n'], { halfClose: true }));
+    const got = responses(
+      await converse(h.core.proxy.port, ['GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n'], { halfClose: true }),
+    );
     expect(got[0]!.head).toMatch(/\r\nDate: \w{3}, \d\d \w{3} \d{4} [\d:]{8} GMT\r\n/);
     expect(got[0]!.body).toBe('{}');
   });
@@ -174,23 +214,34 @@ describe('the fast path', () => {
   it.each([
     ['the fast path', 'GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n', true],
     ["Node's server (HTTP/1.0)", 'GET /v1/models HTTP/1.0\r\nHost: x\r\n\r\n', false],
-  ])('answers a 502 with its own reason phrase when the upstream\'s has a control byte, on %s', async (_path, request, halfClose) => {
-    const raw = net.createServer((s) => s.once('data', () => s.end('HTTP/1.1 200 O\x01K\r\ncontent-length: 2\r\n\r\n{}')));
-    await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
-    cleanups.push(() => new Promise<void>((r) => raw.close(() => r())));
-    const h = await startHarness({ upstream: `http://127.0.0.1:${(raw.address() as net.AddressInfo).port}` });
-    cleanups.push(() => h.close());
-    // Node's ServerResponse kept the rejected reason and threw on it again while answering
-    // the 502, and the client got nothing at all.
-    const wire = await converse(h.core.proxy.port, [request], { halfClose });
-    expect(wire).toMatch(/^HTTP\/1\.1 502 Bad Gateway\r\n/);
-    await h.settle();
-    expect(ends(h)).toEqual([{ method: 'GET', path: '/v1/models', state: 'proxy_error' }]);
-  });
+  ])(
+    "answers a 502 with its own reason phrase when the upstream's has a control byte, on %s",
+    async (_path, request, halfClose) => {
+      const raw = net.createServer((s) =>
+        s.once('data', () => s.end('HTTP/1.1 200 O\x01K\r\ncontent-length: 2\r\n\r\n{}')),
+      );
+      await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
+      cleanups.push(() => new Promise<void>((r) => raw.close(() => r())));
+      const h = await startHarness({ upstream: `http://127.0.0.1:${(raw.address() as net.AddressInfo).port}` });
+      cleanups.push(() => h.close());
+      // Node's ServerResponse kept the rejected reason and threw on it again while answering
+      // the 502, and the client got nothing at all.
+      const wire = await converse(h.core.proxy.port, [request], { halfClose });
+      expect(wire).toMatch(/^HTTP\/1\.1 502 Bad Gateway\r\n/);
+      await h.settle();
+      expect(ends(h)).toEqual([{ method: 'GET', path: '/v1/models', state: 'proxy_error' }]);
+    },
+  );
 
   it('closes at once when a pipelined request can no longer be completed: its client stopped sending mid-body', async () => {
     const { h, port, up } = await setup();
-    const wire = await converse(port, ['GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\nPOST /v1/files HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n01234'], { halfClose: true });
+    const wire = await converse(
+      port,
+      [
+        'GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\nPOST /v1/files HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n01234',
+      ],
+      { halfClose: true },
+    );
     expect(responses(wire).map((r) => r.status)).toEqual([200]);
     // The truncated upload never went upstream, where it would have waited for the rest.
     expect(up.seen.map((r) => r.url)).toEqual(['/v1/models']);
@@ -199,7 +250,9 @@ describe('the fast path', () => {
   });
 
   it('on shutdown closes an idle connection at once and a busy one as soon as its answer is out', async () => {
-    const slow = net.createServer((s) => s.once('data', () => setTimeout(() => s.write('HTTP/1.1 200 OK\r\ncontent-length: 4\r\n\r\nslow'), 300)));
+    const slow = net.createServer((s) =>
+      s.once('data', () => setTimeout(() => s.write('HTTP/1.1 200 OK\r\ncontent-length: 4\r\n\r\nslow'), 300)),
+    );
     await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
     cleanups.push(() => new Promise<void>((r) => slow.close(() => r())));
     const h = await startHarness({ upstream: `http://127.0.0.1:${(slow.address() as net.AddressInfo).port}` });
@@ -220,9 +273,21 @@ describe('the fast path', () => {
   describe('hands to Node, which answers as it always did', () => {
     it.each([
       ['HTTP/1.0', 'GET /v1/models HTTP/1.0\r\nHost: x\r\n\r\n', 200],
-      ['Expect: 100-continue', 'POST /v1/files HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\nab', 200],
-      ['a chunked upload', 'POST /v1/files HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n2\r\nab\r\n0\r\n\r\n', 200],
-      ['a Latin-1 header value', 'GET /v1/models HTTP/1.1\r\nHost: x\r\nX-Name: caf\u00e9\r\nConnection: close\r\n\r\n', 200],
+      [
+        'Expect: 100-continue',
+        'POST /v1/files HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\nab',
+        200,
+      ],
+      [
+        'a chunked upload',
+        'POST /v1/files HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n2\r\nab\r\n0\r\n\r\n',
+        200,
+      ],
+      [
+        'a Latin-1 header value',
+        'GET /v1/models HTTP/1.1\r\nHost: x\r\nX-Name: caf\u00e9\r\nConnection: close\r\n\r\n',
+        200,
+      ],
       ['a malformed request line', 'GARBAGE\r\n\r\n', 400],
       ['a missing Host', 'GET /v1/models HTTP/1.1\r\nConnection: close\r\n\r\n', 400],
       ['two lengths', 'POST /v1/files HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\nab', 400],

@@ -25,9 +25,14 @@ export interface FastServerOptions {
   onRequest(req: FastRequest, res: FastResponse): void;
   /** Takes every connection the fast path does not read; its own 'connection' logic runs as for any socket. */
   fallback: http.Server;
-  /** A connection that sends nothing for this long while waiting for a request head is closed (Node's keepAliveTimeout). */
+  /**
+   * A connection that sends nothing for this long while waiting for a request head is closed (Node's keepAliveTimeout).
+   */
   keepAliveMs: number;
-  /** A request head not complete this long after the connection opened, or after its first byte, is answered 408 and closed; 0 for no limit. */
+  /**
+   * A request head not complete this long after the connection opened, or after its first byte, is answered 408 and
+   * closed; 0 for no limit.
+   */
   headersTimeoutMs: number;
   /** Connections still waiting for their first request head; a new one past this is refused with a 503. */
   maxHalfOpen: number;
@@ -278,7 +283,8 @@ class FastConnection implements ExchangeHost {
     if (!ex) return;
     this.exchange = null;
     ex.res.closed();
-    if (ex.bodyLeft > 0 && ex.req.listenerCount('error')) ex.req.emit('error', Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+    if (ex.bodyLeft > 0 && ex.req.listenerCount('error'))
+      ex.req.emit('error', Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
   }
 
   /** Gives the connection, and every byte read from it so far, to Node's http.Server for good. */

@@ -17,11 +17,20 @@ function lastExchange(h: Harness) {
        FROM exchanges e LEFT JOIN response_heads h ON h.exchange_id = e.id LEFT JOIN exchange_ends x ON x.exchange_id = e.id
        ORDER BY e.id DESC LIMIT 1`,
     )
-    .get() as { id: number; status: number | null; state: string | null; error: string | null; request_bytes: number; response_bytes: number };
+    .get() as {
+    id: number;
+    status: number | null;
+    state: string | null;
+    error: string | null;
+    request_bytes: number;
+    response_bytes: number;
+  };
 }
 
 function storedBody(h: Harness, id: number, stream: 'request' | 'response'): Buffer {
-  const rows = h.core.db.prepare('SELECT data FROM chunks WHERE exchange_id = ? AND stream = ? ORDER BY seq').all(id, stream) as Array<{ data: Buffer }>;
+  const rows = h.core.db
+    .prepare('SELECT data FROM chunks WHERE exchange_id = ? AND stream = ? ORDER BY seq')
+    .all(id, stream) as Array<{ data: Buffer }>;
   return Buffer.concat(rows.map((r) => r.data));
 }
 
@@ -32,7 +41,10 @@ describe('upstream down or slow', () => {
       const err = await h.client.responses.create({ model: 'gpt-5', input: 'x' }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(OpenAI.APIError);
       expect((err as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
-      expect((err as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({ type: 'proxy_error', code: 'upstream_unreachable' });
+      expect((err as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({
+        type: 'proxy_error',
+        code: 'upstream_unreachable',
+      });
       await h.settle();
       const row = lastExchange(h);
       expect(row).toMatchObject({ status: 502, state: 'upstream_unreachable' });
@@ -46,9 +58,15 @@ describe('upstream down or slow', () => {
   it('answers 504 when the upstream does not answer in time', async () => {
     const h = await startHarness({ upstreamTimeoutMs: 300 });
     try {
-      const err = await h.client.responses.create({ model: 'gpt-5', input: 'x' }, { headers: simHeader({ hangMs: 3_000 }) }).catch((e: unknown) => e);
+      const err = await h.client.responses
+        .create({ model: 'gpt-5', input: 'x' }, { headers: simHeader({ hangMs: 3_000 }) })
+        .catch((e: unknown) => e);
       expect((err as InstanceType<typeof OpenAI.APIError>).status).toBe(504);
-      expect((err as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({ type: 'proxy_error', code: 'upstream_unreachable', message: expect.stringContaining('did not answer in time') });
+      expect((err as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({
+        type: 'proxy_error',
+        code: 'upstream_unreachable',
+        message: expect.stringContaining('did not answer in time'),
+      });
       await h.settle();
       expect(lastExchange(h)).toMatchObject({ status: 504, state: 'upstream_timeout' });
     } finally {
@@ -65,7 +83,10 @@ describe('broken streams and big bodies', () => {
   afterAll(() => h.close());
 
   it('breaks the client stream when the upstream resets mid-stream, and keeps what arrived', async () => {
-    const stream = await h.client.responses.create({ model: 'gpt-5', input: 'x', stream: true }, { headers: simHeader({ events: 20, resetAfterEvents: 4, gapMs: 2 }) });
+    const stream = await h.client.responses.create(
+      { model: 'gpt-5', input: 'x', stream: true },
+      { headers: simHeader({ events: 20, resetAfterEvents: 4, gapMs: 2 }) },
+    );
     const seen: string[] = [];
     const err = await (async () => {
       for await (const e of stream) seen.push(e.type);
@@ -75,8 +96,14 @@ describe('broken streams and big bodies', () => {
     await h.settle();
     const row = lastExchange(h);
     expect(row.state).toBe('upstream_reset');
-    expect(storedBody(h, row.id, 'response').toString().match(/^data: /gm)).toHaveLength(4);
-    const derived = h.core.db.prepare('SELECT status FROM responses WHERE exchange_id = ?').get(row.id) as { status: string };
+    expect(
+      storedBody(h, row.id, 'response')
+        .toString()
+        .match(/^data: /gm),
+    ).toHaveLength(4);
+    const derived = h.core.db.prepare('SELECT status FROM responses WHERE exchange_id = ?').get(row.id) as {
+      status: string;
+    };
     expect(derived.status).toBe('aborted');
   });
 
@@ -116,18 +143,27 @@ describe('broken streams and big bodies', () => {
     it(`passes ${encoding} bodies byte for byte and decodes its own copy`, async () => {
       const origin = h.core.proxy.baseUrl.replace(/\/v1$/, '');
       const request = Buffer.from(JSON.stringify({ model: 'gpt-5', input: 'x', stream: true }));
-      const headers = { 'content-type': 'application/json', 'accept-encoding': encoding, ...simHeader({ encoding, events: 6 }) };
+      const headers = {
+        'content-type': 'application/json',
+        'accept-encoding': encoding,
+        ...simHeader({ encoding, events: 6 }),
+      };
       const direct = await rawRequest(h.sim.url, 'POST', '/v1/responses', request, headers);
       const proxied = await rawRequest(origin, 'POST', '/v1/responses', request, headers);
       expect(proxied.headers['content-encoding']).toBe(encoding);
       const decode = encoding === 'gzip' ? zlib.gunzipSync : zlib.brotliDecompressSync;
       // Ids differ per response, so compare shapes after decoding, and the bytes as sent.
-      const strip = (b: Buffer) => decode(b).toString().replace(/"(resp|msg|rs|fc|call)_[A-Za-z0-9]+"/g, '"ID"').replace(/"(created|completed)_at":\d+/g, '');
+      const strip = (b: Buffer) =>
+        decode(b)
+          .toString()
+          .replace(/"(resp|msg|rs|fc|call)_[A-Za-z0-9]+"/g, '"ID"')
+          .replace(/"(created|completed)_at":\d+/g, '');
       expect(strip(proxied.body)).toBe(strip(direct.body));
       await h.settle();
       const row = lastExchange(h);
       expect(storedBody(h, row.id, 'response').equals(proxied.body)).toBe(true);
-      const derived = h.core.db.prepare('SELECT status FROM responses WHERE exchange_id = ?').get(row.id) as { status: string } | undefined;
+      const derived = h.core.db.prepare('SELECT status FROM responses WHERE exchange_id = ?').get(row.id) as
+        { status: string } | undefined;
       expect(derived?.status).toBe('completed');
     });
   }
@@ -135,12 +171,17 @@ describe('broken streams and big bodies', () => {
   it('forwards malformed JSON as is, stores it raw and notes the parse error', async () => {
     const origin = h.core.proxy.baseUrl.replace(/\/v1$/, '');
     // A malformed request: the upstream's own answer (a 400 here) reaches the client.
-    const bad = await rawRequest(origin, 'POST', '/v1/responses', Buffer.from('{"model": "gpt-5", "input": '), { 'content-type': 'application/json' });
+    const bad = await rawRequest(origin, 'POST', '/v1/responses', Buffer.from('{"model": "gpt-5", "input": '), {
+      'content-type': 'application/json',
+    });
     expect(bad.status).toBe(400);
     await h.settle();
     const badRow = lastExchange(h);
     expect(storedBody(h, badRow.id, 'request').toString()).toBe('{"model": "gpt-5", "input": ');
-    const notesOf = (id: number) => (h.core.db.prepare('SELECT note FROM exchange_notes WHERE exchange_id = ?').all(id) as Array<{ note: string }>).map((n) => n.note);
+    const notesOf = (id: number) =>
+      (
+        h.core.db.prepare('SELECT note FROM exchange_notes WHERE exchange_id = ?').all(id) as Array<{ note: string }>
+      ).map((n) => n.note);
     expect(notesOf(badRow.id).some((n) => /request body is not valid JSON/i.test(n))).toBe(true);
 
     // A malformed response: relayed as is, stored raw, noted.
@@ -169,7 +210,11 @@ describe('broken streams and big bodies', () => {
             port: origin.port,
             method: 'POST',
             path: '/v1/responses',
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_KEY}`, ...simHeader({ events, bodyBytes: events * 512 * 1024 }) },
+            headers: {
+              'content-type': 'application/json',
+              authorization: `Bearer ${TEST_KEY}`,
+              ...simHeader({ events, bodyBytes: events * 512 * 1024 }),
+            },
           },
           resolve,
         );
@@ -189,7 +234,9 @@ describe('broken streams and big bodies', () => {
       res.resume();
       await new Promise((r) => res.on('end', r));
       await small.settle();
-      const row = small.core.db.prepare('SELECT response_bytes, truncated FROM exchange_ends ORDER BY exchange_id DESC LIMIT 1').get() as { response_bytes: number; truncated: number };
+      const row = small.core.db
+        .prepare('SELECT response_bytes, truncated FROM exchange_ends ORDER BY exchange_id DESC LIMIT 1')
+        .get() as { response_bytes: number; truncated: number };
       expect(row.response_bytes).toBe(received);
       expect(row.truncated).toBe(1);
       expect(storedBody(small, lastExchange(small).id, 'response').length).toBeLessThanOrEqual(1 << 20);

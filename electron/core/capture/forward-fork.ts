@@ -39,7 +39,8 @@ export function isForkPath(url: string | undefined): boolean {
 export function forwardFork(ctx: ForkContext, req: ProxyRequest, res: ProxyResponse): void {
   handle(ctx, req, res).catch((err: Error) => {
     ctx.log(`loupe: a fork request failed: ${err.message}`);
-    if (!res.headersSent) sendError(res, 500, 'proxy_internal', `Loupe proxy: the fork could not answer: ${err.message}`);
+    if (!res.headersSent)
+      sendError(res, 500, 'proxy_internal', `Loupe proxy: the fork could not answer: ${err.message}`);
     else res.destroy();
   });
 }
@@ -49,7 +50,12 @@ async function handle(ctx: ForkContext, req: ProxyRequest, res: ProxyResponse): 
   const fork = route.fork === undefined ? undefined : ctx.forks?.get(route.fork);
   if (!fork) {
     req.resume();
-    sendError(res, 404, 'loupe_fork_unknown', `Loupe proxy: no fork plan "${route.fork ?? ''}" on this proxy; make one with "Fork from here…" or loupe fork`);
+    sendError(
+      res,
+      404,
+      'loupe_fork_unknown',
+      `Loupe proxy: no fork plan "${route.fork ?? ''}" on this proxy; make one with "Fork from here…" or loupe fork`,
+    );
     return;
   }
   const raw = await readRequestBody(req);
@@ -63,27 +69,53 @@ async function handle(ctx: ForkContext, req: ProxyRequest, res: ProxyResponse): 
 }
 
 /** Sends an answer the proxy makes itself, and records it as any exchange. */
-async function answer(ctx: ForwardContext, req: ProxyRequest, body: Buffer, res: ProxyResponse, recorded: RecordedHttpAnswer): Promise<void> {
+async function answer(
+  ctx: ForwardContext,
+  req: ProxyRequest,
+  body: Buffer,
+  res: ProxyResponse,
+  recorded: RecordedHttpAnswer,
+): Promise<void> {
   const exchange = beginExchange(ctx, req, 'http', () => res.destroy());
   const { tap, now } = exchange;
   tap.chunk('request', body, now());
   let sent = 0;
   res.on('close', () => {
-    if (!res.writableFinished) exchange.finish('client_aborted', 'the client closed the connection before the response finished', body.length, sent);
+    if (!res.writableFinished)
+      exchange.finish(
+        'client_aborted',
+        'the client closed the connection before the response finished',
+        body.length,
+        sent,
+      );
   });
   await sendAnswer(res as AnswerResponse, recorded, 'fast', performance.now(), {
-    head: (status, statusText, headers) => tap.responseHead({ status, statusText, headers: ctx.redactor.headers(headers), tUs: now() }),
+    head: (status, statusText, headers) =>
+      tap.responseHead({ status, statusText, headers: ctx.redactor.headers(headers), tUs: now() }),
     piece: (data) => {
       sent += data.length;
       tap.chunk('response', data, now());
     },
   });
-  const state: ExchangeState = recorded.status === null ? 'upstream_unreachable' : recorded.state === 'complete' ? 'complete' : 'upstream_reset';
-  exchange.finish(state, state === 'complete' ? null : 'as recorded: the recorded answer did not complete', body.length, sent);
+  const state: ExchangeState =
+    recorded.status === null ? 'upstream_unreachable' : recorded.state === 'complete' ? 'complete' : 'upstream_reset';
+  exchange.finish(
+    state,
+    state === 'complete' ? null : 'as recorded: the recorded answer did not complete',
+    body.length,
+    sent,
+  );
 }
 
 function sendError(res: ProxyResponse, status: number, code: ProxyErrorCode, message: string): void {
   const body = Buffer.from(proxyErrorBody({ status, code, message }));
-  res.writeHead(status, STATUS_CODES[status] ?? '', ['content-type', 'application/json', 'content-length', String(body.length), 'x-loupe-error', code]);
+  res.writeHead(status, STATUS_CODES[status] ?? '', [
+    'content-type',
+    'application/json',
+    'content-length',
+    String(body.length),
+    'x-loupe-error',
+    code,
+  ]);
   res.end(body);
 }

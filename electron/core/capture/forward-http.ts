@@ -12,7 +12,12 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { CaptureSink, ExchangeState, ExchangeTap } from '../../../shared/capture/exchange.js';
-import { clientResponseHeaders, flattenHeaders, pairHeaders, upstreamRequestHeaders } from '../../../shared/capture/hop-headers.js';
+import {
+  clientResponseHeaders,
+  flattenHeaders,
+  pairHeaders,
+  upstreamRequestHeaders,
+} from '../../../shared/capture/hop-headers.js';
 import { proxyErrorBody, upstreamFailure, type ProxyError } from '../../../shared/capture/proxy-error.js';
 import type { Redactor } from '../../../shared/capture/redact.js';
 import { requestTargetProblem } from '../../../shared/capture/request-target.js';
@@ -56,7 +61,16 @@ export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyRe
       finish('proxy_error', reason);
       res.destroy();
     } else {
-      sendProxyError(res, { status: 503, code: 'proxy_shutting_down', message: 'Loupe proxy: shutting down; this request was cut short before the upstream answered' }, tap, now);
+      sendProxyError(
+        res,
+        {
+          status: 503,
+          code: 'proxy_shutting_down',
+          message: 'Loupe proxy: shutting down; this request was cut short before the upstream answered',
+        },
+        tap,
+        now,
+      );
       finish('proxy_error', reason);
     }
   });
@@ -65,7 +79,8 @@ export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyRe
   let requestBytes = 0;
   let responseBytes = 0;
   let clientGone = false;
-  const finish = (state: ExchangeState, error: string | null) => exchange.finish(state, error, requestBytes, responseBytes);
+  const finish = (state: ExchangeState, error: string | null) =>
+    exchange.finish(state, error, requestBytes, responseBytes);
 
   // Only a path is forwarded; the fast path reads no other target, Node's server does.
   const refused = requestTargetProblem(req.url);
@@ -80,8 +95,16 @@ export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyRe
   // Who holds each source: its destination (a full buffer) or the store (tap.chunk false).
   let clientFull = false;
   let upstreamFull = false;
-  const responseHold = storeHold(tap, () => upstream.pause(), () => !clientFull && upstream.resume());
-  const requestHold = storeHold(tap, () => req.pause(), () => !upstreamFull && !exchange.ended && req.resume());
+  const responseHold = storeHold(
+    tap,
+    () => upstream.pause(),
+    () => !clientFull && upstream.resume(),
+  );
+  const requestHold = storeHold(
+    tap,
+    () => req.pause(),
+    () => !upstreamFull && !exchange.ended && req.resume(),
+  );
   const upstream = ctx.pool.call(
     {
       method: req.method ?? 'GET',
@@ -98,7 +121,11 @@ export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyRe
           // Node refuses to send some headers an upstream can send (e.g. invalid characters).
           // The client gets a clear 502 instead of a crashed proxy, and so does the record.
           upstream.destroy();
-          const failure: ProxyError = { status: 502, code: 'upstream_unreachable', message: `Loupe proxy: the upstream sent a response head that cannot be relayed (${(err as Error).message})` };
+          const failure: ProxyError = {
+            status: 502,
+            code: 'upstream_unreachable',
+            message: `Loupe proxy: the upstream sent a response head that cannot be relayed (${(err as Error).message})`,
+          };
           sendProxyError(res, failure, tap, now);
           finish('proxy_error', failure.message);
           return;
@@ -109,7 +136,12 @@ export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyRe
         queueMicrotask(() => {
           if (!bodyStarted && !res.writableEnded && !res.destroyed) res.flushHeaders();
         });
-        tap.responseHead({ status: up.status, statusText: up.statusText, headers: ctx.redactor.headers(headers), tUs: now() });
+        tap.responseHead({
+          status: up.status,
+          statusText: up.statusText,
+          headers: ctx.redactor.headers(headers),
+          tUs: now(),
+        });
       },
       onData(chunk) {
         // Written first, tapped second; a full client buffer pauses the upstream read.
@@ -168,7 +200,10 @@ export function forwardHttp(ctx: ForwardContext, req: ProxyRequest, res: ProxyRe
         } else {
           // Mid-body: the client must see a broken stream, not a clean but short one.
           res.destroy(err);
-          finish(timedOut ? 'upstream_timeout' : 'upstream_reset', err.code === 'ECONNRESET' ? 'upstream connection reset mid-body' : err.message);
+          finish(
+            timedOut ? 'upstream_timeout' : 'upstream_reset',
+            err.code === 'ECONNRESET' ? 'upstream connection reset mid-body' : err.message,
+          );
         }
       },
     },
@@ -250,4 +285,3 @@ function sendProxyError(res: ProxyResponse, failure: ProxyError, tap: ExchangeTa
   tap.responseHead({ status: failure.status, statusText: '', headers, tUs: now() });
   tap.chunk('response', body, now());
 }
-

@@ -15,10 +15,19 @@ import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer, type PerMessageDeflateOptions } from 'ws';
 import type { ExchangeState, HeaderList } from '../../../shared/capture/exchange.js';
 import { firstHeaderValue, pairHeaders, upstreamRequestHeaders } from '../../../shared/capture/hop-headers.js';
-import { proxyErrorBody, proxyErrorResponse, upstreamFailure, type ProxyError } from '../../../shared/capture/proxy-error.js';
+import {
+  proxyErrorBody,
+  proxyErrorResponse,
+  upstreamFailure,
+  type ProxyError,
+} from '../../../shared/capture/proxy-error.js';
 import { requestTargetProblem } from '../../../shared/capture/request-target.js';
 import { upstreamPath } from '../../../shared/capture/upstream-url.js';
-import { clientDeflateAcceptance, upstreamDeflateOffer, type DeflateOptions } from '../../../shared/capture/websocket-deflate.js';
+import {
+  clientDeflateAcceptance,
+  upstreamDeflateOffer,
+  type DeflateOptions,
+} from '../../../shared/capture/websocket-deflate.js';
 import { websocketHandshakeProblem } from '../../../shared/capture/websocket-handshake.js';
 import { upstreamFailureLine, type ForwardContext } from './forward-http.js';
 import { beginExchange } from './begin-exchange.js';
@@ -44,7 +53,11 @@ const wsDeflate = (options: DeflateOptions | false) => options as PerMessageDefl
 function serverFor(maxPayload: number, perMessageDeflate: DeflateOptions | false): WebSocketServer {
   const key = `${maxPayload} ${JSON.stringify(perMessageDeflate)}`;
   let wss = servers.get(key);
-  if (!wss) servers.set(key, (wss = new WebSocketServer({ noServer: true, perMessageDeflate: wsDeflate(perMessageDeflate), maxPayload })));
+  if (!wss)
+    servers.set(
+      key,
+      (wss = new WebSocketServer({ noServer: true, perMessageDeflate: wsDeflate(perMessageDeflate), maxPayload })),
+    );
   return wss;
 }
 
@@ -65,13 +78,22 @@ export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, sock
         socket.destroy();
         finish('proxy_error', reason);
       } else {
-        answer({ status: 503, code: 'proxy_shutting_down', message: 'Loupe proxy: shutting down; this WebSocket was cut short before its handshake completed' }, 'proxy_error', reason);
+        answer(
+          {
+            status: 503,
+            code: 'proxy_shutting_down',
+            message: 'Loupe proxy: shutting down; this WebSocket was cut short before its handshake completed',
+          },
+          'proxy_error',
+          reason,
+        );
       }
       return;
     }
     // Both sides hear 1001, going away (RFC 6455 §7.4.1), and the close handling below
     // records the end once both are closed; a side that does not answer is dropped.
-    for (const side of [clientWs, upstream]) if (side.readyState === WebSocket.OPEN) side.close(1001, 'Loupe is shutting down');
+    for (const side of [clientWs, upstream])
+      if (side.readyState === WebSocket.OPEN) side.close(1001, 'Loupe is shutting down');
     setTimeout(() => {
       clientWs?.terminate();
       upstream.terminate();
@@ -85,12 +107,21 @@ export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, sock
   let clientBytes = 0;
   let serverBytes = 0;
   let clientWs: WebSocket | null = null;
-  const finish = (state: ExchangeState, error: string | null) => exchange.finish(state, error, clientBytes, serverBytes);
+  const finish = (state: ExchangeState, error: string | null) =>
+    exchange.finish(state, error, clientBytes, serverBytes);
 
   /** Answers the client on the raw socket (no WebSocket yet) and records that answer. */
   const answer = (failure: ProxyError, state: ExchangeState, note = failure.message) => {
     socket.end(proxyErrorResponse(failure, STATUS_CODES[failure.status] ?? ''));
-    tap.responseHead({ status: failure.status, statusText: '', headers: [['content-type', 'application/json'], ['x-loupe-error', failure.code]], tUs: now() });
+    tap.responseHead({
+      status: failure.status,
+      statusText: '',
+      headers: [
+        ['content-type', 'application/json'],
+        ['x-loupe-error', failure.code],
+      ],
+      tUs: now(),
+    });
     tap.chunk('response', Buffer.from(proxyErrorBody(failure)), now());
     finish(state, note);
   };
@@ -103,7 +134,10 @@ export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, sock
   // Checked before dialling: the ws server would refuse it only after the upstream accepted.
   const problem = websocketHandshakeProblem(req.method, req.headers);
   if (problem) {
-    answer({ status: 400, code: 'bad_request', message: `Loupe proxy: not a valid WebSocket handshake: ${problem}` }, 'proxy_error');
+    answer(
+      { status: 400, code: 'bad_request', message: `Loupe proxy: not a valid WebSocket handshake: ${problem}` },
+      'proxy_error',
+    );
     return;
   }
 
@@ -126,7 +160,14 @@ export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, sock
     });
   } catch (err) {
     // ws refuses some requests outright (a duplicated subprotocol, a #fragment in the path).
-    answer({ status: 400, code: 'bad_request', message: `Loupe proxy: not a valid WebSocket handshake: ${(err as Error).message}` }, 'proxy_error');
+    answer(
+      {
+        status: 400,
+        code: 'bad_request',
+        message: `Loupe proxy: not a valid WebSocket handshake: ${(err as Error).message}`,
+      },
+      'proxy_error',
+    );
     return;
   }
 
@@ -134,14 +175,30 @@ export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, sock
     // The upstream refused the upgrade: hand its answer to the client as it came.
     refused = true;
     const headers = pairHeaders(response.rawHeaders);
-    tap.responseHead({ status: response.statusCode ?? 0, statusText: response.statusMessage ?? '', headers: ctx.redactor.headers(headers), tUs: now() });
-    const lines = [`HTTP/1.1 ${response.statusCode} ${response.statusMessage ?? ''}`, ...headers.filter(([n]) => !/^(connection|transfer-encoding|keep-alive)$/i.test(n)).map(([n, v]) => `${n}: ${v}`), 'connection: close'];
+    tap.responseHead({
+      status: response.statusCode ?? 0,
+      statusText: response.statusMessage ?? '',
+      headers: ctx.redactor.headers(headers),
+      tUs: now(),
+    });
+    const lines = [
+      `HTTP/1.1 ${response.statusCode} ${response.statusMessage ?? ''}`,
+      ...headers.filter(([n]) => !/^(connection|transfer-encoding|keep-alive)$/i.test(n)).map(([n, v]) => `${n}: ${v}`),
+      'connection: close',
+    ];
     const parts: Buffer[] = [];
     response.on('data', (c: Buffer) => parts.push(c));
     response.on('end', () => {
       if (exchange.ended) return; // cut short by a shutdown meanwhile
       const body = Buffer.concat(parts);
-      socket.end(Buffer.concat([Buffer.from(`${lines.filter((l) => !/^content-length:/i.test(l)).join('\r\n')}\r\ncontent-length: ${body.length}\r\n\r\n`), body]));
+      socket.end(
+        Buffer.concat([
+          Buffer.from(
+            `${lines.filter((l) => !/^content-length:/i.test(l)).join('\r\n')}\r\ncontent-length: ${body.length}\r\n\r\n`,
+          ),
+          body,
+        ]),
+      );
       tap.chunk('response', body, now());
       finish('complete', `the upstream refused the WebSocket upgrade with ${response.statusCode}`);
     });
@@ -199,7 +256,12 @@ export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, sock
 
   upstream.on('upgrade', (response) => {
     upstreamExtensions = firstHeaderValue(response.headers, 'sec-websocket-extensions');
-    tap.responseHead({ status: 101, statusText: response.statusMessage ?? 'Switching Protocols', headers: ctx.redactor.headers(pairHeaders(response.rawHeaders)), tUs: now() });
+    tap.responseHead({
+      status: 101,
+      statusText: response.statusMessage ?? 'Switching Protocols',
+      headers: ctx.redactor.headers(pairHeaders(response.rawHeaders)),
+      tUs: now(),
+    });
   });
   upstream.on('open', () => {
     if (socket.destroyed) {
@@ -211,7 +273,10 @@ export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, sock
     socket.off('data', keepEarly);
     const headAndEarly = early.length ? Buffer.concat([head, ...early]) : head;
     if (earlyBytes > EARLY_BYTES_CAP) socket.resume();
-    serverFor(ctx.maxWebSocketMessageBytes, clientDeflateAcceptance(clientExtensions, upstreamExtensions)).handleUpgrade(req, socket, headAndEarly, (client) => {
+    serverFor(
+      ctx.maxWebSocketMessageBytes,
+      clientDeflateAcceptance(clientExtensions, upstreamExtensions),
+    ).handleUpgrade(req, socket, headAndEarly, (client) => {
       clientWs = client;
       pipe(client, upstream, 'client', (n) => (clientBytes += n));
       pipe(upstream, client, 'server', (n) => (serverBytes += n));
@@ -228,11 +293,29 @@ export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, sock
         if (closedBy === from) {
           const abnormal = code === 1006;
           // A shutdown, or a message over the limit, was Loupe's doing, whoever closed first.
-          const state: ExchangeState = shutdown || tooBig ? 'proxy_error' : !abnormal ? 'complete' : from === 'server' ? 'upstream_reset' : 'client_aborted';
-          const dropped = from === 'server' && upstreamFault ? `the upstream broke the WebSocket protocol: ${upstreamFault}` : `the ${from === 'server' ? 'upstream' : 'client'} dropped the connection without a close frame`;
-          pendingEnd = [state, shutdown ?? tooBig ?? (abnormal ? dropped : `closed by the ${from === 'server' ? 'upstream' : 'client'} with code ${code}${reason.length ? ` (${reason.toString()})` : ''}`)];
+          const state: ExchangeState =
+            shutdown || tooBig
+              ? 'proxy_error'
+              : !abnormal
+                ? 'complete'
+                : from === 'server'
+                  ? 'upstream_reset'
+                  : 'client_aborted';
+          const dropped =
+            from === 'server' && upstreamFault
+              ? `the upstream broke the WebSocket protocol: ${upstreamFault}`
+              : `the ${from === 'server' ? 'upstream' : 'client'} dropped the connection without a close frame`;
+          pendingEnd = [
+            state,
+            shutdown ??
+              tooBig ??
+              (abnormal
+                ? dropped
+                : `closed by the ${from === 'server' ? 'upstream' : 'client'} with code ${code}${reason.length ? ` (${reason.toString()})` : ''}`),
+          ];
         }
-        if (client.readyState === WebSocket.CLOSED && upstream.readyState === WebSocket.CLOSED && pendingEnd) finish(...pendingEnd);
+        if (client.readyState === WebSocket.CLOSED && upstream.readyState === WebSocket.CLOSED && pendingEnd)
+          finish(...pendingEnd);
       };
       client.on('close', onClose('client', upstream));
       upstream.on('close', onClose('server', client));
@@ -261,7 +344,9 @@ export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, sock
 
 /** What the upstream handshake carries: the client's end-to-end headers minus the WebSocket handshake's own. */
 function forwardedHeaders(clientHeaders: HeaderList, host: string): HeaderList {
-  return upstreamRequestHeaders(clientHeaders, host).filter(([name]) => !/^(host|sec-websocket-(key|version|extensions|protocol))$/i.test(name));
+  return upstreamRequestHeaders(clientHeaders, host).filter(
+    ([name]) => !/^(host|sec-websocket-(key|version|extensions|protocol))$/i.test(name),
+  );
 }
 
 function closePayload(code: number, reason: Buffer): Buffer {
@@ -270,4 +355,3 @@ function closePayload(code: number, reason: Buffer): Buffer {
   reason.copy(out, 2);
   return out;
 }
-

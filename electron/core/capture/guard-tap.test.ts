@@ -27,7 +27,14 @@ function notingSink(seen: Seen, failOn?: 'begin' | 'chunk'): CaptureSink {
   };
 }
 
-const complete = { state: 'complete' as const, error: null, tUs: 4, requestBytes: 1, responseBytes: 1, truncated: false };
+const complete = {
+  state: 'complete' as const,
+  error: null,
+  tUs: 4,
+  requestBytes: 1,
+  responseBytes: 1,
+  truncated: false,
+};
 
 describe('guardTap', () => {
   it('passes every call through in order, leaving the start record to the sink', () => {
@@ -35,7 +42,17 @@ describe('guardTap', () => {
     let built = 0;
     const start = () => {
       built++;
-      return { startedAt: 0, transport: 'http' as const, method: 'POST', path: '/v1/responses', upstream: 'sim', label: null, agent: null, requestHeaders: [], connectionId: 'c1' };
+      return {
+        startedAt: 0,
+        transport: 'http' as const,
+        method: 'POST',
+        path: '/v1/responses',
+        upstream: 'sim',
+        label: null,
+        agent: null,
+        requestHeaders: [],
+        connectionId: 'c1',
+      };
     };
     const tap = guardTap(notingSink(seen), start, () => {});
     expect(built).toBe(0);
@@ -55,7 +72,13 @@ describe('guardTap', () => {
     for (const failOn of ['begin', 'chunk'] as const) {
       const seen: Seen = [];
       const errors: string[] = [];
-      const tap = guardTap(notingSink(seen, failOn), () => { throw new Error('not built by the guard'); }, (e) => errors.push((e as Error).message));
+      const tap = guardTap(
+        notingSink(seen, failOn),
+        () => {
+          throw new Error('not built by the guard');
+        },
+        (e) => errors.push((e as Error).message),
+      );
       tap.chunk('request', Buffer.from('a'), 1);
       tap.chunk('response', Buffer.from('b'), 2);
       tap.end(complete);

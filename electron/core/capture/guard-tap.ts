@@ -1,7 +1,14 @@
 // The relay must survive any recorder failure (disk full, a bug, bad bytes): every call
 // into the sink goes through here, and a throw is reported once per exchange, then the
 // exchange goes on unrecorded instead of breaking the user's traffic.
-import type { CaptureSink, ChunkStream, ExchangeEnd, ExchangeStartFields, ExchangeTap, ResponseHead } from '../../../shared/capture/exchange.js';
+import type {
+  CaptureSink,
+  ChunkStream,
+  ExchangeEnd,
+  ExchangeStartFields,
+  ExchangeTap,
+  ResponseHead,
+} from '../../../shared/capture/exchange.js';
 
 /** What the relay holds: every chunk says whether to go on, and a held source can always be woken. */
 export interface RelayTap extends ExchangeTap {

@@ -24,7 +24,11 @@ async function notingUpstream() {
   return {
     url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
     seen,
-    close: () => new Promise<void>((r) => { server.close(() => r()); server.closeAllConnections(); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -77,14 +81,22 @@ async function open(port: number) {
  * until the proxy closes the connection. Resolves with what came back and how long after
  * the first byte the close came; rejects if it stays open `limitMs`.
  */
-async function trickle(conn: Awaited<ReturnType<typeof open>>, prefix: string, limitMs: number): Promise<{ wire: string; afterMs: number }> {
+async function trickle(
+  conn: Awaited<ReturnType<typeof open>>,
+  prefix: string,
+  limitMs: number,
+): Promise<{ wire: string; afterMs: number }> {
   const from = conn.got().length;
   const started = performance.now();
   conn.socket.write(prefix);
   const drip = setInterval(() => conn.socket.write('a'), 50);
   try {
-    const closedInTime = await Promise.race([conn.closed.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), limitMs))]);
-    if (!closedInTime) throw new Error(`the connection was still open ${limitMs} ms after its head began, with a byte every 50 ms`);
+    const closedInTime = await Promise.race([
+      conn.closed.then(() => true),
+      new Promise<boolean>((r) => setTimeout(() => r(false), limitMs)),
+    ]);
+    if (!closedInTime)
+      throw new Error(`the connection was still open ${limitMs} ms after its head began, with a byte every 50 ms`);
     return { wire: conn.got().slice(from), afterMs: performance.now() - started };
   } finally {
     clearInterval(drip);
@@ -95,7 +107,10 @@ const DEADLINE_MS = 1_000;
 const GET = 'GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n';
 const UNFINISHED_GET = 'GET /v1/models HTTP/1.1\r\nHost: x\r\nX-Pad: ';
 
-/** Trickles a head that never ends and expects Node's 408 and the close, not much before the deadline (its clock may start at the connect). */
+/**
+ * Trickles a head that never ends and expects Node's 408 and the close, not much before the deadline (its clock may
+ * start at the connect).
+ */
 async function expectCutAtDeadline(conn: Awaited<ReturnType<typeof open>>, prefix = UNFINISHED_GET): Promise<void> {
   const { wire, afterMs } = await trickle(conn, prefix, 10 * DEADLINE_MS);
   expect(wire).toMatch(/^HTTP\/1\.1 408 /);
@@ -105,7 +120,10 @@ async function expectCutAtDeadline(conn: Awaited<ReturnType<typeof open>>, prefi
 describe('a request head that never completes', () => {
   it.each([
     ['one the fast path would read', UNFINISHED_GET],
-    ['one the fast path would hand to Node (a chunked upload)', 'POST /v1/files HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nX-Pad: '],
+    [
+      'one the fast path would hand to Node (a chunked upload)',
+      'POST /v1/files HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nX-Pad: ',
+    ],
   ])('is answered 408 and closed at the deadline: %s', async (_what, prefix) => {
     const { port, up } = await setup({ headersTimeoutMs: DEADLINE_MS });
     const conn = await open(port);
@@ -117,7 +135,9 @@ describe('a request head that never completes', () => {
     const { port, up } = await setup({ headersTimeoutMs: DEADLINE_MS });
     const conn = await open(port);
     // A chunked upload hands the connection to Node for good; it stays open after the answer.
-    const first = await conn.exchange('POST /v1/files HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\r\n0\r\n\r\n');
+    const first = await conn.exchange(
+      'POST /v1/files HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\r\n0\r\n\r\n',
+    );
     expect(first).toMatch(/^HTTP\/1\.1 200 /);
     await expectCutAtDeadline(conn);
     expect(up.seen).toEqual(['POST /v1/files']);
@@ -156,7 +176,11 @@ describe("Node's server, now that it tracks its connections", () => {
   it('closes an idle keep-alive connection at once on shutdown, not at the end of the grace period', async () => {
     const { h, port } = await setup();
     const conn = await open(port);
-    expect(await conn.exchange('POST /v1/files HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\r\n0\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 /);
+    expect(
+      await conn.exchange(
+        'POST /v1/files HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\r\n0\r\n\r\n',
+      ),
+    ).toMatch(/^HTTP\/1\.1 200 /);
     // The grace is longer than the test's timeout: only closing it as idle ends this in time.
     await h.core.proxy.close(60_000);
     await conn.closed;
@@ -182,8 +206,13 @@ describe('connections still waiting for their first head', () => {
     const wire = refused.got();
     expect(wire).toMatch(/^HTTP\/1\.1 503 /);
     expect(wire).toMatch(/\r\nconnection: close\r\n/i);
-    expect(JSON.parse(wire.slice(wire.indexOf('\r\n\r\n') + 4)).error).toMatchObject({ type: 'proxy_error', code: 'too_many_connections' });
-    expect(lines).toEqual([expect.stringMatching(/^loupe: refused 1 client connection\(s\): 5 are already waiting to send a request head/)]);
+    expect(JSON.parse(wire.slice(wire.indexOf('\r\n\r\n') + 4)).error).toMatchObject({
+      type: 'proxy_error',
+      code: 'too_many_connections',
+    });
+    expect(lines).toEqual([
+      expect.stringMatching(/^loupe: refused 1 client connection\(s\): 5 are already waiting to send a request head/),
+    ]);
 
     // An established connection's next request is not a new connection: it goes through.
     expect(await established.exchange(GET)).toMatch(/^HTTP\/1\.1 200 /);
@@ -205,10 +234,18 @@ describe('a full URL as the request target (absolute-form, as sent to an HTTP pr
     const wire = await conn.exchange('GET http://169.254.169.254/latest HTTP/1.1\r\nHost: 169.254.169.254\r\n\r\n');
     expect(wire).toMatch(/^HTTP\/1\.1 400 /);
     const error = JSON.parse(wire.slice(wire.indexOf('\r\n\r\n') + 4)).error;
-    expect(error).toMatchObject({ type: 'proxy_error', code: 'bad_request', message: expect.stringContaining('not an HTTP proxy') });
+    expect(error).toMatchObject({
+      type: 'proxy_error',
+      code: 'bad_request',
+      message: expect.stringContaining('not an HTTP proxy'),
+    });
     expect(up.seen).toEqual([]);
     await h.settle();
-    const row = h.core.db.prepare('SELECT h.status, x.state FROM exchanges e JOIN response_heads h ON h.exchange_id = e.id JOIN exchange_ends x ON x.exchange_id = e.id').get();
+    const row = h.core.db
+      .prepare(
+        'SELECT h.status, x.state FROM exchanges e JOIN response_heads h ON h.exchange_id = e.id JOIN exchange_ends x ON x.exchange_id = e.id',
+      )
+      .get();
     expect(row).toEqual({ status: 400, state: 'proxy_error' });
   });
 
@@ -223,7 +260,11 @@ describe('a full URL as the request target (absolute-form, as sent to an HTTP pr
     await conn.closed;
     expect(conn.got()).toMatch(/^HTTP\/1\.1 400 /);
     const error = JSON.parse(conn.got().slice(conn.got().indexOf('\r\n\r\n') + 4)).error;
-    expect(error).toMatchObject({ type: 'proxy_error', code: 'bad_request', message: expect.stringContaining('not an HTTP proxy') });
+    expect(error).toMatchObject({
+      type: 'proxy_error',
+      code: 'bad_request',
+      message: expect.stringContaining('not an HTTP proxy'),
+    });
     expect(up.seen).toEqual([]);
   });
 });

@@ -36,7 +36,11 @@ export function nodeCaller(target: UpstreamTarget, agent: http.Agent, timeoutMs:
     let response: http.IncomingMessage | null = null;
     upstream.on('response', (res) => {
       response = res;
-      events.onResponse({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', rawHeaders: res.rawHeaders });
+      events.onResponse({
+        status: res.statusCode ?? 0,
+        statusText: res.statusMessage ?? '',
+        rawHeaders: res.rawHeaders,
+      });
       res.on('data', (chunk: Buffer) => {
         if (!over) events.onData(chunk);
       });
@@ -45,7 +49,9 @@ export function nodeCaller(target: UpstreamTarget, agent: http.Agent, timeoutMs:
         over = true;
         events.onEnd();
       });
-      res.on('aborted', () => fail(Object.assign(new Error('upstream connection reset mid-body'), { code: 'ECONNRESET' })));
+      res.on('aborted', () =>
+        fail(Object.assign(new Error('upstream connection reset mid-body'), { code: 'ECONNRESET' })),
+      );
       res.on('error', fail);
     });
     return {

@@ -10,7 +10,8 @@
 // that a crash left open: state `proxy_error`, and a note that says why.
 
 /** The note of an exchange cut short by a clean shutdown. */
-export const SHUTDOWN_ERROR = 'Loupe shut down before this exchange ended (it was still open when the shutdown grace period ran out); what arrived until then is kept';
+export const SHUTDOWN_ERROR =
+  'Loupe shut down before this exchange ended (it was still open when the shutdown grace period ran out); what arrived until then is kept';
 
 /**
  * How long a WebSocket cut short has for its close handshake before it is dropped. Both

@@ -125,8 +125,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     log,
     forks: options.forks,
   };
-  const onRequest = (req: http.IncomingMessage | Parameters<typeof forwardHttp>[1], res: Parameters<typeof forwardHttp>[2]) =>
-    isForkPath(req.url) ? forwardFork(ctx, req, res) : forwardHttp(ctx, req, res);
+  const onRequest = (
+    req: http.IncomingMessage | Parameters<typeof forwardHttp>[1],
+    res: Parameters<typeof forwardHttp>[2],
+  ) => (isForkPath(req.url) ? forwardFork(ctx, req, res) : forwardHttp(ctx, req, res));
 
   const headersTimeoutMs = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
   const maxHalfOpen = options.maxHalfOpenConnections ?? DEFAULT_MAX_HALF_OPEN;
@@ -138,7 +140,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       headersTimeout: headersTimeoutMs,
       // Node checks for late heads on this interval (30 s by default), so a head may be up to
       // one interval later than headersTimeout before it is cut.
-      connectionsCheckingInterval: headersTimeoutMs > 0 ? Math.min(1_000, Math.max(10, Math.floor(headersTimeoutMs / 10))) : 30_000,
+      connectionsCheckingInterval:
+        headersTimeoutMs > 0 ? Math.min(1_000, Math.max(10, Math.floor(headersTimeoutMs / 10))) : 30_000,
     },
     (req, res) => onRequest(req, res),
   );
@@ -149,7 +152,16 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   fallback.on('upgrade', (req: http.IncomingMessage, socket: Socket, head: Buffer) => {
     if (!isForkPath(req.url)) return forwardWebSocket(ctx, req, socket, head);
     // A fork plan serves HTTP steps; its WebSocket mode is not built, and must not slip through live.
-    socket.end(proxyErrorResponse({ status: 400, code: 'loupe_fork_websocket', message: 'Loupe proxy: a fork base URL serves HTTP requests only, not WebSocket mode' }, 'Bad Request'));
+    socket.end(
+      proxyErrorResponse(
+        {
+          status: 400,
+          code: 'loupe_fork_websocket',
+          message: 'Loupe proxy: a fork base URL serves HTTP requests only, not WebSocket mode',
+        },
+        'Bad Request',
+      ),
+    );
   });
   const fast = createFastServer({
     onRequest: (req, res) => onRequest(req, res),
@@ -170,7 +182,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
-      reject(err.code === 'EADDRINUSE' ? new Error(`port ${options.port} is already in use; pick another with --port (or --port 0 for any free port)`) : err),
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new Error(
+              `port ${options.port} is already in use; pick another with --port (or --port 0 for any free port)`,
+            )
+          : err,
+      ),
     );
     server.listen(options.port ?? DEFAULT_PROXY_PORT, host, () => resolve());
   });
@@ -210,7 +228,9 @@ function refusalLog(log: (line: string) => void, max: number): () => void {
     const now = Date.now();
     if (now - loggedAt < REFUSAL_LOG_EVERY_MS) return;
     loggedAt = now;
-    log(`loupe: refused ${refused} client connection(s): ${max} are already waiting to send a request head (a slow or stuck client?); connections already sending requests are not affected`);
+    log(
+      `loupe: refused ${refused} client connection(s): ${max} are already waiting to send a request head (a slow or stuck client?); connections already sending requests are not affected`,
+    );
     refused = 0;
   };
 }

@@ -38,11 +38,15 @@ describe('proxy with the openai SDK', () => {
   });
   afterAll(() => h.close());
 
-  it('passes a stream\'s head on at once, long before its first event', async () => {
+  it("passes a stream's head on at once, long before its first event", async () => {
     const t0 = performance.now();
     const res = await fetch(`${h.core.proxy.baseUrl}/responses`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_KEY}`, 'x-sim': JSON.stringify({ ttftMs: 600, events: 3 }) },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${TEST_KEY}`,
+        'x-sim': JSON.stringify({ ttftMs: 600, events: 3 }),
+      },
       body: JSON.stringify({ model: 'gpt-5', input: 'x', stream: true }),
     });
     const headAfter = performance.now() - t0;
@@ -63,12 +67,17 @@ describe('proxy with the openai SDK', () => {
     expect(row).toMatchObject({ path: '/v1/responses', status: 200, state: 'complete' });
     const stored = h.core.db.prepare('SELECT model, status FROM responses WHERE response_id = ?').get(response.id);
     expect(stored).toEqual({ model: response.model, status: 'completed' });
-    const items = h.core.db.prepare("SELECT item_id, type FROM items WHERE response_id = ? AND role = 'output' ORDER BY idx").all(response.id);
+    const items = h.core.db
+      .prepare("SELECT item_id, type FROM items WHERE response_id = ? AND role = 'output' ORDER BY idx")
+      .all(response.id);
     expect(items).toEqual(response.output.map((i) => ({ item_id: i.id, type: i.type })));
   });
 
   it('streams events through in order and records every one', async () => {
-    const stream = await h.client.responses.create({ model: 'gpt-5', input: 'Stream', stream: true }, sim({ events: 12, toolCalls: 1 }));
+    const stream = await h.client.responses.create(
+      { model: 'gpt-5', input: 'Stream', stream: true },
+      sim({ events: 12, toolCalls: 1 }),
+    );
     const types: string[] = [];
     let completedId = '';
     for await (const event of stream) {
@@ -80,7 +89,8 @@ describe('proxy with the openai SDK', () => {
     expect(types.filter((t) => t === 'response.output_text.delta')).toHaveLength(12);
     await h.settle();
     const record = JSON.parse(
-      (h.core.db.prepare('SELECT record FROM responses WHERE response_id = ?').get(completedId) as { record: string }).record,
+      (h.core.db.prepare('SELECT record FROM responses WHERE response_id = ?').get(completedId) as { record: string })
+        .record,
     );
     expect(record.streamed).toBe(true);
     expect(record.events.map((e: { type: string }) => e.type)).toEqual(types);
@@ -97,10 +107,13 @@ describe('proxy with the openai SDK', () => {
       sim({ toolCalls: 2 }),
     );
     const toolIds = new Set<string>();
-    for await (const chunk of stream) for (const tc of chunk.choices[0]?.delta.tool_calls ?? []) if (tc.id) toolIds.add(tc.id);
+    for await (const chunk of stream)
+      for (const tc of chunk.choices[0]?.delta.tool_calls ?? []) if (tc.id) toolIds.add(tc.id);
     expect(toolIds.size).toBe(2);
     await h.settle();
-    const calls = h.core.db.prepare("SELECT call_id FROM items WHERE exchange_id = ? AND role = 'output' AND type = 'function_call'").all(last(h).id);
+    const calls = h.core.db
+      .prepare("SELECT call_id FROM items WHERE exchange_id = ? AND role = 'output' AND type = 'function_call'")
+      .all(last(h).id);
     expect(new Set(calls.map((c) => (c as { call_id: string }).call_id))).toEqual(toolIds);
   });
 
@@ -138,8 +151,19 @@ describe('proxy with the openai SDK', () => {
     const token = 'gho_mcp-oauth-token-0123456789abcdef';
     const headerKey = 'mcp-header-key-fedcba9876543210';
     const tools = [
-      { type: 'mcp' as const, server_label: 'gh', server_url: 'https://mcp.example.com', authorization: token, require_approval: 'never' as const },
-      { type: 'mcp' as const, server_label: 'docs', server_url: 'https://docs.example.com', headers: { 'X-Api-Key': headerKey, 'X-Team': 'payments' } },
+      {
+        type: 'mcp' as const,
+        server_label: 'gh',
+        server_url: 'https://mcp.example.com',
+        authorization: token,
+        require_approval: 'never' as const,
+      },
+      {
+        type: 'mcp' as const,
+        server_label: 'docs',
+        server_url: 'https://docs.example.com',
+        headers: { 'X-Api-Key': headerKey, 'X-Team': 'payments' },
+      },
     ];
     const response = await h.client.responses.create({ model: 'gpt-5', input: 'use the tools', tools });
     const forwarded = JSON.parse(h.sim.stats().lastRequest!.body.toString());
@@ -147,12 +171,17 @@ describe('proxy with the openai SDK', () => {
     expect(forwarded.tools[1].headers['X-Api-Key']).toBe(headerKey);
     await h.settle();
     const id = last(h).id;
-    const stored = h.core.db.prepare("SELECT data FROM chunks WHERE exchange_id = ? AND stream = 'request' ORDER BY seq").all(id) as Array<{ data: Buffer }>;
+    const stored = h.core.db
+      .prepare("SELECT data FROM chunks WHERE exchange_id = ? AND stream = 'request' ORDER BY seq")
+      .all(id) as Array<{ data: Buffer }>;
     const body = JSON.parse(Buffer.concat(stored.map((r) => r.data)).toString());
     expect(body.tools[0].authorization).toBe('*'.repeat(token.length));
     expect(body.tools[1].headers).toEqual({ 'X-Api-Key': '*'.repeat(headerKey.length), 'X-Team': 'payments' });
     expect(body.input).toBe('use the tools');
-    const record = h.core.db.prepare('SELECT record FROM responses WHERE response_id = ?').pluck().get(response.id) as string;
+    const record = h.core.db
+      .prepare('SELECT record FROM responses WHERE response_id = ?')
+      .pluck()
+      .get(response.id) as string;
     expect(record).not.toContain(token);
     h.core.recorder.flush();
     await h.settle();
@@ -167,7 +196,10 @@ describe('proxy with the openai SDK', () => {
     const before = exchanges(h).length;
     const results = await Promise.all(
       Array.from({ length: 100 }, async (_, i) => {
-        const stream = await h.client.responses.create({ model: 'gpt-5', input: `n${i}`, stream: true }, sim({ events: 20, gapMs: 1 }));
+        const stream = await h.client.responses.create(
+          { model: 'gpt-5', input: `n${i}`, stream: true },
+          sim({ events: 20, gapMs: 1 }),
+        );
         let deltas = 0;
         for await (const e of stream) if (e.type === 'response.output_text.delta') deltas++;
         return deltas;
@@ -178,7 +210,9 @@ describe('proxy with the openai SDK', () => {
     const rows = exchanges(h).slice(before);
     expect(rows).toHaveLength(100);
     expect(rows.every((r) => r.state === 'complete' && r.status === 200)).toBe(true);
-    const derived = h.core.db.prepare("SELECT COUNT(*) AS n FROM responses WHERE exchange_id > ? AND status = 'completed'").get(before) as { n: number };
+    const derived = h.core.db
+      .prepare("SELECT COUNT(*) AS n FROM responses WHERE exchange_id > ? AND status = 'completed'")
+      .get(before) as { n: number };
     expect(derived.n).toBe(100);
   });
 });
@@ -249,7 +283,8 @@ describe.skipIf(!fs.existsSync(compiledWorker))('proxy with the threaded store w
     await h.client.responses.create({ model: 'gpt-5', input: 'z' });
     await h.settle();
     for (const suffix of ['', '-wal']) {
-      if (fs.existsSync(h.dbPath + suffix)) expect(fs.readFileSync(h.dbPath + suffix).includes(Buffer.from(TEST_KEY))).toBe(false);
+      if (fs.existsSync(h.dbPath + suffix))
+        expect(fs.readFileSync(h.dbPath + suffix).includes(Buffer.from(TEST_KEY))).toBe(false);
     }
   });
 });

@@ -41,7 +41,11 @@ describe('secrets beyond the known headers', () => {
       api_key: SECRETS.bodyKey,
     };
     await h.client.responses.create(body as Parameters<typeof h.client.responses.create>[0] & { stream?: false }, {
-      headers: { 'Ocp-Apim-Subscription-Key': SECRETS.apim, 'x-portkey-api-key': SECRETS.portkey, 'X-My-Thing': SECRETS.mine },
+      headers: {
+        'Ocp-Apim-Subscription-Key': SECRETS.apim,
+        'x-portkey-api-key': SECRETS.portkey,
+        'X-My-Thing': SECRETS.mine,
+      },
       query: { 'subscription-key': SECRETS.query },
     });
 
@@ -50,7 +54,10 @@ describe('secrets beyond the known headers', () => {
     expect(seen.headers['x-portkey-api-key']).toBe(SECRETS.portkey);
     expect(seen.headers['x-my-thing']).toBe(SECRETS.mine);
     expect(seen.path).toBe(`/v1/responses?subscription-key=${SECRETS.query}`);
-    expect(JSON.parse(seen.body.toString())).toMatchObject({ api_key: SECRETS.bodyKey, metadata: { token: SECRETS.metaToken } });
+    expect(JSON.parse(seen.body.toString())).toMatchObject({
+      api_key: SECRETS.bodyKey,
+      metadata: { token: SECRETS.metaToken },
+    });
 
     await h.settle();
     const id = h.core.db.prepare('SELECT MAX(id) FROM exchanges').pluck().get() as number;
@@ -78,9 +85,15 @@ describe('secrets beyond the known headers', () => {
 
   it('masks a credential the API echoes back in a streamed response (metadata)', async () => {
     const token = 'stream-meta-token-0123456789abcdefSSE';
-    const stream = await h.client.responses.create({ model: 'gpt-5', input: 'stream it', stream: true, metadata: { token, note: 'plain-note' } });
+    const stream = await h.client.responses.create({
+      model: 'gpt-5',
+      input: 'stream it',
+      stream: true,
+      metadata: { token, note: 'plain-note' },
+    });
     let echoed = '';
-    for await (const event of stream) if (event.type === 'response.completed') echoed = JSON.stringify(event.response.metadata);
+    for await (const event of stream)
+      if (event.type === 'response.completed') echoed = JSON.stringify(event.response.metadata);
     expect(echoed).toContain(token);
     await h.settle();
     const id = h.core.db.prepare('SELECT MAX(id) FROM exchanges').pluck().get() as number;
@@ -88,7 +101,8 @@ describe('secrets beyond the known headers', () => {
     expect(exchange.response?.text).toContain('"metadata":{"token":"*');
     expect(exchange.response?.text).toContain('plain-note');
     expect(JSON.stringify(exchange)).not.toContain(token);
-    for (const s of ['', '-wal']) if (fs.existsSync(h.dbPath + s)) expect(fs.readFileSync(h.dbPath + s).includes(Buffer.from(token))).toBe(false);
+    for (const s of ['', '-wal'])
+      if (fs.existsSync(h.dbPath + s)) expect(fs.readFileSync(h.dbPath + s).includes(Buffer.from(token))).toBe(false);
   });
 
   it('masks metadata.token in WebSocket client messages and in the server messages that echo it', async () => {
@@ -107,18 +121,31 @@ describe('secrets beyond the known headers', () => {
     ws.close({ code: 1000, reason: 'done' });
     await closed;
     expect(echoed).toContain(token);
-    await eventually(() => (h.core.db.prepare("SELECT COUNT(*) FROM exchanges e JOIN exchange_ends x ON x.exchange_id = e.id WHERE e.transport = 'websocket'").pluck().get() ? true : undefined));
+    await eventually(() =>
+      h.core.db
+        .prepare(
+          "SELECT COUNT(*) FROM exchanges e JOIN exchange_ends x ON x.exchange_id = e.id WHERE e.transport = 'websocket'",
+        )
+        .pluck()
+        .get()
+        ? true
+        : undefined,
+    );
     await h.settle();
     const id = h.core.db.prepare("SELECT MAX(id) FROM exchanges WHERE transport = 'websocket'").pluck().get() as number;
     const exchange = JSON.stringify(await service.invoke('exchanges.get', { exchangeId: id }));
     expect(exchange).toContain('response.completed');
     expect(exchange).not.toContain(token);
-    for (const s of ['', '-wal']) if (fs.existsSync(h.dbPath + s)) expect(fs.readFileSync(h.dbPath + s).includes(Buffer.from(token))).toBe(false);
+    for (const s of ['', '-wal'])
+      if (fs.existsSync(h.dbPath + s)) expect(fs.readFileSync(h.dbPath + s).includes(Buffer.from(token))).toBe(false);
   });
 
   it('masks metadata.token in a compressed response when it is read: records, exchanges.get and HAR', async () => {
     const token = 'gzip-meta-token-0123456789abcdefGZIP';
-    const response = await h.client.responses.create({ model: 'gpt-5', input: 'gzip it', metadata: { token } }, { headers: { 'x-sim': JSON.stringify({ encoding: 'gzip' }) } });
+    const response = await h.client.responses.create(
+      { model: 'gpt-5', input: 'gzip it', metadata: { token } },
+      { headers: { 'x-sim': JSON.stringify({ encoding: 'gzip' }) } },
+    );
     expect(response.metadata).toEqual({ token });
     await h.settle();
     const id = h.core.db.prepare('SELECT MAX(id) FROM exchanges').pluck().get() as number;

@@ -27,8 +27,14 @@ function afterClose<T>(h: Harness, read: (db: Database.Database) => T): T {
   }
 }
 
-const endsOf = (db: Database.Database) => db.prepare('SELECT e.transport, x.state, x.error FROM exchanges e LEFT JOIN exchange_ends x ON x.exchange_id = e.id ORDER BY e.id').all();
-const sessionOpen = (db: Database.Database) => db.prepare('SELECT COUNT(*) FROM meta WHERE key = ?').pluck().get(OPEN_SESSION) === 1;
+const endsOf = (db: Database.Database) =>
+  db
+    .prepare(
+      'SELECT e.transport, x.state, x.error FROM exchanges e LEFT JOIN exchange_ends x ON x.exchange_id = e.id ORDER BY e.id',
+    )
+    .all();
+const sessionOpen = (db: Database.Database) =>
+  db.prepare('SELECT COUNT(*) FROM meta WHERE key = ?').pluck().get(OPEN_SESSION) === 1;
 
 describe('closing the core with exchanges open', () => {
   const dirs: string[] = [];
@@ -42,7 +48,9 @@ describe('closing the core with exchanges open', () => {
     const client = new OpenAI({ apiKey: TEST_KEY, baseURL: h.core.proxy.baseUrl, maxRetries: 0 });
     const ws = new ResponsesWS(client);
     ws.on('error', () => {});
-    const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason })));
+    const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+      ws.on('close', (code, reason) => resolve({ code, reason })),
+    );
     let completed = 0;
     ws.on('event', (e) => void (e.type === 'response.completed' && completed++));
     ws.send({ type: 'response.create', model: 'gpt-5', input: 'one turn, then the connection stays open' });
@@ -54,7 +62,12 @@ describe('closing the core with exchanges open', () => {
       expect(endsOf(db)).toEqual([{ transport: 'websocket', state: 'proxy_error', error: SHUTDOWN_ERROR }]);
       // Both close frames are recorded, each side's answer to Loupe's 1001.
       const id = db.prepare('SELECT id FROM exchanges').pluck().get() as number;
-      for (const stream of ['client', 'server'] as const) expect(storedChunks(db, id, stream).filter((c) => c.opcode === 8).map((c) => c.data.readUInt16BE(0))).toEqual([1001]);
+      for (const stream of ['client', 'server'] as const)
+        expect(
+          storedChunks(db, id, stream)
+            .filter((c) => c.opcode === 8)
+            .map((c) => c.data.readUInt16BE(0)),
+        ).toEqual([1001]);
       // The turn that did finish is kept as it was.
       expect(db.prepare('SELECT status FROM responses').pluck().all()).toEqual(['completed']);
       expect(sessionOpen(db)).toBe(false);
@@ -64,13 +77,18 @@ describe('closing the core with exchanges open', () => {
   it('answers a request the upstream has not answered yet with a 503 that says why, and records it as cut short', async () => {
     const h = await startHarness({ shutdownGraceMs: 200 });
     dirs.push(h.dir);
-    const pending = h.client.responses.create({ model: 'gpt-5', input: 'slow to answer' }, { headers: { 'x-sim': JSON.stringify({ hangMs: 60_000 }) } }).catch((err: unknown) => err);
+    const pending = h.client.responses
+      .create({ model: 'gpt-5', input: 'slow to answer' }, { headers: { 'x-sim': JSON.stringify({ hangMs: 60_000 }) } })
+      .catch((err: unknown) => err);
     await eventually(() => (h.sim.stats().requests === 1 ? true : undefined));
 
     await closeCore(h);
     const err = (await pending) as { status?: number; error?: { code?: string; message?: string } };
     expect(err.status).toBe(503);
-    expect(err.error).toMatchObject({ code: 'proxy_shutting_down', message: expect.stringMatching(/^Loupe proxy: shutting down/) });
+    expect(err.error).toMatchObject({
+      code: 'proxy_shutting_down',
+      message: expect.stringMatching(/^Loupe proxy: shutting down/),
+    });
     afterClose(h, (db) => {
       expect(endsOf(db)).toEqual([{ transport: 'http', state: 'proxy_error', error: SHUTDOWN_ERROR }]);
       expect(db.prepare('SELECT status FROM response_heads').pluck().all()).toEqual([503]);

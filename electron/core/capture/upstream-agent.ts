@@ -12,7 +12,13 @@ import type { StartUpstreamCall } from './upstream-call.js';
 import { wireCaller } from './wire-call.js';
 import { WireConnections } from './wire-connections.js';
 
-const POOL = { keepAlive: true, keepAliveMsecs: 15_000, maxSockets: 256, maxFreeSockets: 64, scheduling: 'lifo' as const };
+const POOL = {
+  keepAlive: true,
+  keepAliveMsecs: 15_000,
+  maxSockets: 256,
+  maxFreeSockets: 64,
+  scheduling: 'lifo' as const,
+};
 
 export interface UpstreamPool {
   /** Starts one forwarded HTTP request. */
@@ -24,7 +30,11 @@ export interface UpstreamPool {
   destroy(): void;
 }
 
-export function createUpstreamPool(target: UpstreamTarget, timeoutMs: number, env: Record<string, string | undefined> = process.env): UpstreamPool {
+export function createUpstreamPool(
+  target: UpstreamTarget,
+  timeoutMs: number,
+  env: Record<string, string | undefined> = process.env,
+): UpstreamPool {
   const proxy = bypassesProxy(target.hostname, target.port, env.NO_PROXY ?? env.no_proxy)
     ? null
     : proxyFromEnv(target.protocol, env);
@@ -33,7 +43,12 @@ export function createUpstreamPool(target: UpstreamTarget, timeoutMs: number, en
     return { call: wireCaller(wire, timeoutMs), tunnel: null, via: null, destroy: () => wire.destroy() };
   }
   const tunnel = new HttpsProxyAgent(proxy, POOL) as unknown as http.Agent;
-  return { call: nodeCaller(target, tunnel, timeoutMs), tunnel, via: withoutCredentials(proxy), destroy: () => tunnel.destroy() };
+  return {
+    call: nodeCaller(target, tunnel, timeoutMs),
+    tunnel,
+    via: withoutCredentials(proxy),
+    destroy: () => tunnel.destroy(),
+  };
 }
 
 function withoutCredentials(url: string): string {

@@ -31,10 +31,14 @@ function mutate(rand: () => number, answer: string): string {
   for (let s = 0; s < steps; s++) {
     const kind = Math.floor(rand() * 5);
     const i = at();
-    if (kind === 0) out = out.slice(0, i); // cut short
-    else if (kind === 1) out = out.slice(0, i) + NASTY[Math.floor(rand() * NASTY.length)]! + out.slice(i + 1); // flip
-    else if (kind === 2) out = out.slice(0, i) + 'garbage\r\n'.slice(0, 1 + Math.floor(rand() * 9)) + out.slice(i); // insert
-    else if (kind === 3) out += ANSWERS[Math.floor(rand() * ANSWERS.length)]!; // a stray second answer
+    if (kind === 0)
+      out = out.slice(0, i); // cut short
+    else if (kind === 1)
+      out = out.slice(0, i) + NASTY[Math.floor(rand() * NASTY.length)]! + out.slice(i + 1); // flip
+    else if (kind === 2)
+      out = out.slice(0, i) + 'garbage\r\n'.slice(0, 1 + Math.floor(rand() * 9)) + out.slice(i); // insert
+    else if (kind === 3)
+      out += ANSWERS[Math.floor(rand() * ANSWERS.length)]!; // a stray second answer
     else out = out.slice(0, i) + out.slice(i, i + 8) + out.slice(i); // a repeated run
   }
   return out;
@@ -42,7 +46,9 @@ function mutate(rand: () => number, answer: string): string {
 
 /** Splits `wire` into 1–5 pieces at random points. */
 function pieces(rand: () => number, wire: string): string[] {
-  const cuts = Array.from({ length: Math.floor(rand() * 5) }, () => Math.floor(rand() * wire.length)).sort((a, b) => a - b);
+  const cuts = Array.from({ length: Math.floor(rand() * 5) }, () => Math.floor(rand() * wire.length)).sort(
+    (a, b) => a - b,
+  );
   const out: string[] = [];
   let from = 0;
   for (const c of [...cuts, wire.length]) {
@@ -71,7 +77,11 @@ async function scriptedUpstream() {
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { answers, url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    answers,
+    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 /** One request on a raw connection; resolves with what came back once the proxy closed it. */
@@ -84,7 +94,9 @@ function ask(port: number, path: string, http10: boolean): Promise<string> {
     socket.on('data', (d) => (got += d.toString('latin1')));
     socket.on('close', () => resolve(got));
     socket.on('error', () => {});
-    socket.setTimeout(5_000, () => reject(new Error(`the proxy neither answered nor closed within 5 s; got ${JSON.stringify(got.slice(0, 200))}`)));
+    socket.setTimeout(5_000, () =>
+      reject(new Error(`the proxy neither answered nor closed within 5 s; got ${JSON.stringify(got.slice(0, 200))}`)),
+    );
   });
 }
 
@@ -110,7 +122,9 @@ describe('an upstream sending anything', () => {
       if (got.length) expect(got.slice(0, 9), `case ${i}: ${JSON.stringify(answer)}`).toMatch(/^HTTP\/1\.[01] /);
     }
     await h.settle();
-    const counts = h.core.db.prepare('SELECT (SELECT COUNT(*) FROM exchanges) AS started, (SELECT COUNT(*) FROM exchange_ends) AS ended').get() as { started: number; ended: number };
+    const counts = h.core.db
+      .prepare('SELECT (SELECT COUNT(*) FROM exchanges) AS started, (SELECT COUNT(*) FROM exchange_ends) AS ended')
+      .get() as { started: number; ended: number };
     expect(counts).toEqual({ started: CASES, ended: CASES });
 
     // And a clean answer still goes through whole, once the last closes have been seen.

@@ -26,7 +26,11 @@ async function startConnectProxy(): Promise<{ url: string; connects: string[]; c
   return {
     url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
     connects,
-    close: () => new Promise((r) => { server.close(() => r()); server.closeAllConnections(); }),
+    close: () =>
+      new Promise((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -66,7 +70,10 @@ describe('upstream connections', () => {
 
   it('goes direct for hosts in NO_PROXY', async () => {
     const before = proxy.connects.length;
-    const h = await startHarness({ upstream: `http://sim.test:${sim.port}`, env: { HTTP_PROXY: proxy.url, NO_PROXY: 'example.org, .test' } });
+    const h = await startHarness({
+      upstream: `http://sim.test:${sim.port}`,
+      env: { HTTP_PROXY: proxy.url, NO_PROXY: 'example.org, .test' },
+    });
     try {
       expect(h.core.proxy.via).toBe(null);
       // Direct means resolving `sim.test` ourselves, which fails: a 502, and no CONNECT.

@@ -12,11 +12,24 @@ import { eventually, startHarness, TEST_KEY, type Harness } from '../../../test/
 async function deflateUpstream(perMessageDeflate: PerMessageDeflateOptions | false, reply: (m: string) => string) {
   const server = http.createServer();
   const wss = new WebSocketServer({ server, perMessageDeflate });
-  const seen: { requestExtensions: string | undefined; answeredExtensions: string | undefined; ws: WebSocket; socket: net.Socket }[] = [];
+  const seen: {
+    requestExtensions: string | undefined;
+    answeredExtensions: string | undefined;
+    ws: WebSocket;
+    socket: net.Socket;
+  }[] = [];
   let answered: string | undefined;
-  wss.on('headers', (lines) => (answered = lines.find((l) => /^sec-websocket-extensions:/i.test(l))?.replace(/^[^:]+:\s*/, '')));
+  wss.on(
+    'headers',
+    (lines) => (answered = lines.find((l) => /^sec-websocket-extensions:/i.test(l))?.replace(/^[^:]+:\s*/, '')),
+  );
   wss.on('connection', (ws, req) => {
-    seen.push({ requestExtensions: req.headers['sec-websocket-extensions'], answeredExtensions: answered, ws, socket: req.socket as net.Socket });
+    seen.push({
+      requestExtensions: req.headers['sec-websocket-extensions'],
+      answeredExtensions: answered,
+      ws,
+      socket: req.socket as net.Socket,
+    });
     ws.on('message', (data) => ws.send(reply(data.toString())));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -37,7 +50,8 @@ async function openClient(h: Harness, perMessageDeflate: PerMessageDeflateOption
   const ws = new WebSocket(`ws://127.0.0.1:${h.core.proxy.port}/v1/responses`, {
     headers: { authorization: `Bearer ${TEST_KEY}` },
     perMessageDeflate,
-    createConnection: (opts: http.ClientRequestArgs) => (socket = net.connect({ host: opts.hostname ?? opts.host ?? '127.0.0.1', port: Number(opts.port) })),
+    createConnection: (opts: http.ClientRequestArgs) =>
+      (socket = net.connect({ host: opts.hostname ?? opts.host ?? '127.0.0.1', port: Number(opts.port) })),
   });
   ws.on('upgrade', (res) => (answeredExtensions = res.headers['sec-websocket-extensions'] as string | undefined));
   ws.on('error', () => {});
@@ -52,20 +66,32 @@ async function openClient(h: Harness, perMessageDeflate: PerMessageDeflateOption
 }
 
 function lastWs(h: Harness) {
-  return h.core.db.prepare(`SELECT e.id, x.state, x.error FROM exchanges e LEFT JOIN exchange_ends x ON x.exchange_id = e.id WHERE e.transport = 'websocket' ORDER BY e.id DESC LIMIT 1`).get() as
-    | { id: number; state: string | null; error: string | null }
-    | undefined;
+  return h.core.db
+    .prepare(
+      `SELECT e.id, x.state, x.error FROM exchanges e LEFT JOIN exchange_ends x ON x.exchange_id = e.id WHERE e.transport = 'websocket' ORDER BY e.id DESC LIMIT 1`,
+    )
+    .get() as { id: number; state: string | null; error: string | null } | undefined;
 }
 const ended = (h: Harness) => eventually(() => (lastWs(h)?.state ? lastWs(h) : undefined));
-const texts = (h: Harness, id: number, stream: 'client' | 'server') => storedChunks(h.core.db, id, stream).filter((c) => c.opcode === 1).map((c) => c.data.toString());
+const texts = (h: Harness, id: number, stream: 'client' | 'server') =>
+  storedChunks(h.core.db, id, stream)
+    .filter((c) => c.opcode === 1)
+    .map((c) => c.data.toString());
 
 describe('permessage-deflate through the proxy', () => {
   const cleanups: (() => Promise<void>)[] = [];
   afterEach(async () => {
-    await Promise.all(openClients.splice(0).map((ws) => ws.readyState === WebSocket.CLOSED || new Promise((r) => (ws.once('close', r), ws.close(1000)))));
+    await Promise.all(
+      openClients
+        .splice(0)
+        .map((ws) => ws.readyState === WebSocket.CLOSED || new Promise((r) => (ws.once('close', r), ws.close(1000)))),
+    );
     for (const c of cleanups.splice(0).reverse()) await c();
   });
-  async function proxyTo(upstream: Awaited<ReturnType<typeof deflateUpstream>>, options: { maxWebSocketMessageBytes?: number } = {}) {
+  async function proxyTo(
+    upstream: Awaited<ReturnType<typeof deflateUpstream>>,
+    options: { maxWebSocketMessageBytes?: number } = {},
+  ) {
     cleanups.push(upstream.close);
     const h = await startHarness({ upstream: upstream.url, ...options });
     cleanups.push(() => h.close());
@@ -73,7 +99,9 @@ describe('permessage-deflate through the proxy', () => {
   }
 
   it('is negotiated on both legs, relays messages intact both ways, compressed on the wire, and records them decompressed', async () => {
-    const upstream = await deflateUpstream({ threshold: 0 }, (m) => JSON.stringify({ type: 'echo', text: m.toUpperCase() }));
+    const upstream = await deflateUpstream({ threshold: 0 }, (m) =>
+      JSON.stringify({ type: 'echo', text: m.toUpperCase() }),
+    );
     const h = await proxyTo(upstream);
     const client = await openClient(h, { threshold: 0 });
 
@@ -101,7 +129,16 @@ describe('permessage-deflate through the proxy', () => {
   });
 
   it("answers the client with the upstream's parameters: no context takeover, smaller windows", async () => {
-    const upstream = await deflateUpstream({ threshold: 0, serverNoContextTakeover: true, clientNoContextTakeover: true, serverMaxWindowBits: 10, clientMaxWindowBits: 9 }, (m) => m);
+    const upstream = await deflateUpstream(
+      {
+        threshold: 0,
+        serverNoContextTakeover: true,
+        clientNoContextTakeover: true,
+        serverMaxWindowBits: 10,
+        clientMaxWindowBits: 9,
+      },
+      (m) => m,
+    );
     const h = await proxyTo(upstream);
     const client = await openClient(h, { threshold: 0 });
     const [leg] = upstream.seen;
@@ -115,8 +152,14 @@ describe('permessage-deflate through the proxy', () => {
   it("offers the upstream the client's own parameters", async () => {
     const upstream = await deflateUpstream({ threshold: 0 }, (m) => m);
     const h = await proxyTo(upstream);
-    const client = await openClient(h, { serverNoContextTakeover: true, serverMaxWindowBits: 11, clientMaxWindowBits: 12 });
-    expect(upstream.seen[0]!.requestExtensions).toBe('permessage-deflate; server_no_context_takeover; server_max_window_bits=11; client_max_window_bits=12');
+    const client = await openClient(h, {
+      serverNoContextTakeover: true,
+      serverMaxWindowBits: 11,
+      clientMaxWindowBits: 12,
+    });
+    expect(upstream.seen[0]!.requestExtensions).toBe(
+      'permessage-deflate; server_no_context_takeover; server_max_window_bits=11; client_max_window_bits=12',
+    );
     expect(client.answeredExtensions).toBe(upstream.seen[0]!.answeredExtensions);
   });
 
@@ -144,7 +187,10 @@ describe('permessage-deflate through the proxy', () => {
     const upstream = await deflateUpstream({ threshold: 0 }, (m) => m);
     const h = await proxyTo(upstream);
     // A valid offer spoiled by a second one with an unknown parameter.
-    const ws = new WebSocket(`ws://127.0.0.1:${h.core.proxy.port}/v1/responses`, { perMessageDeflate: false, headers: { 'sec-websocket-extensions': 'permessage-deflate, permessage-deflate; bogus' } });
+    const ws = new WebSocket(`ws://127.0.0.1:${h.core.proxy.port}/v1/responses`, {
+      perMessageDeflate: false,
+      headers: { 'sec-websocket-extensions': 'permessage-deflate, permessage-deflate; bogus' },
+    });
     ws.on('error', () => {});
     await new Promise((r) => ws.once('open', r));
     expect(upstream.seen[0]!.requestExtensions).toBeUndefined();
@@ -163,7 +209,10 @@ describe('permessage-deflate through the proxy', () => {
     // It crossed the wire as a few kilobytes: the limit held on the inflated size.
     expect(client.socket.bytesWritten - before).toBeLessThan(64 << 10);
     const row = await ended(h);
-    expect(row).toMatchObject({ state: 'proxy_error', error: `a message from the client was over Loupe's WebSocket message limit (${limit} bytes)` });
+    expect(row).toMatchObject({
+      state: 'proxy_error',
+      error: `a message from the client was over Loupe's WebSocket message limit (${limit} bytes)`,
+    });
     expect(texts(h, row.id, 'client')).toEqual([]);
   });
 });

@@ -8,7 +8,13 @@
 // body, an error) closes it.
 import type net from 'node:net';
 import { ResponseParseError, ResponseParser } from '../../../shared/capture/response-parser.js';
-import { silenceTimeout, type StartUpstreamCall, type UpstreamCall, type UpstreamCallEvents, type UpstreamRequest } from './upstream-call.js';
+import {
+  silenceTimeout,
+  type StartUpstreamCall,
+  type UpstreamCall,
+  type UpstreamCallEvents,
+  type UpstreamRequest,
+} from './upstream-call.js';
 import type { WireConnections, WireOwner } from './wire-connections.js';
 
 const CRLF = Buffer.from('\r\n');
@@ -18,7 +24,12 @@ export function wireCaller(connections: WireConnections, timeoutMs: number): Sta
   return (request, events) => startWireCall(connections, timeoutMs, request, events);
 }
 
-function startWireCall(connections: WireConnections, timeoutMs: number, request: UpstreamRequest, events: UpstreamCallEvents): UpstreamCall {
+function startWireCall(
+  connections: WireConnections,
+  timeoutMs: number,
+  request: UpstreamRequest,
+  events: UpstreamCallEvents,
+): UpstreamCall {
   let over = false; // an event ended the call, or the client abandoned it
   let requestEnded = request.body === 'none';
   let responseEnded = false;
@@ -136,7 +147,8 @@ function startWireCall(connections: WireConnections, timeoutMs: number, request:
   return {
     write(chunk) {
       if (over || requestEnded || !chunk.length) return true;
-      if (request.body === 'chunked') return send([Buffer.from(`${chunk.length.toString(16)}\r\n`, 'latin1'), chunk, CRLF]);
+      if (request.body === 'chunked')
+        return send([Buffer.from(`${chunk.length.toString(16)}\r\n`, 'latin1'), chunk, CRLF]);
       return send([chunk]);
     },
     end() {
@@ -184,7 +196,9 @@ function keepAliveHint(rawHeaders: string[]): number | null {
 /** A parse failure or early close, shaped as Node reports a dropped connection so the error mapping stays one. */
 function parseFailure(err: unknown): NodeJS.ErrnoException {
   if (!(err instanceof ResponseParseError)) return err as Error;
-  return Object.assign(new Error(err.message), { code: /closed the connection/.test(err.message) ? 'ECONNRESET' : 'HPE_INVALID' });
+  return Object.assign(new Error(err.message), {
+    code: /closed the connection/.test(err.message) ? 'ECONNRESET' : 'HPE_INVALID',
+  });
 }
 
 function noCall(): UpstreamCall {

@@ -26,11 +26,18 @@ async function httpUpstream(handler: http.RequestListener, keepAliveTimeout = 5_
   return {
     url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
     connections: () => connections,
-    close: () => new Promise<void>((r) => { server.close(() => r()); server.closeAllConnections(); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
   };
 }
 
-/** An upstream that answers each request head with the bytes `answer` gives, then closes if it says so (at once, or after `closeAfterMs`). */
+/**
+ * An upstream that answers each request head with the bytes `answer` gives, then closes if it says so (at once, or
+ * after `closeAfterMs`).
+ */
 async function rawUpstream(answer: () => { bytes: string; close: boolean; closeAfterMs?: number }) {
   let connections = 0;
   const server = net.createServer((socket) => {
@@ -57,12 +64,16 @@ async function rawUpstream(answer: () => { bytes: string; close: boolean; closeA
 
 function lastExchange(h: Harness) {
   return h.core.db
-    .prepare(`SELECT e.id, x.state, x.error FROM exchanges e LEFT JOIN exchange_ends x ON x.exchange_id = e.id ORDER BY e.id DESC LIMIT 1`)
+    .prepare(
+      `SELECT e.id, x.state, x.error FROM exchanges e LEFT JOIN exchange_ends x ON x.exchange_id = e.id ORDER BY e.id DESC LIMIT 1`,
+    )
     .get() as { id: number; state: string | null; error: string | null };
 }
 
 function storedBody(h: Harness, id: number, stream: 'request' | 'response'): string {
-  const rows = h.core.db.prepare('SELECT data FROM chunks WHERE exchange_id = ? AND stream = ? ORDER BY seq').all(id, stream) as Array<{ data: Buffer }>;
+  const rows = h.core.db
+    .prepare('SELECT data FROM chunks WHERE exchange_id = ? AND stream = ? ORDER BY seq')
+    .all(id, stream) as Array<{ data: Buffer }>;
   return Buffer.concat(rows.map((r) => r.data)).toString();
 }
 
@@ -93,10 +104,19 @@ describe('the wire client', () => {
     const h = await loupeFor(up.url);
     const url = new URL(h.core.proxy.baseUrl);
     const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request({ host: url.hostname, port: url.port, method: 'POST', path: '/v1/files', headers: { 'content-type': 'text/plain' } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      });
+      const req = http.request(
+        {
+          host: url.hostname,
+          port: url.port,
+          method: 'POST',
+          path: '/v1/files',
+          headers: { 'content-type': 'text/plain' },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
       req.on('error', reject);
       req.write('part one, ');
       setTimeout(() => req.write('part two, '), 20);
@@ -118,7 +138,10 @@ describe('the wire client', () => {
         read += d.length;
         if (read < 2 << 20 || res.headersSent) return;
         req.pause();
-        setTimeout(() => res.writeHead(413, { 'content-type': 'application/json' }).end('{"error":{"message":"too large"}}'), 100);
+        setTimeout(
+          () => res.writeHead(413, { 'content-type': 'application/json' }).end('{"error":{"message":"too large"}}'),
+          100,
+        );
       });
     });
     cleanups.push(up.close);
@@ -130,22 +153,36 @@ describe('the wire client', () => {
       let uploaded = false;
       let answered = false;
       const done = () => status && uploaded && answered && resolve({ status, uploaded });
-      const req = http.request({ host: url.hostname, port: url.port, method: 'POST', path: '/v1/audio/transcriptions', headers: { 'content-type': 'application/octet-stream', 'content-length': body.length } }, (res) => {
-        status = res.statusCode ?? 0;
-        res.resume();
-        res.on('end', () => ((answered = true), done()));
-      });
+      const req = http.request(
+        {
+          host: url.hostname,
+          port: url.port,
+          method: 'POST',
+          path: '/v1/audio/transcriptions',
+          headers: { 'content-type': 'application/octet-stream', 'content-length': body.length },
+        },
+        (res) => {
+          status = res.statusCode ?? 0;
+          res.resume();
+          res.on('end', () => ((answered = true), done()));
+        },
+      );
       req.on('error', reject);
       // Sent whole before anything else happens, as many clients do: it must not stall.
       req.end(body, () => ((uploaded = true), done()));
-      setTimeout(() => reject(new Error(`stalled: status ${status}, uploaded ${uploaded}, answered ${answered}`)), 15_000);
+      setTimeout(
+        () => reject(new Error(`stalled: status ${status}, uploaded ${uploaded}, answered ${answered}`)),
+        15_000,
+      );
     });
     expect(outcome).toEqual({ status: 413, uploaded: true });
     // The record ends with the answer: no request bytes are stored after the exchange's end.
     await h.settle();
     const row = h.core.db
-      .prepare(`SELECT x.state, x.request_bytes AS bytes, (SELECT COALESCE(SUM(LENGTH(data)), 0) FROM chunks c WHERE c.exchange_id = e.id AND c.stream = 'request') AS stored
-                FROM exchanges e JOIN exchange_ends x ON x.exchange_id = e.id ORDER BY e.id DESC LIMIT 1`)
+      .prepare(
+        `SELECT x.state, x.request_bytes AS bytes, (SELECT COALESCE(SUM(LENGTH(data)), 0) FROM chunks c WHERE c.exchange_id = e.id AND c.stream = 'request') AS stored
+                FROM exchanges e JOIN exchange_ends x ON x.exchange_id = e.id ORDER BY e.id DESC LIMIT 1`,
+      )
       .get() as { state: string; bytes: number; stored: number };
     expect(row.state).toBe('complete');
     expect(row.stored).toBe(row.bytes);
@@ -156,7 +193,10 @@ describe('the wire client', () => {
     const up = await httpUpstream((req, res) => {
       if (req.url === '/v1/nothing') res.writeHead(204).end();
       else if (req.url === '/v1/cached') res.writeHead(304, { etag: '"a"' }).end();
-      else res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1234' }).end(req.method === 'HEAD' ? undefined : 'x'.repeat(1234));
+      else
+        res
+          .writeHead(200, { 'content-type': 'application/json', 'content-length': '1234' })
+          .end(req.method === 'HEAD' ? undefined : 'x'.repeat(1234));
     });
     cleanups.push(up.close);
     const h = await loupeFor(up.url);
@@ -169,7 +209,10 @@ describe('the wire client', () => {
   });
 
   it('reads a body that ends with the connection, and opens a new connection after it', async () => {
-    const up = await rawUpstream(() => ({ bytes: 'HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\n\r\nuntil the upstream hangs up', close: true }));
+    const up = await rawUpstream(() => ({
+      bytes: 'HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\n\r\nuntil the upstream hangs up',
+      close: true,
+    }));
     cleanups.push(up.close);
     const h = await loupeFor(up.url);
     for (let i = 0; i < 2; i++) {
@@ -190,14 +233,24 @@ describe('the wire client', () => {
     const h = await loupeFor(up.url);
     const err = await h.client.responses.create({ model: 'gpt-5', input: 'x' }).catch((e: unknown) => e);
     expect((err as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
-    expect((err as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({ type: 'proxy_error', code: 'upstream_unreachable' });
+    expect((err as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({
+      type: 'proxy_error',
+      code: 'upstream_unreachable',
+    });
     expect((err as Error).message).toMatch(/malformed status line/);
     await h.settle();
-    expect(lastExchange(h)).toMatchObject({ state: 'upstream_unreachable', error: expect.stringMatching(/malformed status line/) });
+    expect(lastExchange(h)).toMatchObject({
+      state: 'upstream_unreachable',
+      error: expect.stringMatching(/malformed status line/),
+    });
   });
 
   it('drops a pooled connection the upstream closed while idle and carries on with a new one', async () => {
-    const up = await rawUpstream(() => ({ bytes: 'HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}', close: false, closeAfterMs: 50 }));
+    const up = await rawUpstream(() => ({
+      bytes: 'HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}',
+      close: false,
+      closeAfterMs: 50,
+    }));
     cleanups.push(up.close);
     const h = await loupeFor(up.url);
     expect((await rawRequest(h.core.proxy.baseUrl, 'GET', '/v1/models')).status).toBe(200);
@@ -208,7 +261,10 @@ describe('the wire client', () => {
 
   it("lets a pooled connection go before the upstream's own Keep-Alive timeout would close it", async () => {
     // Node's servers say `Keep-Alive: timeout=N` and close at N; a reuse near N would race it.
-    const up = await httpUpstream((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'), 1_000);
+    const up = await httpUpstream(
+      (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'),
+      1_000,
+    );
     cleanups.push(up.close);
     const h = await loupeFor(up.url);
     expect((await rawRequest(h.core.proxy.baseUrl, 'GET', '/v1/models')).status).toBe(200);
@@ -217,32 +273,86 @@ describe('the wire client', () => {
   });
 
   it('reaches an https upstream over TLS, trusting the CA in NODE_EXTRA_CA_CERTS', async (ctx) => {
-    if (!fs.existsSync(path.join(root, 'dist', 'electron', 'core', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+    if (!fs.existsSync(path.join(root, 'dist', 'electron', 'core', 'cli.js')))
+      throw new Error('dist/ is missing: run `npm run build` first');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-tls-'));
     cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
-    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { encoding: 'utf8' });
+    const made = spawnSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        path.join(dir, 'key.pem'),
+        '-out',
+        path.join(dir, 'cert.pem'),
+      ],
+      { encoding: 'utf8' },
+    );
     if (made.status !== 0) {
       // .ci/run installs openssl; a developer machine without it skips, and says so.
       console.warn(`skipped: openssl could not make a test certificate (${made.error?.message ?? made.stderr})`);
       ctx.skip();
     }
-    const server = https.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) }, (req, res) => {
-      req.resume();
-      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'over-tls', object: 'model', created: 0, owned_by: 'test' }] })));
-    });
+    const server = https.createServer(
+      { key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) },
+      (req, res) => {
+        req.resume();
+        req.on('end', () =>
+          res.writeHead(200, { 'content-type': 'application/json' }).end(
+            JSON.stringify({
+              object: 'list',
+              data: [{ id: 'over-tls', object: 'model', created: 0, owned_by: 'test' }],
+            }),
+          ),
+        );
+      },
+    );
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    cleanups.push(() => new Promise<void>((r) => { server.close(() => r()); server.closeAllConnections(); }));
+    cleanups.push(
+      () =>
+        new Promise<void>((r) => {
+          server.close(() => r());
+          server.closeAllConnections();
+        }),
+    );
     const upstream = `https://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
-    const child = spawn(process.execPath, [path.join(root, 'bin', 'loupe.js'), 'serve', '--port', '0', '--db', path.join(dir, 'tls.loupe'), '--upstream', upstream], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, NODE_EXTRA_CA_CERTS: path.join(dir, 'cert.pem') },
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(root, 'bin', 'loupe.js'),
+        'serve',
+        '--port',
+        '0',
+        '--db',
+        path.join(dir, 'tls.loupe'),
+        '--upstream',
+        upstream,
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env: { ...process.env, NODE_EXTRA_CA_CERTS: path.join(dir, 'cert.pem') },
+      },
+    );
     cleanups.push(async () => {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await exited;
     });
-    const ready = JSON.parse(await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout! }).once('line', resolve))) as { proxy: string };
+    const ready = JSON.parse(
+      await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout! }).once('line', resolve)),
+    ) as { proxy: string };
     const client = new OpenAI({ apiKey: TEST_KEY, baseURL: ready.proxy, maxRetries: 0 });
     const models = await client.models.list();
     expect(models.data.map((m) => m.id)).toEqual(['over-tls']);

@@ -23,7 +23,9 @@ interface Slot {
 }
 
 export interface WireConnectionOptions {
-  /** Idle sockets close after this long (default 15 s: an agent's pause between calls rarely pays a new TLS handshake). */
+  /**
+   * Idle sockets close after this long (default 15 s: an agent's pause between calls rarely pays a new TLS handshake).
+   */
   idleMs?: number;
   maxIdle?: number;
 }
@@ -92,7 +94,13 @@ export class WireConnections {
     let socket: net.Socket;
     if (protocol === 'https:') {
       // Resuming the last TLS session spares a new connection the full handshake, as https.Agent does.
-      const tlsSocket = tls.connect({ host: hostname, port, servername: net.isIP(hostname) ? undefined : hostname, ALPNProtocols: ['http/1.1'], session: this.tlsSession });
+      const tlsSocket = tls.connect({
+        host: hostname,
+        port,
+        servername: net.isIP(hostname) ? undefined : hostname,
+        ALPNProtocols: ['http/1.1'],
+        session: this.tlsSession,
+      });
       tlsSocket.on('session', (session: Buffer) => (this.tlsSession = session));
       socket = tlsSocket;
     } else {

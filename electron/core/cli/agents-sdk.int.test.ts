@@ -11,7 +11,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
-import { Agent, BatchTraceProcessor, getGlobalTraceProvider, OpenAIProvider, OpenAITracingExporter, Runner, setTraceProcessors, setTracingDisabled, tool } from '@openai/agents';
+import {
+  Agent,
+  BatchTraceProcessor,
+  getGlobalTraceProvider,
+  OpenAIProvider,
+  OpenAITracingExporter,
+  Runner,
+  setTraceProcessors,
+  setTracingDisabled,
+  tool,
+} from '@openai/agents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportDocument } from '../../../shared/export/export-json.js';
 import { bodiesOf, clientCapture, grouping, sortedGroups } from '../../../test/support/client-capture.js';
@@ -42,17 +52,35 @@ describe.each([
     const serve = await startServe(db, upstream.url);
     try {
       setTracingDisabled(false);
-      setTraceProcessors([new BatchTraceProcessor(new OpenAITracingExporter({ apiKey: KEY, endpoint: `${serve.proxy}/traces/ingest`, maxRetries: 1 }), { scheduleDelay: 50 })]);
+      setTraceProcessors([
+        new BatchTraceProcessor(
+          new OpenAITracingExporter({ apiKey: KEY, endpoint: `${serve.proxy}/traces/ingest`, maxRetries: 1 }),
+          { scheduleDelay: 50 },
+        ),
+      ]);
       const client = new OpenAI({ apiKey: KEY, baseURL: serve.proxy, maxRetries: 0, fetch: capture.fetch });
       const weather = tool({
         name: 'get_weather',
         description: 'The weather in a city',
-        parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false } as never,
+        parameters: {
+          type: 'object',
+          properties: { city: { type: 'string' } },
+          required: ['city'],
+          additionalProperties: false,
+        } as never,
         strict: true,
         execute: async () => 'sunny in Paris',
       });
-      const agent = new Agent({ name: 'Forecaster', model: useResponses ? 'gpt-5' : 'gpt-4o', instructions: 'Answer about the weather.', tools: [weather] });
-      const runner = new Runner({ modelProvider: new OpenAIProvider({ openAIClient: client as never, useResponses }), tracingDisabled: false });
+      const agent = new Agent({
+        name: 'Forecaster',
+        model: useResponses ? 'gpt-5' : 'gpt-4o',
+        instructions: 'Answer about the weather.',
+        tools: [weather],
+      });
+      const runner = new Runner({
+        modelProvider: new OpenAIProvider({ openAIClient: client as never, useResponses }),
+        tracingDisabled: false,
+      });
       for (let k = 0; k < 2; k++) {
         const result = await runner.run(agent, 'What is the weather in Paris?');
         runs.push(result.rawResponses.map((r) => r.responseId ?? ''));
@@ -75,8 +103,12 @@ describe.each([
     for (const run of doc.runs) {
       const calls = run.graph.nodes.filter((n) => n.type === 'function_call');
       expect(calls).toHaveLength(1);
-      const outputs = run.graph.nodes.filter((n) => n.type === 'function_call_output' && n.call_id === calls[0]!.call_id);
-      expect(run.graph.edges.filter((e) => e.kind === 'call')).toEqual([{ from: calls[0]!.id, to: outputs[0]!.id, kind: 'call' }]);
+      const outputs = run.graph.nodes.filter(
+        (n) => n.type === 'function_call_output' && n.call_id === calls[0]!.call_id,
+      );
+      expect(run.graph.edges.filter((e) => e.kind === 'call')).toEqual([
+        { from: calls[0]!.id, to: outputs[0]!.id, kind: 'call' },
+      ]);
     }
   });
 

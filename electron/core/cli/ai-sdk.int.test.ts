@@ -44,7 +44,12 @@ function barrier(n: number): () => Promise<void> {
 function weatherTool(wait: () => Promise<void> = async () => {}) {
   return tool({
     description: 'The weather in a city',
-    inputSchema: jsonSchema<{ city: string }>({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false }),
+    inputSchema: jsonSchema<{ city: string }>({
+      type: 'object',
+      properties: { city: { type: 'string' } },
+      required: ['city'],
+      additionalProperties: false,
+    }),
     execute: async ({ city }) => {
       await wait();
       return `sunny in ${city}`;
@@ -76,11 +81,25 @@ describe.each([
       const bothCalled = barrier(2);
       const users = await Promise.all(
         ['Ada in Oslo', 'Bo in Lima'].map((who) =>
-          generateText({ model, system: SYSTEM, prompt: `I am ${who}: what is the weather?`, tools: { get_weather: weatherTool(bothCalled) }, stopWhen: stepCountIs(3) }),
+          generateText({
+            model,
+            system: SYSTEM,
+            prompt: `I am ${who}: what is the weather?`,
+            tools: { get_weather: weatherTool(bothCalled) },
+            stopWhen: stepCountIs(3),
+          }),
         ),
       );
       ids.users = users.map(stepIds);
-      ids.loop = stepIds(await generateText({ model, system: SYSTEM, prompt: 'What is the weather in Paris?', tools, stopWhen: stepCountIs(3) }));
+      ids.loop = stepIds(
+        await generateText({
+          model,
+          system: SYSTEM,
+          prompt: 'What is the weather in Paris?',
+          tools,
+          stopWhen: stepCountIs(3),
+        }),
+      );
     } finally {
       expect(await serve.stop()).toBe(0);
     }
@@ -109,13 +128,19 @@ describe.each([
       const run = doc.runs.find((r) => r.responses.some((x) => x.id === steps[0]))!;
       const calls = run.graph.nodes.filter((n) => n.type === 'function_call');
       expect(calls).toHaveLength(1);
-      const outputs = run.graph.nodes.filter((n) => n.type === 'function_call_output' && n.call_id === calls[0]!.call_id);
+      const outputs = run.graph.nodes.filter(
+        (n) => n.type === 'function_call_output' && n.call_id === calls[0]!.call_id,
+      );
       expect(outputs).toHaveLength(1);
-      expect(run.graph.edges.filter((e) => e.kind === 'call')).toEqual([{ from: calls[0]!.id, to: outputs[0]!.id, kind: 'call' }]);
+      expect(run.graph.edges.filter((e) => e.kind === 'call')).toEqual([
+        { from: calls[0]!.id, to: outputs[0]!.id, kind: 'call' },
+      ]);
       // Every edge joins nodes of this run: the other user's prompt is in no edge of it.
       const nodes = new Set(run.graph.nodes.map((n) => n.id));
       expect(run.graph.edges.every((e) => nodes.has(e.from) && nodes.has(e.to))).toBe(true);
-      expect(run.graph.nodes.filter((n) => n.response_id !== null).every((n) => steps.includes(n.response_id!))).toBe(true);
+      expect(run.graph.nodes.filter((n) => n.response_id !== null).every((n) => steps.includes(n.response_id!))).toBe(
+        true,
+      );
     }
   });
 

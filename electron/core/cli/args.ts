@@ -52,7 +52,8 @@ export function portFlag(args: ParsedArgs, name: string): number | undefined {
   const v = args.flags.get(name);
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (v === true || !Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`--${name} must be a port number (0-65535), got "${v}"`);
+  if (v === true || !Number.isInteger(n) || n < 0 || n > 65535)
+    throw new UsageError(`--${name} must be a port number (0-65535), got "${v}"`);
   return n;
 }
 
@@ -74,7 +75,9 @@ export function secondsFlag(args: ParsedArgs, name: string): number | undefined 
   return n * 1000;
 }
 
-/** --upstream, checked before anything starts: a bad URL is a usage error, not a failure after the recording was opened. */
+/**
+ * --upstream, checked before anything starts: a bad URL is a usage error, not a failure after the recording was opened.
+ */
 export function upstreamFlag(args: ParsedArgs): string | undefined {
   const v = stringFlag(args, 'upstream');
   if (v === undefined) return undefined;
@@ -90,7 +93,8 @@ export function upstreamFlag(args: ParsedArgs): string | undefined {
 export function otlpFlags(args: ParsedArgs): { url: string; json: boolean; content: boolean } | undefined {
   const url = stringFlag(args, 'otlp');
   if (url === undefined) {
-    for (const name of ['otlp-json', 'otlp-content']) if (args.flags.has(name)) throw new UsageError(`--${name} needs --otlp URL`);
+    for (const name of ['otlp-json', 'otlp-content'])
+      if (args.flags.has(name)) throw new UsageError(`--${name} needs --otlp URL`);
     return undefined;
   }
   let parsed: URL;
@@ -99,7 +103,8 @@ export function otlpFlags(args: ParsedArgs): { url: string; json: boolean; conte
   } catch {
     throw new UsageError(`--otlp needs an http(s) URL such as http://127.0.0.1:4318/v1/traces, got "${url}"`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`--otlp needs an http(s) URL, got "${url}"`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new UsageError(`--otlp needs an http(s) URL, got "${url}"`);
   return { url, json: args.flags.has('otlp-json'), content: args.flags.has('otlp-content') };
 }
 

@@ -49,20 +49,51 @@ const sseEvent = (data: Record<string, unknown>) => `event: ${data.type as strin
 async function writeBigStream(res: http.ServerResponse, bytes: number): Promise<void> {
   const id = 'resp_big_stream';
   const item = { id: 'msg_big', type: 'message', status: 'in_progress', role: 'assistant', content: [] as unknown[] };
-  const response = { id, object: 'response', created_at: 1, status: 'in_progress', model: 'gpt-5', output: [] as unknown[], usage: null as unknown };
+  const response = {
+    id,
+    object: 'response',
+    created_at: 1,
+    status: 'in_progress',
+    model: 'gpt-5',
+    output: [] as unknown[],
+    usage: null as unknown,
+  };
   let seq = 0;
   const send = async (text: string) => {
     if (!res.write(text)) await new Promise((r) => res.once('drain', r));
   };
   await send(sseEvent({ type: 'response.created', sequence_number: seq++, response }));
   await send(sseEvent({ type: 'response.output_item.added', sequence_number: seq++, output_index: 0, item }));
-  await send(sseEvent({ type: 'response.content_part.added', sequence_number: seq++, item_id: item.id, output_index: 0, content_index: 0, part: { type: 'output_text', text: '' } }));
+  await send(
+    sseEvent({
+      type: 'response.content_part.added',
+      sequence_number: seq++,
+      item_id: item.id,
+      output_index: 0,
+      content_index: 0,
+      part: { type: 'output_text', text: '' },
+    }),
+  );
   const delta = 'The quick brown fox jumps over the lazy dog, again and again. ';
-  const deltaBytes = sseEvent({ type: 'response.output_text.delta', sequence_number: 1_000_000, item_id: item.id, output_index: 0, content_index: 0, delta }).length;
+  const deltaBytes = sseEvent({
+    type: 'response.output_text.delta',
+    sequence_number: 1_000_000,
+    item_id: item.id,
+    output_index: 0,
+    content_index: 0,
+    delta,
+  }).length;
   const deltas = Math.floor(bytes / (deltaBytes + 4 * delta.length));
   let pending = '';
   for (let i = 0; i < deltas; i++) {
-    pending += sseEvent({ type: 'response.output_text.delta', sequence_number: seq++, item_id: item.id, output_index: 0, content_index: 0, delta });
+    pending += sseEvent({
+      type: 'response.output_text.delta',
+      sequence_number: seq++,
+      item_id: item.id,
+      output_index: 0,
+      content_index: 0,
+      delta,
+    });
     if (pending.length >= 64 << 10) {
       await send(pending);
       pending = '';
@@ -72,11 +103,41 @@ async function writeBigStream(res: http.ServerResponse, bytes: number): Promise<
   const text = delta.repeat(deltas);
   const part = { type: 'output_text', text, annotations: [] };
   const done = { ...item, status: 'completed', content: [part] };
-  await send(sseEvent({ type: 'response.output_text.done', sequence_number: seq++, item_id: item.id, output_index: 0, content_index: 0, text }));
-  await send(sseEvent({ type: 'response.content_part.done', sequence_number: seq++, item_id: item.id, output_index: 0, content_index: 0, part }));
+  await send(
+    sseEvent({
+      type: 'response.output_text.done',
+      sequence_number: seq++,
+      item_id: item.id,
+      output_index: 0,
+      content_index: 0,
+      text,
+    }),
+  );
+  await send(
+    sseEvent({
+      type: 'response.content_part.done',
+      sequence_number: seq++,
+      item_id: item.id,
+      output_index: 0,
+      content_index: 0,
+      part,
+    }),
+  );
   await send(sseEvent({ type: 'response.output_item.done', sequence_number: seq++, output_index: 0, item: done }));
-  const usage = { input_tokens: 12, output_tokens: deltas * 12, total_tokens: 12 + deltas * 12, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } };
-  await send(sseEvent({ type: 'response.completed', sequence_number: seq++, response: { ...response, status: 'completed', output: [done], usage } }));
+  const usage = {
+    input_tokens: 12,
+    output_tokens: deltas * 12,
+    total_tokens: 12 + deltas * 12,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: 0 },
+  };
+  await send(
+    sseEvent({
+      type: 'response.completed',
+      sequence_number: seq++,
+      response: { ...response, status: 'completed', output: [done], usage },
+    }),
+  );
   res.end();
 }
 
@@ -93,8 +154,20 @@ function startUpstream(): Promise<{ url: string; close(): Promise<void> }> {
         return;
       }
       const body = {
-        id: 'resp_after_big_request', object: 'response', created_at: 1, status: 'completed', model: 'gpt-5',
-        output: [{ id: 'msg_small', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: `read ${requestBytes} bytes`, annotations: [] }] }],
+        id: 'resp_after_big_request',
+        object: 'response',
+        created_at: 1,
+        status: 'completed',
+        model: 'gpt-5',
+        output: [
+          {
+            id: 'msg_small',
+            type: 'message',
+            status: 'completed',
+            role: 'assistant',
+            content: [{ type: 'output_text', text: `read ${requestBytes} bytes`, annotations: [] }],
+          },
+        ],
         usage: { input_tokens: 5, output_tokens: 3, total_tokens: 8 },
       };
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -116,7 +189,9 @@ interface Serve {
 }
 
 async function startServe(db: string, upstream: string): Promise<Serve> {
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', db, '--upstream', upstream], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', db, '--upstream', upstream], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   onTestFinished(() => void child.kill('SIGKILL'));
   const stderr: string[] = [];
   child.stderr!.on('data', (d: Buffer) => stderr.push(d.toString()));
@@ -144,7 +219,10 @@ function storedSha(db: string, exchangeId: number, stream: 'request' | 'response
   const conn = new Database(db, { readonly: true });
   try {
     const hash = crypto.createHash('sha256');
-    const rows = conn.prepare('SELECT data FROM chunks WHERE exchange_id = ? AND stream = ? ORDER BY seq').pluck().iterate(exchangeId, stream);
+    const rows = conn
+      .prepare('SELECT data FROM chunks WHERE exchange_id = ? AND stream = ? ORDER BY seq')
+      .pluck()
+      .iterate(exchangeId, stream);
     for (const data of rows as IterableIterator<Buffer>) hash.update(data);
     return hash.digest('hex');
   } finally {
@@ -175,8 +253,15 @@ function derived(db: string, exchangeId: number): boolean {
   }
 }
 
-/** Waits until the exchange answering `responseId` is derived, then reads its run and the exchange back through the UI's API. */
-async function readBack(serve: Serve, db: string, responseId: string): Promise<{ response: RunDetail['responses'][number]; exchange: ExchangeDetail }> {
+/**
+ * Waits until the exchange answering `responseId` is derived, then reads its run and the exchange back through the UI's
+ * API.
+ */
+async function readBack(
+  serve: Serve,
+  db: string,
+  responseId: string,
+): Promise<{ response: RunDetail['responses'][number]; exchange: ExchangeDetail }> {
   const found = async () => {
     const list = await serve.api<RunsList>('runs.list', {});
     for (const run of list.runs) {
@@ -200,7 +285,8 @@ describe('loupe serve with bodies of hundreds of MB', () => {
   let upstream: Awaited<ReturnType<typeof startUpstream>>;
   let dir: string;
   beforeAll(async () => {
-    if (!fs.existsSync(path.join(root, 'dist', 'electron', 'core', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+    if (!fs.existsSync(path.join(root, 'dist', 'electron', 'core', 'cli.js')))
+      throw new Error('dist/ is missing: run `npm run build` first');
     upstream = await startUpstream();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-big-'));
   });
@@ -214,7 +300,10 @@ describe('loupe serve with bodies of hundreds of MB', () => {
     const serve = await startServe(db, upstream.url);
     const client = new OpenAI({ apiKey: KEY, baseURL: serve.proxy, maxRetries: 0, timeout: 300_000 });
     const res = await client.responses
-      .create({ model: 'gpt-5', input: 'write a very long answer', stream: true }, { headers: { 'x-test-stream-bytes': String(BODY_MB * MB) } })
+      .create(
+        { model: 'gpt-5', input: 'write a very long answer', stream: true },
+        { headers: { 'x-test-stream-bytes': String(BODY_MB * MB) } },
+      )
       .asResponse();
     const hash = crypto.createHash('sha256');
     let received = 0;
@@ -227,13 +316,17 @@ describe('loupe serve with bodies of hundreds of MB', () => {
 
     const { response, exchange } = await readBack(serve, db, 'resp_big_stream');
     const peak = treePeakBytes(serve.child.pid!);
-    console.log(`peak RSS of the serve tree, ${(received / MB).toFixed(0)} MB streamed response: ${(relayed / MB).toFixed(0)} MB relayed, ${(peak / MB).toFixed(0)} MB derived and read back`);
+    console.log(
+      `peak RSS of the serve tree, ${(received / MB).toFixed(0)} MB streamed response: ${(relayed / MB).toFixed(0)} MB relayed, ${(peak / MB).toFixed(0)} MB derived and read back`,
+    );
     expect(response.status).toBe('completed');
     expect(response.output.map((i) => i.type)).toEqual(['message']);
     expect(exchange.response.bytes).toBe(received);
     expect(exchange.response.cutForView).toBe(true);
     expect(storedSha(db, response.exchangeId, 'response')).toBe(hash.digest('hex'));
-    expect(exchange.notes.join('\n')).toMatch(/response stream is 19\d MB, over the 16 MB that Loupe parses whole: derived as it was read/);
+    expect(exchange.notes.join('\n')).toMatch(
+      /response stream is 19\d MB, over the 16 MB that Loupe parses whole: derived as it was read/,
+    );
     expect(exchange.notes.join('\n')).toMatch(/stream events over 4\.0 MB were not parsed.*response\.completed/);
     expect(peak).toBeLessThan(PEAK_LIMIT);
   }, 300_000);
@@ -243,7 +336,10 @@ describe('loupe serve with bodies of hundreds of MB', () => {
     const serve = await startServe(db, upstream.url);
     // A long history: many large messages, as an agent resending its context sends.
     const turn = 'Earlier in this conversation the user pasted a long log. '.repeat(36_000);
-    const input = Array.from({ length: Math.ceil((BODY_MB * MB) / turn.length) }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: turn }));
+    const input = Array.from({ length: Math.ceil((BODY_MB * MB) / turn.length) }, (_, i) => ({
+      role: i % 2 ? 'assistant' : 'user',
+      content: turn,
+    }));
     let sent: string | null = null;
     const client = new OpenAI({
       apiKey: KEY,
@@ -267,12 +363,16 @@ describe('loupe serve with bodies of hundreds of MB', () => {
 
     const { response: recorded, exchange } = await readBack(serve, db, 'resp_after_big_request');
     const peak = treePeakBytes(serve.child.pid!);
-    console.log(`peak RSS of the serve tree, ${(sentBytes / MB).toFixed(0)} MB request body: ${(relayed / MB).toFixed(0)} MB relayed, ${(peak / MB).toFixed(0)} MB derived and read back`);
+    console.log(
+      `peak RSS of the serve tree, ${(sentBytes / MB).toFixed(0)} MB request body: ${(relayed / MB).toFixed(0)} MB relayed, ${(peak / MB).toFixed(0)} MB derived and read back`,
+    );
     expect(recorded.status).toBe('completed');
     expect(exchange.request.bytes).toBe(sentBytes);
     expect(exchange.request.cutForView).toBe(true);
     expect(storedSha(db, recorded.exchangeId, 'request')).toBe(sentSha);
-    expect(exchange.notes.join('\n')).toMatch(/request body is 20\d MB, over the 16 MB that Loupe parses whole: only its top-level fields model were read, the rest is shown raw/);
+    expect(exchange.notes.join('\n')).toMatch(
+      /request body is 20\d MB, over the 16 MB that Loupe parses whole: only its top-level fields model were read, the rest is shown raw/,
+    );
     // The upload is read no faster than the store writes it (the recorder holds a large
     // body's source while the writer is far behind), so the relay's backlog stays small;
     // what derivation and reading add must stay small too.

@@ -1,7 +1,8 @@
 // The Codex CLI (the real binary) records a two-turn task (`codex exec`, then `codex exec
 // resume --last`) through `loupe record` against the simulator, then re-runs it offline
 // against `loupe replay` of that recording with nothing else listening: the same output,
-// 0 misses; then forks it at its second turn. Codex gives its input items fresh ids and fills `client_metadata` with fresh
+// 0 misses; then forks it at its second turn. Codex gives its input items fresh ids and fills `client_metadata` with
+// fresh
 // session and turn ids on every run, so the replay ignores those two (README, replay).
 // The binary is not a dependency (hundreds of MB): set LOUPE_CODEX to its path, or install
 // @openai/codex in node_modules; without it this file reports itself skipped.
@@ -15,11 +16,21 @@ import { startSimUpstream } from '../sim/index.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const bin = path.join(root, 'bin', 'loupe.js');
-const codex = [process.env.LOUPE_CODEX, path.join(root, 'node_modules', '.bin', 'codex')].find((p) => p && fs.existsSync(p));
+const codex = [process.env.LOUPE_CODEX, path.join(root, 'node_modules', '.bin', 'codex')].find(
+  (p) => p && fs.existsSync(p),
+);
 
-function loupe(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function loupe(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env }, cwd });
+    const child = spawn(process.execPath, [bin, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+      cwd,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -47,7 +58,11 @@ describe.skipIf(codex === undefined)('the Codex CLI', () => {
       { mode: 0o755 },
     );
     const task = path.join(dir, 'two-turns.sh');
-    fs.writeFileSync(task, `#!/bin/sh\nset -e\nrm -rf "${home}" && mkdir -p "${home}"\n"${run}" "List the files here, then say hello"\n"${run}" resume --last "Now say goodbye"\n`, { mode: 0o755 });
+    fs.writeFileSync(
+      task,
+      `#!/bin/sh\nset -e\nrm -rf "${home}" && mkdir -p "${home}"\n"${run}" "List the files here, then say hello"\n"${run}" resume --last "Now say goodbye"\n`,
+      { mode: 0o755 },
+    );
     const env = { CODEX_HOME: home, CODEX_API_KEY: 'sk-test-codex-0000' };
     const file = path.join(dir, 'codex.loupe');
 
@@ -61,7 +76,11 @@ describe.skipIf(codex === undefined)('the Codex CLI', () => {
     expect(recorded.status, recorded.stderr).toBe(0);
     expect(recorded.stderr).toMatch(/recorded 2 exchanges/);
 
-    const replayed = await loupe(['replay', file, '--ignore', '/client_metadata', '--ignore', '/input/*/id', '--', task], env, work);
+    const replayed = await loupe(
+      ['replay', file, '--ignore', '/client_metadata', '--ignore', '/input/*/id', '--', task],
+      env,
+      work,
+    );
     expect(replayed.status, replayed.stderr).toBe(0);
     expect(replayed.stderr).toMatch(/replayed 2 exchanges, 0 misses/);
     expect(replayed.stdout).toBe(recorded.stdout);
@@ -69,10 +88,29 @@ describe.skipIf(codex === undefined)('the Codex CLI', () => {
 
     // And forked at its second turn with the prompt edited: turn 1 from the recording, turn 2
     // live to the simulator with the edit, recorded as a run of its own.
-    const doc = JSON.parse((await loupe(['export', file], env, work)).stdout) as { runs: Array<{ id: string; forked_from?: unknown; responses: Array<{ id: string }> }> };
+    const doc = JSON.parse((await loupe(['export', file], env, work)).stdout) as {
+      runs: Array<{ id: string; forked_from?: unknown; responses: Array<{ id: string }> }>;
+    };
     const original = doc.runs[0]!;
     const forked = await loupe(
-      ['fork', file, '--run', original.id, '--at', '2', '--set', '/request/input/5/content/0/text=Now say farewell', '--ignore', '/client_metadata', '--ignore', '/input/*/id', '--upstream', 'sim', '--', task],
+      [
+        'fork',
+        file,
+        '--run',
+        original.id,
+        '--at',
+        '2',
+        '--set',
+        '/request/input/5/content/0/text=Now say farewell',
+        '--ignore',
+        '/client_metadata',
+        '--ignore',
+        '/input/*/id',
+        '--upstream',
+        'sim',
+        '--',
+        task,
+      ],
       env,
       work,
     );

@@ -4,7 +4,10 @@
 import os from 'node:os';
 import path from 'node:path';
 
-export function defaultLibraryPath(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+export function defaultLibraryPath(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
   if (env.LOUPE_DB) return env.LOUPE_DB;
   const home = os.homedir();
   let base: string;

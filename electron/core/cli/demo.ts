@@ -24,7 +24,8 @@ function speedFlag(args: ParsedArgs): number {
   const value = stringFlag(args, 'speed');
   if (value === undefined) return 1;
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--speed must be a positive number (1 = real time), got "${value}"`);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new UsageError(`--speed must be a positive number (1 = real time), got "${value}"`);
   return n;
 }
 

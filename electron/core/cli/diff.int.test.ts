@@ -30,19 +30,43 @@ const WEATHER = {
   type: 'function' as const,
   name: 'get_weather',
   description: 'Current weather for a city.',
-  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
+  parameters: {
+    type: 'object',
+    properties: { city: { type: 'string' } },
+    required: ['city'],
+    additionalProperties: false,
+  },
   strict: true,
 };
 
 /** A two-step tool loop as an app runs it: the model calls get_weather, the app answers, the model replies. */
-async function toolLoop(h: Harness, label: string, prompt: string, tools: OpenAI.Responses.Tool[] = [WEATHER]): Promise<void> {
-  const client = new OpenAI({ apiKey: TEST_KEY, baseURL: h.core.proxy.baseUrl.replace(/\/v1$/, `/s/${label}/v1`), maxRetries: 0 });
+async function toolLoop(
+  h: Harness,
+  label: string,
+  prompt: string,
+  tools: OpenAI.Responses.Tool[] = [WEATHER],
+): Promise<void> {
+  const client = new OpenAI({
+    apiKey: TEST_KEY,
+    baseURL: h.core.proxy.baseUrl.replace(/\/v1$/, `/s/${label}/v1`),
+    maxRetries: 0,
+  });
   const sim = (o: object) => ({ headers: { 'x-sim': JSON.stringify(o) } });
-  const first = await client.responses.create({ model: 'gpt-5', instructions: 'You answer weather questions.', input: prompt, tools, stream: false }, sim({ toolCalls: 1, events: 0 }));
+  const first = await client.responses.create(
+    { model: 'gpt-5', instructions: 'You answer weather questions.', input: prompt, tools, stream: false },
+    sim({ toolCalls: 1, events: 0 }),
+  );
   const calls = first.output.filter((o): o is OpenAI.Responses.ResponseFunctionToolCall => o.type === 'function_call');
   expect(calls).toHaveLength(1);
   await client.responses.create(
-    { model: 'gpt-5', instructions: 'You answer weather questions.', previous_response_id: first.id, input: [{ type: 'function_call_output', call_id: calls[0]!.call_id, output: '{"temp":20}' }], tools, stream: true },
+    {
+      model: 'gpt-5',
+      instructions: 'You answer weather questions.',
+      previous_response_id: first.id,
+      input: [{ type: 'function_call_output', call_id: calls[0]!.call_id, output: '{"temp":20}' }],
+      tools,
+      stream: true,
+    },
     sim({ events: 4 }),
   );
 }
@@ -52,12 +76,22 @@ let file: string;
 let other: string;
 
 beforeAll(async () => {
-  if (!fs.existsSync(path.join(root, 'dist', 'electron', 'core', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  if (!fs.existsSync(path.join(root, 'dist', 'electron', 'core', 'cli.js')))
+    throw new Error('dist/ is missing: run `npm run build` first');
   h = await startHarness();
   await toolLoop(h, 'golden', 'Weather in Paris?');
   await toolLoop(h, 'again', 'Weather in Paris?');
   await toolLoop(h, 'reworded', 'What is the weather like in Paris?');
-  await toolLoop(h, 'tool-changed', 'Weather in Paris?', [{ ...WEATHER, parameters: { ...WEATHER.parameters, properties: { city: { type: 'string' }, unit: { type: 'string' } }, required: ['city', 'unit'] } }]);
+  await toolLoop(h, 'tool-changed', 'Weather in Paris?', [
+    {
+      ...WEATHER,
+      parameters: {
+        ...WEATHER.parameters,
+        properties: { city: { type: 'string' }, unit: { type: 'string' } },
+        required: ['city', 'unit'],
+      },
+    },
+  ]);
   await h.settle();
   // A copy to compare against as "another file"; the harness's folder goes when it closes.
   const dir = fs.mkdtempSync(path.join(path.dirname(h.dir), 'loupe-diff-'));
@@ -78,7 +112,11 @@ describe('loupe diff', () => {
     const out = await loupe(['diff', file, 'label:golden', 'label:again', '--format', 'json']);
     expect(out.stderr).toBe('');
     expect(out.status).toBe(0);
-    const doc = JSON.parse(out.stdout) as { match: boolean; first_divergence: unknown; steps: Array<{ match: boolean; a: { response_id: string }; b: { response_id: string } }> };
+    const doc = JSON.parse(out.stdout) as {
+      match: boolean;
+      first_divergence: unknown;
+      steps: Array<{ match: boolean; a: { response_id: string }; b: { response_id: string } }>;
+    };
     expect(doc.match).toBe(true);
     expect(doc.first_divergence).toBeNull();
     expect(doc.steps.map((s) => s.match)).toEqual([true, true]);
@@ -91,7 +129,10 @@ describe('loupe diff', () => {
   it('a changed prompt differs at step 1: exit 1, with both texts', async () => {
     const out = await loupe(['diff', file, 'label:golden', 'label:reworded', '--format', 'json']);
     expect(out.status).toBe(1);
-    const doc = JSON.parse(out.stdout) as { match: boolean; first_divergence: { step: number; a: string; b: string; what: string } };
+    const doc = JSON.parse(out.stdout) as {
+      match: boolean;
+      first_divergence: { step: number; a: string; b: string; what: string };
+    };
     expect(doc.match).toBe(false);
     expect(doc.first_divergence).toEqual({
       step: 1,
@@ -105,9 +146,17 @@ describe('loupe diff', () => {
   it('a changed tool schema differs on every step, against a golden run in another file', async () => {
     const out = await loupe(['diff', file, 'label:tool-changed', `${other}:label:golden`, '--format', 'json']);
     expect(out.status).toBe(1);
-    const doc = JSON.parse(out.stdout) as { first_divergence: { step: number; what: string; path: string }; steps: Array<{ differences: Array<{ kind: string; path: string }> }> };
-    expect(doc.first_divergence).toMatchObject({ step: 1, path: 'tools.get_weather', what: 'tool get_weather differs (parameters.properties.unit, parameters.required[1])' });
-    for (const s of doc.steps) expect(s.differences.filter((d) => d.kind === 'request').map((d) => d.path)).toEqual(['tools.get_weather']);
+    const doc = JSON.parse(out.stdout) as {
+      first_divergence: { step: number; what: string; path: string };
+      steps: Array<{ differences: Array<{ kind: string; path: string }> }>;
+    };
+    expect(doc.first_divergence).toMatchObject({
+      step: 1,
+      path: 'tools.get_weather',
+      what: 'tool get_weather differs (parameters.properties.unit, parameters.required[1])',
+    });
+    for (const s of doc.steps)
+      expect(s.differences.filter((d) => d.kind === 'request').map((d) => d.path)).toEqual(['tools.get_weather']);
     const text = await loupe(['diff', file, 'label:tool-changed', `${other}:label:golden`]);
     expect(text.status).toBe(1);
     expect(text.stdout).toContain('First divergence at step 1: tool get_weather differs');

@@ -27,7 +27,8 @@ export async function diffCommand(args: ParsedArgs): Promise<number> {
   const [file, runA, runB] = args.positionals;
   if (!file || !runA || !runB) throw new UsageError(`diff needs a recording and two runs: ${USAGE}`);
   const format = stringFlag(args, 'format') ?? 'text';
-  if (!(DIFF_FORMATS as readonly string[]).includes(format)) throw new UsageError(`unknown --format "${format}"; use text or json`);
+  if (!(DIFF_FORMATS as readonly string[]).includes(format))
+    throw new UsageError(`unknown --format "${format}"; use text or json`);
   try {
     const recordings = new Recordings();
     const a = await recordings.run(file, runA);
@@ -38,7 +39,9 @@ export async function diffCommand(args: ParsedArgs): Promise<number> {
     const write = stdoutSink();
     await write(format === 'json' ? `${JSON.stringify(comparisonJson(comparison))}\n` : comparisonText(comparison));
     if (unreadable.length) {
-      process.stderr.write(`loupe: ${unreadable.map((r) => r.id).join(' and ')} hold responses the file could not read back (damaged), so whether the runs match cannot be said\n`);
+      process.stderr.write(
+        `loupe: ${unreadable.map((r) => r.id).join(' and ')} hold responses the file could not read back (damaged), so whether the runs match cannot be said\n`,
+      );
       return TROUBLE;
     }
     return comparison.match ? MATCH : DIFFER;
@@ -56,10 +59,17 @@ class Recordings {
 
   async run(file: string, id: string): Promise<Run> {
     const runs = await this.load(file);
-    const found = runs.find((r) => r.id === id) ?? uniqueBy(runs, (r) => r.label === id || r.id === `label:${id}` || r.id === `run:${id}`);
+    const found =
+      runs.find((r) => r.id === id) ??
+      uniqueBy(runs, (r) => r.label === id || r.id === `label:${id}` || r.id === `run:${id}`);
     if (found) return found;
-    const some = runs.slice(0, 8).map((r) => r.id).join(', ');
-    throw new UsageError(`no run "${id}" in ${file}${runs.length ? `; it holds ${runs.length} run(s): ${some}${runs.length > 8 ? ', …' : ''}` : ' (it holds no runs)'}`);
+    const some = runs
+      .slice(0, 8)
+      .map((r) => r.id)
+      .join(', ');
+    throw new UsageError(
+      `no run "${id}" in ${file}${runs.length ? `; it holds ${runs.length} run(s): ${some}${runs.length > 8 ? ', …' : ''}` : ' (it holds no runs)'}`,
+    );
   }
 
   private async load(file: string): Promise<Run[]> {
@@ -70,8 +80,14 @@ class Recordings {
     try {
       const damage = new ReadDamage();
       const { runs, inFlight } = await loadRecorded(db, damage);
-      if (damage.rows.length) process.stderr.write(`loupe: ${file} is damaged: ${damage.rows.length} row(s) could not be read (first: ${damage.rows[0]})\n`);
-      if (inFlight.length) process.stderr.write(`loupe: ${inFlight.length} exchange(s) of ${file} had not ended and are compared as they stood\n`);
+      if (damage.rows.length)
+        process.stderr.write(
+          `loupe: ${file} is damaged: ${damage.rows.length} row(s) could not be read (first: ${damage.rows[0]})\n`,
+        );
+      if (inFlight.length)
+        process.stderr.write(
+          `loupe: ${inFlight.length} exchange(s) of ${file} had not ended and are compared as they stood\n`,
+        );
       this.loaded.set(file, runs);
       return runs;
     } finally {

@@ -12,7 +12,13 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportDocument } from '../../../shared/export/export-json.js';
 import { eventually } from '../../../test/support/harness.js';
-import { assertBuilt, runLoupe, startServe, writerPid, type ServeProcess } from '../../../test/support/serve-process.js';
+import {
+  assertBuilt,
+  runLoupe,
+  startServe,
+  writerPid,
+  type ServeProcess,
+} from '../../../test/support/serve-process.js';
 import { startToolLoopUpstream, type ToolLoopUpstream } from '../../../test/support/tool-loop-upstream.js';
 
 let dir: string;
@@ -75,7 +81,10 @@ describe('loupe export while loupe serve records', () => {
       expect(live.status).toBe(0);
       const doc = JSON.parse(live.stdout) as ExportDocument;
       const responses = doc.runs.flatMap((run) => run.responses);
-      expect(responses.find((r) => r.id === caught!.id)).toMatchObject({ status: 'completed', items: [{ type: 'message' }] });
+      expect(responses.find((r) => r.id === caught!.id)).toMatchObject({
+        status: 'completed',
+        items: [{ type: 'message' }],
+      });
       expect(responses.filter((r) => r.status === 'in_progress')).toHaveLength(1);
       // Every exchange that carries a response is in the export, derived or not.
       expect(responses).toHaveLength(state.length);

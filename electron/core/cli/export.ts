@@ -14,12 +14,16 @@ export const PARTIAL_EXPORT = 3;
 
 export async function exportCommand(args: ParsedArgs): Promise<number> {
   const file = args.positionals[0];
-  if (!file) throw new UsageError(`export needs a recording file: loupe export FILE [--format ${EXPORT_FORMATS.join('|')}]`);
+  if (!file)
+    throw new UsageError(`export needs a recording file: loupe export FILE [--format ${EXPORT_FORMATS.join('|')}]`);
   const format = stringFlag(args, 'format') ?? 'json';
-  if (!isExportFormat(format)) throw new UsageError(`unknown --format "${format}"; use one of ${EXPORT_FORMATS.join(', ')}`);
+  if (!isExportFormat(format))
+    throw new UsageError(`unknown --format "${format}"; use one of ${EXPORT_FORMATS.join(', ')}`);
   const db = openDb(file, { readonly: true });
   try {
-    const { damage, inFlight } = await exportRecording(db, format, stdoutSink(), { otlpContent: args.flags.has('otlp-content') });
+    const { damage, inFlight } = await exportRecording(db, format, stdoutSink(), {
+      otlpContent: args.flags.has('otlp-content'),
+    });
     if (inFlight.length) {
       process.stderr.write(
         `loupe: ${inFlight.length} exchange(s) of ${file} had not ended (still in flight, or cut off when its recorder stopped) and are exported as they stood, with status in_progress\n`,

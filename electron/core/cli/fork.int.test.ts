@@ -41,7 +41,8 @@ let recorded: { ids: string[]; texts: string[] };
 const CHAT = ['sse', 'plan a trip', 'to Lisbon'];
 
 beforeAll(async () => {
-  if (!fs.existsSync(path.join(root, 'dist', 'electron', 'core', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  if (!fs.existsSync(path.join(root, 'dist', 'electron', 'core', 'cli.js')))
+    throw new Error('dist/ is missing: run `npm run build` first');
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-fork-'));
   file = path.join(dir, 'chat.loupe');
   const sim = await startSimUpstream();
@@ -60,7 +61,22 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('loupe fork', () => {
   it('re-runs the chat with step 2 edited: step 1 from the recording, step 2 live to the simulator, recorded as a new run of FILE', async () => {
-    const ran = await loupe(['fork', file, '--run', run, '--at', '2', '--set', '/request/input=to Porto', '--upstream', 'sim', '--', process.execPath, client, ...CHAT]);
+    const ran = await loupe([
+      'fork',
+      file,
+      '--run',
+      run,
+      '--at',
+      '2',
+      '--set',
+      '/request/input=to Porto',
+      '--upstream',
+      'sim',
+      '--',
+      process.execPath,
+      client,
+      ...CHAT,
+    ]);
     expect(ran.status, ran.stderr).toBe(0);
     expect(ran.stderr).toMatch(/1 answered from the recording, 1 live, 0 misses/);
     const got = JSON.parse(ran.stdout) as typeof recorded;
@@ -68,16 +84,32 @@ describe('loupe fork', () => {
     expect(got.texts[0]).toBe(recorded.texts[0]);
     expect(got.ids[1]).not.toBe(recorded.ids[1]);
 
-    const doc = JSON.parse((await loupe(['export', file])).stdout) as { runs: Array<{ id: string; label: string | null; forked_from?: unknown; responses: Array<{ id: string }> }> };
+    const doc = JSON.parse((await loupe(['export', file])).stdout) as {
+      runs: Array<{ id: string; label: string | null; forked_from?: unknown; responses: Array<{ id: string }> }>;
+    };
     expect(doc.runs.find((r) => r.id === run)!.responses.map((r) => r.id)).toEqual(recorded.ids);
     const fork = doc.runs.find((r) => r.forked_from !== undefined)!;
     expect(fork.forked_from).toEqual({ run, step: 2 });
     expect(fork.responses.map((r) => r.id)).toEqual(got.ids);
     const db = openDb(file, { readonly: true });
     try {
-      const bodies = db.prepare("SELECT e.id FROM exchanges e WHERE e.label = ? ORDER BY e.id").pluck().all(fork.label) as number[];
-      const step2 = Buffer.concat((db.prepare("SELECT data FROM chunks WHERE exchange_id = ? AND stream = 'request' ORDER BY seq").pluck().all(bodies[1]) as Buffer[])).toString();
-      expect(JSON.parse(step2)).toMatchObject({ input: [{ role: 'user', content: 'plan a trip' }, { type: 'message', role: 'assistant' }, { role: 'user', content: 'to Porto' }] });
+      const bodies = db
+        .prepare('SELECT e.id FROM exchanges e WHERE e.label = ? ORDER BY e.id')
+        .pluck()
+        .all(fork.label) as number[];
+      const step2 = Buffer.concat(
+        db
+          .prepare("SELECT data FROM chunks WHERE exchange_id = ? AND stream = 'request' ORDER BY seq")
+          .pluck()
+          .all(bodies[1]) as Buffer[],
+      ).toString();
+      expect(JSON.parse(step2)).toMatchObject({
+        input: [
+          { role: 'user', content: 'plan a trip' },
+          { type: 'message', role: 'assistant' },
+          { role: 'user', content: 'to Porto' },
+        ],
+      });
     } finally {
       db.close();
     }
@@ -92,9 +124,18 @@ describe('loupe fork', () => {
     [['--run', 'RUN', '--at', '1', '--set', '/prompt/input=x'], /starts at \/response/],
     [['--run', 'run:missing', '--at', '1', '--set', '/request/input=x'], /no run "run:missing"/],
     [['--run', 'RUN', '--at', '9', '--set', '/request/input=x'], /has 2 steps; --at takes 1 to 2, got 9/],
-    [['--run', 'RUN', '--at', '1', '--set', '/request/tools/3/name=x'], /--set \/request\/tools: no "tools" in the object at \/request\//],
-    [['--run', 'RUN', '--at', '1', '--set', '/response/output/5/text=x'], /--set \/response\/output\/5: the array at \/response\/output has 1 element/],
-    [['--run', 'RUN', '--at', '1', '--set', '/response/status=x', '--set', '/request/input=y'], /either its \/request .* or its \/response/],
+    [
+      ['--run', 'RUN', '--at', '1', '--set', '/request/tools/3/name=x'],
+      /--set \/request\/tools: no "tools" in the object at \/request\//,
+    ],
+    [
+      ['--run', 'RUN', '--at', '1', '--set', '/response/output/5/text=x'],
+      /--set \/response\/output\/5: the array at \/response\/output has 1 element/,
+    ],
+    [
+      ['--run', 'RUN', '--at', '1', '--set', '/response/status=x', '--set', '/request/input=y'],
+      /either its \/request .* or its \/response/,
+    ],
   ])('refuses %j with exit 2, leaving FILE as it was', async (flags, message) => {
     const before = fs.readFileSync(file);
     const ran = await loupe(['fork', file, ...flags.map((f) => (f === 'RUN' ? run : f))]);

@@ -18,7 +18,8 @@ import { listFlag, portFlag, stringFlag, upstreamFlag, UsageError, type ParsedAr
 import { runChild } from './run-child.js';
 import { untilShutdownSignal } from './shutdown-signal.js';
 
-const USAGE = 'loupe fork FILE --run R --at STEP --set POINTER=VALUE … [--db OUT] [--upstream URL|sim] [--ignore POINTER]… [-- CMD ARGS]';
+const USAGE =
+  'loupe fork FILE --run R --at STEP --set POINTER=VALUE … [--db OUT] [--upstream URL|sim] [--ignore POINTER]… [-- CMD ARGS]';
 
 function writable(file: string): boolean {
   try {
@@ -34,7 +35,8 @@ function stepFlag(args: ParsedArgs): number {
   const at = stringFlag(args, 'at');
   if (at === undefined) throw new UsageError(`fork needs --at STEP, the 1-based step (response) to edit: ${USAGE}`);
   const step = Number(at);
-  if (!/^\d+$/.test(at) || step < 1) throw new UsageError(`--at must be a step number (1 for the run's first response), got "${at}"`);
+  if (!/^\d+$/.test(at) || step < 1)
+    throw new UsageError(`--at must be a step number (1 for the run's first response), got "${at}"`);
   return step;
 }
 
@@ -67,7 +69,8 @@ export async function forkCommand(args: ParsedArgs): Promise<number> {
   }
   if (!fs.existsSync(file)) throw new UsageError(`no recording at ${file}`);
   const out = stringFlag(args, 'db') ?? file;
-  if (out === file && !writable(file)) throw new UsageError(`${file} is read-only; record the fork elsewhere with --db OUT`);
+  if (out === file && !writable(file))
+    throw new UsageError(`${file} is read-only; record the fork elsewhere with --db OUT`);
 
   const source: Db = openDb(file, { readonly: true });
   let prepared: PreparedFork;
@@ -81,12 +84,15 @@ export async function forkCommand(args: ParsedArgs): Promise<number> {
       throw err;
     }
     // Its ids start far from 0: the recording may have been made against a simulator too.
-    if (upstream === 'sim') sim = await startSimUpstream({ idOffset: 1_000_000 + Math.floor(Math.random() * 1_000_000_000) });
+    if (upstream === 'sim')
+      sim = await startSimUpstream({ idOffset: 1_000_000 + Math.floor(Math.random() * 1_000_000_000) });
     core = await startCore({ dbPath: out, port: port ?? 0, upstream: sim ? sim.url : upstream });
     const fork = core.forks.serve(source, core.db, prepared, (line) => process.stderr.write(`${line}\n`));
     const baseUrl = forkBaseUrl(core.proxy.baseUrl, fork.id);
     const live = sim ? 'the built-in simulator' : core.proxy.upstream;
-    process.stderr.write(`loupe: fork ${fork.id} of run ${run} at step ${step}: steps before it from ${file}, then live to ${live}; recording to ${out} as run label:${forkLabel(fork.id)}\n`);
+    process.stderr.write(
+      `loupe: fork ${fork.id} of run ${run} at step ${step}: steps before it from ${file}, then live to ${live}; recording to ${out} as run label:${forkLabel(fork.id)}\n`,
+    );
     let status = 0;
     if (args.rest.length) {
       const [cmd, ...cmdArgs] = args.rest as [string, ...string[]];
@@ -96,12 +102,16 @@ export async function forkCommand(args: ParsedArgs): Promise<number> {
       child.release();
     } else {
       const signalled = untilShutdownSignal();
-      process.stdout.write(`${JSON.stringify({ proxy: baseUrl, fork: fork.id, run: `label:${forkLabel(fork.id)}` })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ proxy: baseUrl, fork: fork.id, run: `label:${forkLabel(fork.id)}` })}\n`,
+      );
       await signalled;
       await close();
     }
     const { served, live: wentLive, misses } = fork.stats;
-    process.stderr.write(`loupe: fork ${fork.id}: ${served} answered from the recording, ${wentLive} live, ${misses} miss${misses === 1 ? '' : 'es'}\n`);
+    process.stderr.write(
+      `loupe: fork ${fork.id}: ${served} answered from the recording, ${wentLive} live, ${misses} miss${misses === 1 ? '' : 'es'}\n`,
+    );
     return status;
   } finally {
     await close();

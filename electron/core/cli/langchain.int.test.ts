@@ -16,7 +16,11 @@ import { startToolLoopUpstream, type ToolLoopUpstream } from '../../../test/supp
 
 const WEATHER = {
   type: 'function' as const,
-  function: { name: 'get_weather', description: 'The weather in a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+  function: {
+    name: 'get_weather',
+    description: 'The weather in a city',
+    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  },
 };
 
 describe('LangChain ChatOpenAI (Responses API) through loupe serve', () => {
@@ -63,7 +67,11 @@ describe('LangChain ChatOpenAI (Responses API) through loupe serve', () => {
 
   it('exports the tool loop as one run, and the unrelated call as another', () => {
     expect(grouping(doc)).toEqual(sortedGroups([ids.loop, ids.other]));
-    expect(doc.runs.flatMap((run) => run.responses).map((r) => r.status)).toEqual(['completed', 'completed', 'completed']);
+    expect(doc.runs.flatMap((run) => run.responses).map((r) => r.status)).toEqual([
+      'completed',
+      'completed',
+      'completed',
+    ]);
   });
 
   it('draws the call to its output once', () => {
@@ -72,7 +80,9 @@ describe('LangChain ChatOpenAI (Responses API) through loupe serve', () => {
     expect(calls).toHaveLength(1);
     const outputs = run.graph.nodes.filter((n) => n.type === 'function_call_output' && n.call_id === calls[0]!.call_id);
     expect(outputs).toHaveLength(1);
-    expect(run.graph.edges.filter((e) => e.kind === 'call')).toEqual([{ from: calls[0]!.id, to: outputs[0]!.id, kind: 'call' }]);
+    expect(run.graph.edges.filter((e) => e.kind === 'call')).toEqual([
+      { from: calls[0]!.id, to: outputs[0]!.id, kind: 'call' },
+    ]);
   });
 
   it('forwards every request body byte for byte as LangChain sent it', () => {

@@ -5,7 +5,9 @@ import { exitStatusOf } from './exit-status.js';
 describe("loupe record: the command's environment", () => {
   it("takes the command's own OPENAI_BASE_URL as the upstream", () => {
     expect(inheritedUpstream({ OPENAI_BASE_URL: 'http://localhost:8000/v1' })).toBe('http://localhost:8000/v1');
-    expect(inheritedUpstream({ OPENAI_BASE_URL: ' https://example.openai.azure.com/openai/v1 ' })).toBe('https://example.openai.azure.com/openai/v1');
+    expect(inheritedUpstream({ OPENAI_BASE_URL: ' https://example.openai.azure.com/openai/v1 ' })).toBe(
+      'https://example.openai.azure.com/openai/v1',
+    );
   });
 
   it('falls back to the default when OPENAI_BASE_URL is unset, blank or not an http(s) URL', () => {
@@ -16,7 +18,11 @@ describe("loupe record: the command's environment", () => {
   });
 
   it('adds the loopback names to NO_PROXY and no_proxy when a proxy is set, keeping what was there', () => {
-    const env = withLoopbackNoProxy({ HTTPS_PROXY: 'http://proxy.corp:3128', no_proxy: 'internal.corp, localhost', PATH: '/bin' });
+    const env = withLoopbackNoProxy({
+      HTTPS_PROXY: 'http://proxy.corp:3128',
+      no_proxy: 'internal.corp, localhost',
+      PATH: '/bin',
+    });
     expect(env.NO_PROXY).toBe('internal.corp,localhost,127.0.0.1');
     expect(env.no_proxy).toBe(env.NO_PROXY);
     expect(env.PATH).toBe('/bin');

@@ -29,7 +29,10 @@ const PROXY_VARS = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'A
  */
 export function withLoopbackNoProxy(env: Env): Env {
   if (!PROXY_VARS.some((name) => env[name])) return env;
-  const existing = [env.NO_PROXY, env.no_proxy].flatMap((v) => (v ? v.split(',') : [])).map((s) => s.trim()).filter(Boolean);
+  const existing = [env.NO_PROXY, env.no_proxy]
+    .flatMap((v) => (v ? v.split(',') : []))
+    .map((s) => s.trim())
+    .filter(Boolean);
   const merged = [...new Set([...existing, ...LOOPBACK])].join(',');
   return { ...env, NO_PROXY: merged, no_proxy: merged };
 }

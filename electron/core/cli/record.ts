@@ -2,7 +2,16 @@
 // free port, records everything it sends, and exits with CMD's own status so it can wrap
 // a test suite in CI.
 import { startCore } from '../core.js';
-import { otlpFlags, portFlag, redactFlag, secondsFlag, stringFlag, upstreamFlag, UsageError, type ParsedArgs } from './args.js';
+import {
+  otlpFlags,
+  portFlag,
+  redactFlag,
+  secondsFlag,
+  stringFlag,
+  upstreamFlag,
+  UsageError,
+  type ParsedArgs,
+} from './args.js';
 import { defaultLibraryPath } from './default-db.js';
 import { inheritedUpstream } from './record-env.js';
 import { runChild } from './run-child.js';
@@ -24,7 +33,9 @@ export async function record(args: ParsedArgs): Promise<number> {
   });
   const push = otlp ? startOtlpPush(dbPath, core.sessionStart, otlp) : null;
   const label = stringFlag(args, 'label');
-  const baseUrl = label ? core.proxy.baseUrl.replace(/\/v1$/, `/s/${encodeURIComponent(label)}/v1`) : core.proxy.baseUrl;
+  const baseUrl = label
+    ? core.proxy.baseUrl.replace(/\/v1$/, `/s/${encodeURIComponent(label)}/v1`)
+    : core.proxy.baseUrl;
   const [cmd, ...cmdArgs] = args.rest as [string, ...string[]];
   // The program's name only: its arguments may hold a key the shell has already expanded
   // (`curl -H "Authorization: Bearer $OPENAI_API_KEY"`), and stderr ends up in CI logs.

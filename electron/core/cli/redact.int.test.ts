@@ -29,7 +29,8 @@ describe('loupe --redact NAME', () => {
   let sim: SimUpstream;
   let dir: string;
   beforeAll(async () => {
-    if (!fs.existsSync(path.join(root, 'dist', 'electron', 'core', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+    if (!fs.existsSync(path.join(root, 'dist', 'electron', 'core', 'cli.js')))
+      throw new Error('dist/ is missing: run `npm run build` first');
     sim = await startSimUpstream();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-redact-'));
   });
@@ -51,7 +52,19 @@ describe('loupe --redact NAME', () => {
     const scriptPath = path.join(root, '.test-results', 'redact-client.mjs');
     fs.mkdirSync(path.dirname(scriptPath), { recursive: true });
     fs.writeFileSync(scriptPath, script);
-    const result = await loupeAsync(['record', '--db', db, '--upstream', sim.url, '--redact', 'x-my-thing', '--redact=client_ref', '--', process.execPath, scriptPath]);
+    const result = await loupeAsync([
+      'record',
+      '--db',
+      db,
+      '--upstream',
+      sim.url,
+      '--redact',
+      'x-my-thing',
+      '--redact=client_ref',
+      '--',
+      process.execPath,
+      scriptPath,
+    ]);
     expect(result.status, result.stderr).toBe(0);
 
     const seen = sim.stats().lastRequest!;
@@ -65,19 +78,31 @@ describe('loupe --redact NAME', () => {
       expect(bytes.includes(MINE), `${suffix || '.loupe'} holds the header`).toBe(false);
       expect(bytes.includes(OTHER), `${suffix || '.loupe'} holds client_ref`).toBe(false);
     }
-    const har = spawnSync(process.execPath, [bin, 'export', db, '--format', 'har'], { encoding: 'utf8', timeout: 60_000 });
+    const har = spawnSync(process.execPath, [bin, 'export', db, '--format', 'har'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(har.status, har.stderr).toBe(0);
     expect(har.stdout).not.toContain(MINE);
     expect(har.stdout).not.toContain(OTHER);
     expect(har.stdout).toContain('…MINE');
     const entry = JSON.parse(har.stdout).log.entries[0];
-    expect(JSON.parse(entry.request.postData.text)).toMatchObject({ input: 'mine', metadata: { x_my_thing: '*'.repeat(MINE.length) } });
+    expect(JSON.parse(entry.request.postData.text)).toMatchObject({
+      input: 'mine',
+      metadata: { x_my_thing: '*'.repeat(MINE.length) },
+    });
   });
 
   it('refuses a name with nothing to match, before anything starts', () => {
-    const result = spawnSync(process.execPath, [bin, 'record', '--db', path.join(dir, 'never.loupe'), '--redact', '-_-', '--', 'true'], { encoding: 'utf8', timeout: 60_000 });
+    const result = spawnSync(
+      process.execPath,
+      [bin, 'record', '--db', path.join(dir, 'never.loupe'), '--redact', '-_-', '--', 'true'],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
     expect(result.status).toBe(2);
-    expect(result.stderr.trim()).toBe('loupe: --redact: "-_-" is not a header, query parameter or JSON key name; give one like --redact x-my-key');
+    expect(result.stderr.trim()).toBe(
+      'loupe: --redact: "-_-" is not a header, query parameter or JSON key name; give one like --redact x-my-key',
+    );
     expect(fs.existsSync(path.join(dir, 'never.loupe'))).toBe(false);
   });
 });

@@ -12,11 +12,14 @@ export async function reindexCommand(args: ParsedArgs): Promise<number> {
   if (!file) throw new UsageError('reindex needs a recording file: loupe reindex FILE');
   if (!fs.existsSync(file)) throw new Error(`no such recording: ${file}`);
   // It rewrites the derived tables: not while a proxy records into the file.
-  const { db, lock } = openLocked(file, { onUpgrade: upgradeNotice(file, (line) => process.stderr.write(`${line}\n`)) });
+  const { db, lock } = openLocked(file, {
+    onUpgrade: upgradeNotice(file, (line) => process.stderr.write(`${line}\n`)),
+  });
   try {
     const showProgress = process.stderr.isTTY;
     const count = await reindex(db, (done, total) => {
-      if (showProgress && (done % 100 === 0 || done === total)) process.stderr.write(`\rloupe: reindexed ${done}/${total}`);
+      if (showProgress && (done % 100 === 0 || done === total))
+        process.stderr.write(`\rloupe: reindexed ${done}/${total}`);
     });
     if (showProgress) process.stderr.write('\n');
     // The run snapshot is derived from what was just rebuilt: written now, so the next open reads it.

@@ -4,9 +4,21 @@ import { relaunchPlan } from './relaunch-plan.js';
 
 describe('relaunchPlan', () => {
   it('relaunches the commands that run the relay, in a group of their own but for record', () => {
-    expect(relaunchPlan(['serve', '--port', '0'], [], 'linux')).toEqual({ detached: true, forward: ['SIGINT', 'SIGTERM'], ignore: [] });
-    expect(relaunchPlan(['demo'], ['--no-warnings'], 'darwin')).toEqual({ detached: true, forward: ['SIGINT', 'SIGTERM'], ignore: [] });
-    expect(relaunchPlan(['record', '--', 'node', 'agent.js'], [], 'linux')).toEqual({ detached: false, forward: ['SIGTERM'], ignore: ['SIGINT', 'SIGHUP'] });
+    expect(relaunchPlan(['serve', '--port', '0'], [], 'linux')).toEqual({
+      detached: true,
+      forward: ['SIGINT', 'SIGTERM'],
+      ignore: [],
+    });
+    expect(relaunchPlan(['demo'], ['--no-warnings'], 'darwin')).toEqual({
+      detached: true,
+      forward: ['SIGINT', 'SIGTERM'],
+      ignore: [],
+    });
+    expect(relaunchPlan(['record', '--', 'node', 'agent.js'], [], 'linux')).toEqual({
+      detached: false,
+      forward: ['SIGTERM'],
+      ignore: ['SIGINT', 'SIGHUP'],
+    });
   });
 
   it('runs everything else in the first process', () => {

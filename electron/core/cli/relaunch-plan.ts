@@ -20,7 +20,11 @@ export interface RelaunchPlan {
   ignore: NodeJS.Signals[];
 }
 
-export function relaunchPlan(argv: readonly string[], execArgv: readonly string[], platform: string): RelaunchPlan | null {
+export function relaunchPlan(
+  argv: readonly string[],
+  execArgv: readonly string[],
+  platform: string,
+): RelaunchPlan | null {
   // Already started with the flags (relaunched, or by someone who passed them).
   if (RELAY_HEAP_FLAGS.every((flag) => execArgv.includes(flag))) return null;
   // Windows has no process groups to keep a console's Ctrl-C from reaching both processes.

@@ -27,9 +27,16 @@ const alive = (pid: number) => {
     return false;
   }
 };
-async function startServe(dir: string, name: string): Promise<{ launcher: ChildProcess; server: number; db: string; stderr: () => string }> {
+async function startServe(
+  dir: string,
+  name: string,
+): Promise<{ launcher: ChildProcess; server: number; db: string; stderr: () => string }> {
   const db = path.join(dir, `${name}.loupe`);
-  const launcher = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', db, '--upstream', 'http://127.0.0.1:9'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const launcher = spawn(
+    process.execPath,
+    [bin, 'serve', '--port', '0', '--db', db, '--upstream', 'http://127.0.0.1:9'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   // A failed assertion must not leave it serving; its server then shuts down on its own.
   onTestFinished(() => void launcher.kill('SIGKILL'));
   let stderr = '';
@@ -46,7 +53,8 @@ async function startServe(dir: string, name: string): Promise<{ launcher: ChildP
 describe.skipIf(!onLinux)('loupe relaunched with the relay heap flags', () => {
   let dir: string;
   beforeAll(() => {
-    if (!fs.existsSync(path.join(root, 'dist', 'electron', 'core', 'cli', 'relaunch.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+    if (!fs.existsSync(path.join(root, 'dist', 'electron', 'core', 'cli', 'relaunch.js')))
+      throw new Error('dist/ is missing: run `npm run build` first');
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-relaunch-'));
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -90,8 +98,13 @@ describe.skipIf(!onLinux)('loupe relaunched with the relay heap flags', () => {
 
   it('record runs in a process with the flags, and CMD does not inherit the launcher marker', async () => {
     const db = path.join(dir, 'record.loupe');
-    const script = "const fs=require('fs');const p=fs.readFileSync('/proc/'+process.ppid+'/cmdline','utf8').split('\\0');console.log(JSON.stringify({parent:p,marker:process.env.LOUPE_LAUNCHER??null}));process.exit(7)";
-    const run = spawn(process.execPath, [bin, 'record', '--db', db, '--upstream', 'http://127.0.0.1:9', '--', process.execPath, '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const script =
+      "const fs=require('fs');const p=fs.readFileSync('/proc/'+process.ppid+'/cmdline','utf8').split('\\0');console.log(JSON.stringify({parent:p,marker:process.env.LOUPE_LAUNCHER??null}));process.exit(7)";
+    const run = spawn(
+      process.execPath,
+      [bin, 'record', '--db', db, '--upstream', 'http://127.0.0.1:9', '--', process.execPath, '-e', script],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     run.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     const status = await new Promise<number | null>((resolve) => run.once('exit', resolve));

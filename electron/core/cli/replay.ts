@@ -16,7 +16,8 @@ import { untilShutdownSignal } from './shutdown-signal.js';
 
 function choice<T extends string>(args: ParsedArgs, name: string, allowed: readonly T[], fallback: T): T {
   const v = stringFlag(args, name) ?? fallback;
-  if (!(allowed as readonly string[]).includes(v)) throw new UsageError(`--${name} must be ${allowed.join(' or ')}, got "${v}"`);
+  if (!(allowed as readonly string[]).includes(v))
+    throw new UsageError(`--${name} must be ${allowed.join(' or ')}, got "${v}"`);
   return v as T;
 }
 
@@ -26,10 +27,12 @@ export async function replayCommand(args: ParsedArgs): Promise<number> {
   const timing = choice<Timing>(args, 'timing', ['fast', 'recorded'], 'fast');
   const onMiss = choice<OnMiss>(args, 'on-miss', ['fail', 'forward'], 'fail');
   const upstream = upstreamFlag(args);
-  if (upstream && onMiss !== 'forward') throw new UsageError('--upstream is where misses go; it needs --on-miss forward');
+  if (upstream && onMiss !== 'forward')
+    throw new UsageError('--upstream is where misses go; it needs --on-miss forward');
   const port = portFlag(args, 'port');
   const out = stringFlag(args, 'db');
-  if (out !== undefined && path.resolve(out) === path.resolve(file)) throw new UsageError(`--db must name another file than ${file}: replay only reads the recording it serves`);
+  if (out !== undefined && path.resolve(out) === path.resolve(file))
+    throw new UsageError(`--db must name another file than ${file}: replay only reads the recording it serves`);
   let ignore: string[][];
   try {
     ignore = ignoreList(listFlag(args, 'ignore'));
@@ -44,8 +47,17 @@ export async function replayCommand(args: ParsedArgs): Promise<number> {
   try {
     const index = await indexRecording(db, ignore);
     const run = stringFlag(args, 'run') ?? null;
-    if (run !== null && !index.runs.has(run)) throw new UsageError(`no run "${run}" in ${file}; loupe export ${file} lists the runs`);
-    server = await startReplayServer({ db, matcher: new ReplayMatcher(index.entries, run), ignore, timing, onMiss, upstream, port: out ? 0 : port });
+    if (run !== null && !index.runs.has(run))
+      throw new UsageError(`no run "${run}" in ${file}; loupe export ${file} lists the runs`);
+    server = await startReplayServer({
+      db,
+      matcher: new ReplayMatcher(index.entries, run),
+      ignore,
+      timing,
+      onMiss,
+      upstream,
+      port: out ? 0 : port,
+    });
     if (out) core = await startCore({ dbPath: out, port: port ?? 0, upstream: server.url });
     const baseUrl = core ? core.proxy.baseUrl : `${server.url}/v1`;
     process.stderr.write(
@@ -66,7 +78,9 @@ export async function replayCommand(args: ParsedArgs): Promise<number> {
       await close();
     }
     const { served, misses, forwarded } = server.stats;
-    process.stderr.write(`loupe: replayed ${served} exchange${served === 1 ? '' : 's'}, ${misses} miss${misses === 1 ? '' : 'es'}${forwarded ? `, ${forwarded} forwarded live` : ''}\n`);
+    process.stderr.write(
+      `loupe: replayed ${served} exchange${served === 1 ? '' : 's'}, ${misses} miss${misses === 1 ? '' : 'es'}${forwarded ? `, ${forwarded} forwarded live` : ''}\n`,
+    );
     return status;
   } finally {
     await close();

@@ -12,7 +12,10 @@ export interface RunningChild {
 }
 
 export function runChild(cmd: string, args: string[], baseUrl: string): RunningChild {
-  const child = spawn(cmd, args, { stdio: 'inherit', env: withLoopbackNoProxy({ ...process.env, OPENAI_BASE_URL: baseUrl }) });
+  const child = spawn(cmd, args, {
+    stdio: 'inherit',
+    env: withLoopbackNoProxy({ ...process.env, OPENAI_BASE_URL: baseUrl }),
+  });
   // SIGTERM is usually sent to this process alone, so it is passed on. Ctrl-C and a hangup
   // are not: the terminal sends SIGINT and SIGHUP to the whole foreground group, CMD
   // included, and a second one could cut short CMD's own clean-up (Python's, for one).

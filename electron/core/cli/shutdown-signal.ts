@@ -8,7 +8,9 @@
 // Not SIGHUP: a listener would undo `nohup loupe serve`.
 
 /** Resolves on the first SIGINT or SIGTERM; listen before anyone can signal (before the ready line). */
-export function untilShutdownSignal(log: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Promise<NodeJS.Signals> {
+export function untilShutdownSignal(
+  log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     let received: NodeJS.Signals | null = null;
     let told = false;
@@ -20,7 +22,9 @@ export function untilShutdownSignal(log: (line: string) => void = (line) => proc
       }
       if (told) return;
       told = true;
-      log(`loupe: ${signal} again; still flushing the recording, it stops when done (SIGKILL stops it now; the next start repairs the file)`);
+      log(
+        `loupe: ${signal} again; still flushing the recording, it stops when done (SIGKILL stops it now; the next start repairs the file)`,
+      );
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);

@@ -7,7 +7,12 @@
 //   responses served from the recording written out where a request continues one
 //   (fork-context.ts), and the edited request-side items kept edited.
 // The proxy forwards and records (electron/core/capture/forward-fork.ts); this only decides.
-import { carryItemEdits, inlineServedChain, inputItems, type ServedResponse } from '../../../shared/fork/fork-context.js';
+import {
+  carryItemEdits,
+  inlineServedChain,
+  inputItems,
+  type ServedResponse,
+} from '../../../shared/fork/fork-context.js';
 import { readRecordedResponse } from '../../../shared/fork/edited-response.js';
 import { requestForEdits } from '../../../shared/fork/fork-edits.js';
 import { setAt } from '../../../shared/fork/json-pointer.js';
@@ -52,7 +57,12 @@ export class ActiveFork implements ForkRoute {
     if (edit) {
       for (const e of prepared.plan.edits) {
         const field = e.path[0]!;
-        if (field === 'input' && e.path.length >= 2 && Array.isArray(edit.recorded.input) && Array.isArray(edit.edited.input)) {
+        if (
+          field === 'input' &&
+          e.path.length >= 2 &&
+          Array.isArray(edit.recorded.input) &&
+          Array.isArray(edit.edited.input)
+        ) {
           const i = Number(e.path[1]);
           const before = edit.recorded.input[i];
           if (before !== undefined) this.itemSwaps.set(canonicalJson(before), edit.edited.input[i]!);
@@ -73,7 +83,9 @@ export class ActiveFork implements ForkRoute {
     const match = this.matcher.matchHttp(requestKey(method, path, text, this.prepared.ignore));
     if ('miss' in match) {
       this.stats.misses++;
-      this.log(`loupe fork: ${method} ${path.split('?')[0]} is not in run ${this.prepared.plan.run} before step ${this.prepared.plan.step}; answered with a replay miss`);
+      this.log(
+        `loupe fork: ${method} ${path.split('?')[0]} is not in run ${this.prepared.plan.run} before step ${this.prepared.plan.step}; answered with a replay miss`,
+      );
       return { kind: 'answer', answer: missAnswer(missBody(method, path, match.miss)) };
     }
     const atStep = match.entry.id === this.prepared.stepExchange;
@@ -82,14 +94,19 @@ export class ActiveFork implements ForkRoute {
       this.matcher.goLive(this.prepared.plan.run);
       if (this.prepared.requestEdit) return this.live(text, true);
     }
-    const answer = atStep && this.prepared.editedAnswer ? this.prepared.editedAnswer : recordedHttpAnswer(this.db, match.entry.id);
+    const answer =
+      atStep && this.prepared.editedAnswer ? this.prepared.editedAnswer : recordedHttpAnswer(this.db, match.entry.id);
     this.stats.served++;
     await this.noteServed(text, match.entry.id, atStep ? answer : null);
     return { kind: 'answer', answer };
   }
 
   /** Remembers a served response's context, for a live request that continues it. */
-  private async noteServed(requestText: string, exchangeId: number, edited: ReturnType<typeof recordedHttpAnswer> | null): Promise<void> {
+  private async noteServed(
+    requestText: string,
+    exchangeId: number,
+    edited: ReturnType<typeof recordedHttpAnswer> | null,
+  ): Promise<void> {
     const request = parseJson(requestText);
     if (!request.ok || !isObject(request.value) || !('input' in request.value)) return;
     let responseText: string;
@@ -107,7 +124,11 @@ export class ActiveFork implements ForkRoute {
       const { response } = readRecordedResponse({ text: responseText, streamed });
       if (typeof response.id !== 'string' || !Array.isArray(response.output)) return;
       const prev = request.value.previous_response_id;
-      this.served.set(response.id, { previousId: typeof prev === 'string' ? prev : null, input: inputItems(request.value.input), output: response.output });
+      this.served.set(response.id, {
+        previousId: typeof prev === 'string' ? prev : null,
+        input: inputItems(request.value.input),
+        output: response.output,
+      });
     } catch {
       // An answer that is not a response (an error, a model list) is continued by nothing.
     }
@@ -122,11 +143,14 @@ export class ActiveFork implements ForkRoute {
       body = requestForEdits(body, this.prepared.plan.edits);
       for (const e of this.prepared.plan.edits) body = setAt(body, e.path, e.value) as JsonObject;
     } else {
-      for (const [field, swap] of this.fieldSwaps) if (field in body && canonicalJson(body[field]!) === swap.recorded) body = { ...body, [field]: swap.edited };
+      for (const [field, swap] of this.fieldSwaps)
+        if (field in body && canonicalJson(body[field]!) === swap.recorded) body = { ...body, [field]: swap.edited };
       body = carryItemEdits(body, this.itemSwaps);
     }
     body = inlineServedChain(body, this.served);
-    return body === parsed.value ? { kind: 'live', body: null } : { kind: 'live', body: Buffer.from(JSON.stringify(body)) };
+    return body === parsed.value
+      ? { kind: 'live', body: null }
+      : { kind: 'live', body: Buffer.from(JSON.stringify(body)) };
   }
 }
 

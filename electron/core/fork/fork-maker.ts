@@ -15,7 +15,12 @@ export function forkMaker(core: Core, log: (line: string) => void = (l) => proce
     try {
       edits = request.edits.map((e) => parseEdit(e.pointer, e.value as Json));
       const fork = await core.forks.make(core.db, core.db, { run: request.runId, step: request.step, edits }, log);
-      return { id: fork.id, baseUrl: forkBaseUrl(core.proxy.baseUrl, fork.id), runId: `label:${forkLabel(fork.id)}`, forkedFrom: { run: request.runId, step: request.step } };
+      return {
+        id: fork.id,
+        baseUrl: forkBaseUrl(core.proxy.baseUrl, fork.id),
+        runId: `label:${forkLabel(fork.id)}`,
+        forkedFrom: { run: request.runId, step: request.step },
+      };
     } catch (err) {
       if (err instanceof ForkEditError || err instanceof ForkPlanError) throw new ApiError('bad_request', err.message);
       throw err;

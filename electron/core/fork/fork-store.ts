@@ -16,7 +16,10 @@ export function saveForkPlan(db: Db, plan: ForkPlan): void {
 export function loadForkOrigins(db: Db): Map<string, ForkOrigin> {
   const out = new Map<string, ForkOrigin>();
   if (!hasTable(db, 'meta')) return out;
-  const rows = db.prepare("SELECT key, value FROM meta WHERE key LIKE 'fork:%'").all() as Array<{ key: string; value: string }>;
+  const rows = db.prepare("SELECT key, value FROM meta WHERE key LIKE 'fork:%'").all() as Array<{
+    key: string;
+    value: string;
+  }>;
   for (const { key, value } of rows) {
     const origin = decodeOrigin(value);
     if (origin) out.set(key.slice(KEY_PREFIX.length), origin);

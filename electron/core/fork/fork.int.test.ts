@@ -22,7 +22,13 @@ import { bodyText } from '../../../shared/trace/decode/exchange-body.js';
 import { startHarness, TEST_KEY, type Harness } from '../../../test/support/harness.js';
 
 const TOOLS: OpenAI.Responses.Tool[] = [
-  { type: 'function', name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, strict: false },
+  {
+    type: 'function',
+    name: 'get_weather',
+    description: 'Weather for a city',
+    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    strict: false,
+  },
 ];
 const sim = (toolCalls: number) => ({ headers: { 'x-sim': JSON.stringify({ toolCalls }) } });
 
@@ -34,7 +40,12 @@ interface Loop {
   usage: Array<OpenAI.Responses.ResponseUsage | undefined>;
 }
 
-async function streamed(client: OpenAI, body: OpenAI.Responses.ResponseCreateParamsStreaming, toolCalls: number, loop: Loop): Promise<OpenAI.Responses.Response> {
+async function streamed(
+  client: OpenAI,
+  body: OpenAI.Responses.ResponseCreateParamsStreaming,
+  toolCalls: number,
+  loop: Loop,
+): Promise<OpenAI.Responses.Response> {
   const stream = await client.responses.create(body, sim(toolCalls));
   let deltas = '';
   let final: OpenAI.Responses.Response | null = null;
@@ -45,7 +56,11 @@ async function streamed(client: OpenAI, body: OpenAI.Responses.ResponseCreatePar
   if (!final) throw new Error('the stream ended without response.completed');
   loop.ids.push(final.id);
   loop.deltaText.push(deltas);
-  loop.finalText.push(final.output.flatMap((i) => (i.type === 'message' ? i.content.map((c) => (c.type === 'output_text' ? c.text : '')) : [])).join(''));
+  loop.finalText.push(
+    final.output
+      .flatMap((i) => (i.type === 'message' ? i.content.map((c) => (c.type === 'output_text' ? c.text : '')) : []))
+      .join(''),
+  );
   loop.usage.push(final.usage);
   return final;
 }
@@ -62,7 +77,16 @@ async function toolLoop(baseURL: string): Promise<Loop> {
   ] as const) {
     const call = r.output.find((i) => i.type === 'function_call');
     if (!call || call.type !== 'function_call') throw new Error('expected a function call');
-    r = await streamed(client, { ...base, previous_response_id: r.id, input: [{ type: 'function_call_output', call_id: call.call_id, output: reply }] }, turn, loop);
+    r = await streamed(
+      client,
+      {
+        ...base,
+        previous_response_id: r.id,
+        input: [{ type: 'function_call_output', call_id: call.call_id, output: reply }],
+      },
+      turn,
+      loop,
+    );
   }
   return loop;
 }
@@ -87,7 +111,17 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 /** A fork of the recording, served by a core of its own into the same file, whose upstream is a fresh simulator. */
-async function forked(sets: string[], step: number): Promise<{ loop: Loop; live: SimUpstream; liveRequests: number; core: Core; forkId: string; close(): Promise<void> }> {
+async function forked(
+  sets: string[],
+  step: number,
+): Promise<{
+  loop: Loop;
+  live: SimUpstream;
+  liveRequests: number;
+  core: Core;
+  forkId: string;
+  close(): Promise<void>;
+}> {
   await h.core.close();
   const live = await startSimUpstream();
   // A fresh simulator hands out the same ids as the one recorded against; used a little, it does not.
@@ -99,7 +133,14 @@ async function forked(sets: string[], step: number): Promise<{ loop: Loop; live:
   const loop = await toolLoop(forkBaseUrl(core.proxy.baseUrl, fork.id));
   await core.settled();
   h.core = core;
-  return { loop, live, liveRequests: live.stats().requests - 3, core, forkId: fork.id, close: async () => (source.close(), await live.close()) };
+  return {
+    loop,
+    live,
+    liveRequests: live.stats().requests - 3,
+    core,
+    forkId: fork.id,
+    close: async () => (source.close(), await live.close()),
+  };
 }
 
 describe('loupe fork', () => {
@@ -121,15 +162,23 @@ describe('loupe fork', () => {
 
       // What went live at step 2: the edited output, with step 1 (served from the
       // recording, so unknown upstream) written out in place of previous_response_id.
-      const rows = f.core.db.prepare("SELECT id FROM exchanges WHERE label = ? ORDER BY id").pluck().all(`fork-${f.forkId}`) as number[];
+      const rows = f.core.db
+        .prepare('SELECT id FROM exchanges WHERE label = ? ORDER BY id')
+        .pluck()
+        .all(`fork-${f.forkId}`) as number[];
       expect(rows).toHaveLength(3);
-      const step2 = JSON.parse(bodyText((await loadRawExchange(f.core.db, rows[1]!))!.request)) as { previous_response_id?: string; input: Array<{ type?: string; output?: string; role?: string }> };
+      const step2 = JSON.parse(bodyText((await loadRawExchange(f.core.db, rows[1]!))!.request)) as {
+        previous_response_id?: string;
+        input: Array<{ type?: string; output?: string; role?: string }>;
+      };
       expect(step2.previous_response_id).toBeUndefined();
       expect(step2.input[0]).toMatchObject({ role: 'user', content: 'Weather in Paris, then in Rome?' });
       expect(step2.input.at(-1)).toMatchObject({ type: 'function_call_output', output: 'hail, -3C' });
       expect(step2.input.some((i) => i.type === 'function_call')).toBe(true);
       // Step 3 continues the live step 2 by id, as the app sent it.
-      const step3 = JSON.parse(bodyText((await loadRawExchange(f.core.db, rows[2]!))!.request)) as { previous_response_id?: string };
+      const step3 = JSON.parse(bodyText((await loadRawExchange(f.core.db, rows[2]!))!.request)) as {
+        previous_response_id?: string;
+      };
       expect(step3.previous_response_id).toBe(f.loop.ids[1]);
     } finally {
       await f.close();
@@ -150,7 +199,10 @@ describe('loupe fork', () => {
       expect(doc.runs.find((r) => r.label === `fork-${f.forkId}`)?.forked_from).toEqual({ run: runId, step: 3 });
       let lines = '';
       await exportRecording(f.core.db, 'jsonl', (piece) => void (lines += piece));
-      const rows = lines.trim().split('\n').map((l) => JSON.parse(l) as { label: string | null; forked_from?: unknown });
+      const rows = lines
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { label: string | null; forked_from?: unknown });
       expect(rows.find((r) => r.label === `fork-${f.forkId}`)?.forked_from).toEqual({ run: runId, step: 3 });
       expect(rows.find((r) => r.label === null)?.forked_from).toBeUndefined();
     } finally {
@@ -161,11 +213,14 @@ describe('loupe fork', () => {
   it('refuses a bad run, step or pointer before anything is served', async () => {
     const source = openDb(h.dbPath, { readonly: true });
     try {
-      const make = (run: string, step: number, set: string) => h.core.forks.make(source, h.core.db, { run, step, edits: [parseSetArg(set)] });
+      const make = (run: string, step: number, set: string) =>
+        h.core.forks.make(source, h.core.db, { run, step, edits: [parseSetArg(set)] });
       await expect(make('run:nope', 1, '/request/instructions=x')).rejects.toThrow(/no run "run:nope"/);
       await expect(make(runId, 4, '/request/instructions=x')).rejects.toThrow(/has 3 steps; --at takes 1 to 3, got 4/);
       await expect(make(runId, 2, '/request/input/7/output=x')).rejects.toThrow(ForkPlanError);
-      await expect(make(runId, 2, '/request/input/7/output=x')).rejects.toThrow(/\/request\/input\/7: the array at \/request\/input has 1 element/);
+      await expect(make(runId, 2, '/request/input/7/output=x')).rejects.toThrow(
+        /\/request\/input\/7: the array at \/request\/input has 1 element/,
+      );
       await expect(make(runId, 3, '/response/output/0/nothing/here=x')).rejects.toThrow(/no "nothing"/);
       expect(() => parseSetArg('/answer/x=1')).toThrow(/starts at \/response .* or \/request/);
       expect(() => parseSetArg('request/instructions=1')).toThrow(/needs a JSON pointer/);
@@ -178,16 +233,27 @@ describe('loupe fork', () => {
   it('is made through the API (forks.create) on the running proxy, and the runs list shows the fork with its origin', async () => {
     const service = createService({ core: h.core, makeFork: forkMaker(h.core, () => {}) });
     try {
-      await expect(service.invoke('forks.create', { runId, step: 2, edits: [{ pointer: '/request/input/9/output', value: 'x' }] })).rejects.toMatchObject({ code: 'bad_request', message: expect.stringMatching(/\/request\/input\/9/) });
-      await expect(service.invoke('forks.create', { runId, step: 2, edits: [] })).rejects.toMatchObject({ code: 'bad_request' });
-      const info = await service.invoke('forks.create', { runId, step: 3, edits: [{ pointer: '/response/output/0/content/0/text', value: 'Made in the UI.' }] });
+      await expect(
+        service.invoke('forks.create', { runId, step: 2, edits: [{ pointer: '/request/input/9/output', value: 'x' }] }),
+      ).rejects.toMatchObject({ code: 'bad_request', message: expect.stringMatching(/\/request\/input\/9/) });
+      await expect(service.invoke('forks.create', { runId, step: 2, edits: [] })).rejects.toMatchObject({
+        code: 'bad_request',
+      });
+      const info = await service.invoke('forks.create', {
+        runId,
+        step: 3,
+        edits: [{ pointer: '/response/output/0/content/0/text', value: 'Made in the UI.' }],
+      });
       expect(info.baseUrl).toBe(`${h.core.proxy.baseUrl.replace(/\/v1$/, '')}/fork/${info.id}/v1`);
       const loop = await toolLoop(info.baseUrl);
       expect(loop.finalText[2]).toBe('Made in the UI.');
       await h.core.settled();
       await service.sync();
       const { runs } = await service.invoke('runs.list', {});
-      expect(runs.find((r) => r.id === info.runId)).toMatchObject({ forkedFrom: { run: runId, step: 3 }, responses: 3 });
+      expect(runs.find((r) => r.id === info.runId)).toMatchObject({
+        forkedFrom: { run: runId, step: 3 },
+        responses: 3,
+      });
       expect(runs.find((r) => r.id === runId)?.forkedFrom).toBeUndefined();
     } finally {
       await service.close();
@@ -195,7 +261,14 @@ describe('loupe fork', () => {
   });
 
   it('answers a base URL naming no plan with a clear 404', async () => {
-    const client = new OpenAI({ apiKey: TEST_KEY, baseURL: forkBaseUrl(h.core.proxy.baseUrl, 'zzzzzzzz'), maxRetries: 0 });
-    await expect(client.responses.create({ model: 'gpt-5', input: 'hi' })).rejects.toMatchObject({ status: 404, message: expect.stringMatching(/no fork plan "zzzzzzzz"/) });
+    const client = new OpenAI({
+      apiKey: TEST_KEY,
+      baseURL: forkBaseUrl(h.core.proxy.baseUrl, 'zzzzzzzz'),
+      maxRetries: 0,
+    });
+    await expect(client.responses.create({ model: 'gpt-5', input: 'hi' })).rejects.toMatchObject({
+      status: 404,
+      message: expect.stringMatching(/no fork plan "zzzzzzzz"/),
+    });
   });
 });

@@ -3,7 +3,12 @@
 // the step will answer. Everything is read from the source recording, which is only read.
 import { randomBytes } from 'node:crypto';
 import { checkEdits, ForkEditError, requestForEdits, type ForkEdit } from '../../../shared/fork/fork-edits.js';
-import { applyResponseEdits, editedBody, EditedResponseError, readRecordedResponse } from '../../../shared/fork/edited-response.js';
+import {
+  applyResponseEdits,
+  editedBody,
+  EditedResponseError,
+  readRecordedResponse,
+} from '../../../shared/fork/edited-response.js';
 import { setAt, PointerError } from '../../../shared/fork/json-pointer.js';
 import type { ForkPlan } from '../../../shared/fork/fork-plan.js';
 import { isObject, parseJson } from '../../../shared/trace/json.js';
@@ -52,13 +57,24 @@ export async function prepareFork(db: Db, request: ForkRequest, now = Date.now()
   }
   const runs = loadRuns(db);
   const run = runs.find((r) => r.id === request.run);
-  if (!run) throw new ForkPlanError(`no run "${request.run}" in this recording; loupe export lists the runs (${runs.slice(0, 5).map((r) => r.id).join(', ')}${runs.length > 5 ? ', …' : ''})`);
+  if (!run)
+    throw new ForkPlanError(
+      `no run "${request.run}" in this recording; loupe export lists the runs (${runs
+        .slice(0, 5)
+        .map((r) => r.id)
+        .join(', ')}${runs.length > 5 ? ', …' : ''})`,
+    );
   const steps = run.responses.length;
   if (!Number.isInteger(request.step) || request.step < 1 || request.step > steps) {
-    throw new ForkPlanError(`run ${run.id} has ${steps} step${steps === 1 ? '' : 's'}; --at takes 1 to ${steps}, got ${request.step}`);
+    throw new ForkPlanError(
+      `run ${run.id} has ${steps} step${steps === 1 ? '' : 's'}; --at takes 1 to ${steps}, got ${request.step}`,
+    );
   }
   const response = run.responses[request.step - 1]!;
-  if (response.exchange.transport !== 'http') throw new ForkPlanError(`step ${request.step} of run ${run.id} went over a WebSocket; a fork serves HTTP steps only`);
+  if (response.exchange.transport !== 'http')
+    throw new ForkPlanError(
+      `step ${request.step} of run ${run.id} went over a WebSocket; a fork serves HTTP steps only`,
+    );
   const raw = await loadRawExchange(db, response.exchangeId);
   if (!raw) throw new ForkPlanError(`the exchange of step ${request.step} is not in this recording`);
   const side = request.edits[0]!.side;
@@ -71,16 +87,25 @@ export async function prepareFork(db: Db, request: ForkRequest, now = Date.now()
       const answer = recordedHttpAnswer(db, response.exchangeId);
       const encoding = headerValue(answer.headers, 'content-encoding');
       // Served decoded: the edited body is new text, and Content-Length is the served one.
-      const headers = answer.headers.filter(([n]) => !/^(content-encoding|content-length)$/i.test(n) && !(encoding && /^etag$/i.test(n)));
+      const headers = answer.headers.filter(
+        ([n]) => !/^(content-encoding|content-length)$/i.test(n) && !(encoding && /^etag$/i.test(n)),
+      );
       editedAnswer = {
         ...answer,
         headers,
         state: 'complete',
-        body: editedBody(recorded, edited).map((text) => ({ data: Buffer.from(text), atUs: answer.headAtUs, opcode: 0 })),
+        body: editedBody(recorded, edited).map((text) => ({
+          data: Buffer.from(text),
+          atUs: answer.headAtUs,
+          opcode: 0,
+        })),
       };
     } else {
       const parsed = parseJson(bodyText(raw.request));
-      if (!parsed.ok || !isObject(parsed.value)) throw new ForkPlanError(`the request of step ${request.step} is not a JSON object, so it has nothing to point into`);
+      if (!parsed.ok || !isObject(parsed.value))
+        throw new ForkPlanError(
+          `the request of step ${request.step} is not a JSON object, so it has nothing to point into`,
+        );
       const recorded = requestForEdits(parsed.value, request.edits);
       let edited: Json = recorded;
       for (const e of request.edits) edited = setAt(edited, e.path, e.value, '/request');

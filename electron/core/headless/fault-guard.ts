@@ -15,7 +15,10 @@ export type Log = (line: string) => void;
 type RequestListener = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
 type UpgradeListener = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
 
-export function guardRequest(log: Log, listener: RequestListener): (req: http.IncomingMessage, res: http.ServerResponse) => void {
+export function guardRequest(
+  log: Log,
+  listener: RequestListener,
+): (req: http.IncomingMessage, res: http.ServerResponse) => void {
   return (req, res) => {
     const fail = (err: unknown) => {
       const { status, error } = faultAnswer(err, log);
@@ -57,12 +60,18 @@ function faultAnswer(err: unknown, log: Log): { status: number; error: ApiErrorB
 
 export function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
   const json = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  });
   res.end(json);
 }
 
 /** Answers an upgrade on its raw socket (there is no ServerResponse) and closes it. */
 export function refuseUpgrade(socket: Duplex, status: number, json = ''): void {
   const type = json ? 'content-type: application/json; charset=utf-8\r\n' : '';
-  socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nconnection: close\r\n${type}content-length: ${Buffer.byteLength(json)}\r\n\r\n${json}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nconnection: close\r\n${type}content-length: ${Buffer.byteLength(json)}\r\n\r\n${json}`,
+  );
 }

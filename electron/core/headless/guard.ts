@@ -45,7 +45,8 @@ function sameToken(given: string | null, token: string): boolean {
 
 export function check(req: IncomingMessage, url: URL, port: number, token: string): Verdict {
   const host = req.headers.host ?? '';
-  if (!allowedHosts(port).includes(host.toLowerCase())) return { ok: false, status: 403, why: `Host "${host}" is not this server` };
+  if (!allowedHosts(port).includes(host.toLowerCase()))
+    return { ok: false, status: 403, why: `Host "${host}" is not this server` };
   const origin = req.headers.origin;
   if (origin !== undefined && !allowedHosts(port).some((h) => origin.toLowerCase() === `http://${h}`)) {
     return { ok: false, status: 403, why: `Origin "${origin}" may not use this server` };

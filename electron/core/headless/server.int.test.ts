@@ -14,7 +14,12 @@ import { exchangeRaw, parseResponses } from '../../../test/support/serve-process
 import { startHeadlessServer, type HeadlessServer } from './server.js';
 
 function httpClient(server: HeadlessServer): HttpApiClient {
-  return new HttpApiClient({ origin: server.origin, token: server.token, fetch: (url, init) => fetch(url, init), WebSocket: WebSocket as unknown as SocketCtor });
+  return new HttpApiClient({
+    origin: server.origin,
+    token: server.token,
+    fetch: (url, init) => fetch(url, init),
+    WebSocket: WebSocket as unknown as SocketCtor,
+  });
 }
 
 describeContract('the headless HTTP/WebSocket server', async (service) => {
@@ -33,7 +38,13 @@ describeContract('the headless HTTP/WebSocket server', async (service) => {
 });
 
 /** A raw request, so Host and Origin can be set to anything. */
-function raw(port: number, pathName: string, headers: Record<string, string>, method = 'GET', body?: string): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
+function raw(
+  port: number,
+  pathName: string,
+  headers: Record<string, string>,
+  method = 'GET',
+  body?: string,
+): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, path: pathName, method, headers }, (res) => {
       let data = '';
@@ -106,8 +117,12 @@ describe('headless server security', () => {
     expect((await raw(server.port, '/', { host })).status).toBe(401);
     expect((await raw(server.port, '/?token=wrong', { host })).status).toBe(401);
     expect((await raw(server.port, '/assets/app.js', { host })).status).toBe(401);
-    expect((await raw(server.port, '/api/runs.list', { host, 'content-type': 'application/json' }, 'POST', '{}')).status).toBe(401);
-    expect((await raw(server.port, '/api/runs.list', { host, 'x-loupe-token': 'nope' }, 'POST', '{}')).status).toBe(401);
+    expect(
+      (await raw(server.port, '/api/runs.list', { host, 'content-type': 'application/json' }, 'POST', '{}')).status,
+    ).toBe(401);
+    expect((await raw(server.port, '/api/runs.list', { host, 'x-loupe-token': 'nope' }, 'POST', '{}')).status).toBe(
+      401,
+    );
     expect(await upgrade(server.port, '/api/events')).toBe(401);
     expect(await upgrade(server.port, '/api/events?token=wrong')).toBe(401);
     expect(await upgrade(server.port, `/api/events?token=${server.token}`)).toBe('open');
@@ -117,8 +132,12 @@ describe('headless server security', () => {
     const t = `token=${server.token}`;
     expect((await raw(server.port, `/?${t}`, { host: `evil.example:${server.port}` })).status).toBe(403);
     expect((await raw(server.port, `/?${t}`, { host: '127.0.0.1:1' })).status).toBe(403);
-    expect((await raw(server.port, `/api/app.info?${t}`, { host, origin: 'http://evil.example' }, 'POST', '{}')).status).toBe(403);
-    expect((await raw(server.port, `/api/app.info?${t}`, { host, origin: `http://${host}` }, 'POST', '{}')).status).toBe(200);
+    expect(
+      (await raw(server.port, `/api/app.info?${t}`, { host, origin: 'http://evil.example' }, 'POST', '{}')).status,
+    ).toBe(403);
+    expect(
+      (await raw(server.port, `/api/app.info?${t}`, { host, origin: `http://${host}` }, 'POST', '{}')).status,
+    ).toBe(200);
     expect(await upgrade(server.port, `/api/events?${t}`, { origin: 'http://evil.example' })).toBe(403);
     expect(await upgrade(server.port, `/api/events?${t}`, { host: `evil.example:${server.port}` })).toBe(403);
   });
@@ -134,16 +153,21 @@ describe('headless server security', () => {
     expect((await raw(server.port, '/api/runs.list', h2, 'GET')).status).toBe(400);
   });
 
-  it.skipIf(!onLinux)('cuts the answer to a file that fails to read once its head is written, and reports it in one line', async () => {
-    // The head is written lazily, so the client sees the connection close, before or after it.
-    const answer = await exchangeRaw(server.port, [`GET /assets/unreadable.js?token=${server.token} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`]);
-    expect(answer).not.toBeNull();
-    expect(parseResponses(answer!).every((r) => r.status === 200)).toBe(true);
-    await eventually(() => (logged.length ? true : undefined));
-    expect(logged).toEqual([expect.stringMatching(/^loupe: UI file assets\/unreadable\.js could not be read: /)]);
-    logged.length = 0;
-    expect((await raw(server.port, `/assets/app.js?token=${server.token}`, { host })).status).toBe(200);
-  });
+  it.skipIf(!onLinux)(
+    'cuts the answer to a file that fails to read once its head is written, and reports it in one line',
+    async () => {
+      // The head is written lazily, so the client sees the connection close, before or after it.
+      const answer = await exchangeRaw(server.port, [
+        `GET /assets/unreadable.js?token=${server.token} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+      ]);
+      expect(answer).not.toBeNull();
+      expect(parseResponses(answer!).every((r) => r.status === 200)).toBe(true);
+      await eventually(() => (logged.length ? true : undefined));
+      expect(logged).toEqual([expect.stringMatching(/^loupe: UI file assets\/unreadable\.js could not be read: /)]);
+      logged.length = 0;
+      expect((await raw(server.port, `/assets/app.js?token=${server.token}`, { host })).status).toBe(200);
+    },
+  );
 
   it('answers a request target it cannot read with a 400 {error} body, never quoting the token', async () => {
     const port = server.port;
@@ -164,7 +188,9 @@ describe('headless server security', () => {
     const copy = path.join(h.dir, 'damaged.loupe');
     h.core.db.pragma('wal_checkpoint(FULL)');
     await h.core.db.backup(copy);
-    expect((await raw(server.port, '/api/recordings.open', h2, 'POST', JSON.stringify({ path: copy }))).status).toBe(200);
+    expect((await raw(server.port, '/api/recordings.open', h2, 'POST', JSON.stringify({ path: copy }))).status).toBe(
+      200,
+    );
     // The file goes bad under the open recording, as a disk or another program can do it.
     fs.writeFileSync(copy, Buffer.alloc(fs.statSync(copy).size, 0x5a));
     const fault = await raw(server.port, '/api/exchanges.get', h2, 'POST', '{"exchangeId":1}');
@@ -172,7 +198,9 @@ describe('headless server security', () => {
     expect(JSON.parse(fault.body)).toEqual({ error: { code: 'internal', message: expect.any(String) } });
     expect(logged).toEqual([expect.stringMatching(/^loupe: UI request failed: /)]);
     logged.length = 0;
-    expect((await raw(server.port, '/api/recordings.open', h2, 'POST', JSON.stringify({ path: h.dbPath }))).status).toBe(200);
+    expect(
+      (await raw(server.port, '/api/recordings.open', h2, 'POST', JSON.stringify({ path: h.dbPath }))).status,
+    ).toBe(200);
   });
 
   it('survives clients that reset the connection while their upgrade is refused or accepted', async () => {

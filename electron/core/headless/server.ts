@@ -87,7 +87,10 @@ export async function startHeadlessServer(options: HeadlessOptions): Promise<Hea
   };
   const onUpgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer): void => {
     const { url } = readTarget(req.url);
-    const verdict = url.pathname === EVENTS_PATH ? check(req, url, port, token) : ({ ok: false, status: 403, why: 'no such socket' } as const);
+    const verdict =
+      url.pathname === EVENTS_PATH
+        ? check(req, url, port, token)
+        : ({ ok: false, status: 403, why: 'no such socket' } as const);
     if (!verdict.ok) return refuseUpgrade(socket, verdict.status);
     wss.handleUpgrade(req, socket, head, (ws) => {
       alive.add(ws);
@@ -129,7 +132,12 @@ export async function startHeadlessServer(options: HeadlessOptions): Promise<Hea
 }
 
 /** Throws what the caller must hear; the fault guard answers it. */
-async function handleApi(api: LoupeApi, channel: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+async function handleApi(
+  api: LoupeApi,
+  channel: string,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+): Promise<void> {
   if (req.method !== 'POST') throw new ApiError('bad_request', 'API calls are POST with a JSON body');
   if (!isChannel(channel)) throw new ApiError('unknown_channel', `no channel "${channel}"`);
   const body = await readBody(req);

@@ -31,7 +31,13 @@ export function pageHeaders(port: number): http.OutgoingHttpHeaders {
  * no such file. A file that fails to read once its head went out can only cut the answer
  * short: the connection is closed and `onReadError` told.
  */
-export function serveStatic(dir: string, decodedPath: string, res: http.ServerResponse, port: number, onReadError: (rel: string, err: Error) => void): boolean {
+export function serveStatic(
+  dir: string,
+  decodedPath: string,
+  res: http.ServerResponse,
+  port: number,
+  onReadError: (rel: string, err: Error) => void,
+): boolean {
   const rel = decodedPath === '/' ? 'index.html' : decodedPath.replace(/^\/+/, '');
   const file = path.resolve(dir, rel);
   if (!file.startsWith(path.resolve(dir) + path.sep)) return false;

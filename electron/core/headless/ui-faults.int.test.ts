@@ -7,7 +7,13 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startSimUpstream, type SimUpstream } from '../sim/index.js';
-import { assertBuilt, closedCleanly, exchangeRaw, parseResponses, startServe } from '../../../test/support/serve-process.js';
+import {
+  assertBuilt,
+  closedCleanly,
+  exchangeRaw,
+  parseResponses,
+  startServe,
+} from '../../../test/support/serve-process.js';
 
 describe('loupe serve, sent a request its UI port cannot read', () => {
   let sim: SimUpstream;
@@ -40,7 +46,9 @@ describe('loupe serve, sent a request its UI port cannot read', () => {
       expect(answer, `no answer to ${JSON.stringify(wire)}; stderr: ${serve.stderr()}`).not.toBeNull();
       const [response] = parseResponses(answer!);
       expect(response?.status, `${JSON.stringify(wire)}; stderr: ${serve.stderr()}`).toBe(400);
-      expect(JSON.parse(response!.body)).toEqual({ error: { code: 'bad_request', message: expect.stringMatching(/request target/) } });
+      expect(JSON.parse(response!.body)).toEqual({
+        error: { code: 'bad_request', message: expect.stringMatching(/request target/) },
+      });
       expect(response!.body).not.toContain(serve.token);
     }
     expect(serve.running()).toBe(true);
@@ -48,7 +56,11 @@ describe('loupe serve, sent a request its UI port cannot read', () => {
     const client = new OpenAI({ apiKey: 'sk-ui-faults-test-00000000000000000', baseURL: serve.proxy, maxRetries: 0 });
     const relayed = await client.responses.create({ model: 'gpt-5', input: 'still relaying?' });
     expect(relayed.status).toBe('completed');
-    const page = parseResponses((await exchangeRaw(serve.uiPort, [`POST /api/app.info HTTP/1.1\r\n${host}${close}x-loupe-token: ${serve.token}\r\nContent-Length: 2\r\n\r\n{}`]))!);
+    const page = parseResponses(
+      (await exchangeRaw(serve.uiPort, [
+        `POST /api/app.info HTTP/1.1\r\n${host}${close}x-loupe-token: ${serve.token}\r\nContent-Length: 2\r\n\r\n{}`,
+      ]))!,
+    );
     expect(page[0]?.status).toBe(200);
 
     // A 400 is the client's doing, not a fault to report.

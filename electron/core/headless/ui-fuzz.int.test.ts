@@ -13,12 +13,19 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import WebSocket from 'ws';
 import { seededRandom } from '../../../shared/seeded-random.js';
 import { startSimUpstream, type SimUpstream } from '../sim/index.js';
-import { assertBuilt, closedCleanly, exchangeRaw, parseResponses, startServe } from '../../../test/support/serve-process.js';
+import {
+  assertBuilt,
+  closedCleanly,
+  exchangeRaw,
+  parseResponses,
+  startServe,
+} from '../../../test/support/serve-process.js';
 
 const SEED = 2121;
 const CASES = 200;
 
-const UPGRADE = 'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n';
+const UPGRADE =
+  'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n';
 /** A masked text frame, then a masked close frame, as a browser sends them. */
 const FRAMES = '\x81\x85\x00\x00\x00\x00hello\x88\x80\x00\x00\x00\x00';
 
@@ -42,7 +49,23 @@ function corpus(port: number, token: string): string[] {
 
 const NASTY = ['\r', '\n', '\0', '\xff', ':', ' ', '\t', '\x7f', '\r\n\r\n'];
 /** What a request target can hold that no URL or percent-decoding should choke on. */
-const TARGET_NASTY = ['%', '%E0%A4%A', '%ff', '%00', '%2F..%2F', '[', 'http://[', '//', '/../..', '\xff', '?', '#', '@', '\\', ':99999'];
+const TARGET_NASTY = [
+  '%',
+  '%E0%A4%A',
+  '%ff',
+  '%00',
+  '%2F..%2F',
+  '[',
+  'http://[',
+  '//',
+  '/../..',
+  '\xff',
+  '?',
+  '#',
+  '@',
+  '\\',
+  ':99999',
+];
 
 function mutate(rand: () => number, request: string): string {
   const pick = <T>(list: T[]) => list[Math.floor(rand() * list.length)]!;
@@ -54,20 +77,26 @@ function mutate(rand: () => number, request: string): string {
       const from = out.indexOf(' ') + 1;
       const to = Math.max(from, out.indexOf(' ', from));
       const i = from + Math.floor(rand() * (to - from + 1));
-      out = kind === 4 ? out.slice(0, i) + pick(TARGET_NASTY) + out.slice(i) : out.slice(0, from) + pick(TARGET_NASTY) + out.slice(i);
+      out =
+        kind === 4
+          ? out.slice(0, i) + pick(TARGET_NASTY) + out.slice(i)
+          : out.slice(0, from) + pick(TARGET_NASTY) + out.slice(i);
       continue;
     }
     const i = Math.floor(rand() * (out.length + 1));
     if (kind === 0) out = out.slice(0, i);
     else if (kind === 1) out = out.slice(0, i) + pick(NASTY) + out.slice(i + 1);
-    else if (kind === 2) out = out.slice(0, i) + 'Content-Length: 99999\r\n'.slice(0, 1 + Math.floor(rand() * 23)) + out.slice(i);
+    else if (kind === 2)
+      out = out.slice(0, i) + 'Content-Length: 99999\r\n'.slice(0, 1 + Math.floor(rand() * 23)) + out.slice(i);
     else out = out.slice(0, i) + out.slice(i, i + 12) + out.slice(i);
   }
   return out;
 }
 
 function pieces(rand: () => number, wire: string): string[] {
-  const cuts = Array.from({ length: Math.floor(rand() * 4) }, () => Math.floor(rand() * wire.length)).sort((a, b) => a - b);
+  const cuts = Array.from({ length: Math.floor(rand() * 4) }, () => Math.floor(rand() * wire.length)).sort(
+    (a, b) => a - b,
+  );
   return [...cuts, wire.length].map((c, k, all) => wire.slice(k ? all[k - 1] : 0, c)).filter((p) => p.length);
 }
 

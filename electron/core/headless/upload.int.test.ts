@@ -31,13 +31,19 @@ describe('uploading a recording to the headless server', () => {
   });
 
   const send = (body: Uint8Array | string, headers: Record<string, string> = { 'x-loupe-token': server.token }) =>
-    fetch(`${server.origin}${UPLOAD_PATH}`, { method: 'POST', headers: { [UPLOAD_NAME_HEADER]: encodeURIComponent('../my runs.loupe'), ...headers }, body });
+    fetch(`${server.origin}${UPLOAD_PATH}`, {
+      method: 'POST',
+      headers: { [UPLOAD_NAME_HEADER]: encodeURIComponent('../my runs.loupe'), ...headers },
+      body,
+    });
 
   it('takes the file only with the token, and refuses what is not an SQLite file with a clear error', async () => {
     expect((await send('SQLite format 3\0', {})).status).toBe(401);
     const junk = await send('not a database at all');
     expect(junk.status).toBe(400);
-    expect(((await junk.json()) as { error: { message: string } }).error.message).toBe('my_runs.loupe is not a Loupe recording (it is not an SQLite file)');
+    expect(((await junk.json()) as { error: { message: string } }).error.message).toBe(
+      'my_runs.loupe is not a Loupe recording (it is not an SQLite file)',
+    );
   });
 
   it('keeps a recording under its own name in a folder of its own, opens it read-only, and removes it when the server stops', async () => {

@@ -28,7 +28,8 @@ export function uploads(): Uploads {
   let dir: string | null = null;
   return {
     async receive(req, res) {
-      if (req.method !== 'POST') throw new ApiError('bad_request', "an upload is a POST with the file's bytes as its body");
+      if (req.method !== 'POST')
+        throw new ApiError('bad_request', "an upload is a POST with the file's bytes as its body");
       const name = fileName(req.headers[UPLOAD_NAME_HEADER]);
       dir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-uploads-'));
       // A folder per upload keeps the file's own name, which the UI shows, and two uploads of one name apart.
@@ -62,7 +63,10 @@ function fileName(header: string | string[] | undefined): string {
   } catch {
     // Kept as sent: the characters below are all that is used of it.
   }
-  const base = path.basename(raw).replace(/[^\w.-]+/g, '_').slice(-80);
+  const base = path
+    .basename(raw)
+    .replace(/[^\w.-]+/g, '_')
+    .slice(-80);
   return base === '' || base === '.' || base === '..' ? 'upload.loupe' : base;
 }
 

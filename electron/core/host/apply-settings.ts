@@ -10,7 +10,9 @@ export interface AppliedSettings {
   proxyUrl: string;
 }
 
-/** `change` may be partial ({port} or {upstream}); throws SettingsError or PortInUseError with a message for the user. */
+/**
+ * `change` may be partial ({port} or {upstream}); throws SettingsError or PortInUseError with a message for the user.
+ */
 export async function applySettings(host: AppHost, file: SettingsFile, change: unknown): Promise<AppliedSettings> {
   const next = parseSettings(change, host.settings);
   await host.apply(next);

@@ -27,7 +27,8 @@ function occupy(): Promise<net.Server> {
   });
 }
 const portOf = (s: net.Server) => (s.address() as net.AddressInfo).port;
-const ask = (baseURL: string, input: string) => new OpenAI({ apiKey: KEY, baseURL, maxRetries: 0 }).responses.create({ model: 'gpt-5', input });
+const ask = (baseURL: string, input: string) =>
+  new OpenAI({ apiKey: KEY, baseURL, maxRetries: 0 }).responses.create({ model: 'gpt-5', input });
 
 const WORKER_SCRIPT = fileURLToPath(new URL('../../../dist/electron/core/host/core-host-worker.js', import.meta.url));
 
@@ -41,7 +42,16 @@ describe.each([
   const hosts: AppHost[] = [];
   const servers: net.Server[] = [];
   const start = async (settings: { port: number; upstream: string }) => {
-    const started = await startAppHost({ dbPath: path.join(dir, `${hosts.length}.loupe`), storeWorker: false, livePollMs: 20, log: () => {}, hostWorker }, settings);
+    const started = await startAppHost(
+      {
+        dbPath: path.join(dir, `${hosts.length}.loupe`),
+        storeWorker: false,
+        livePollMs: 20,
+        log: () => {},
+        hostWorker,
+      },
+      settings,
+    );
     hosts.push(started.host);
     return started;
   };
@@ -84,7 +94,9 @@ describe.each([
     expect(simB.stats().requests).toBe(before + 1);
     await expect(ask(firstUrl, 'old port')).rejects.toThrow();
     // Both runs are in the one recording; the new service's pushes reach the old listener.
-    await eventually(async () => ((await host.invoke('runs.list', {})).runs.reduce((n, r) => n + r.responses, 0) === 2 ? true : undefined));
+    await eventually(async () =>
+      (await host.invoke('runs.list', {})).runs.reduce((n, r) => n + r.responses, 0) === 2 ? true : undefined,
+    );
     await eventually(() => (seen.some(([e]) => e === 'run.updated') ? true : undefined));
   });
 
@@ -120,7 +132,11 @@ describe.each([
     const { host } = await start({ port: 0, upstream: simA.url });
     const file = new SettingsFile(path.join(dir, 'redact-settings.json'));
     const mine = 'my-thing-host-secret-0123456789MINE';
-    const send = () => new OpenAI({ apiKey: KEY, baseURL: host.proxyUrl, maxRetries: 0 }).responses.create({ model: 'gpt-5', input: 'mine' }, { headers: { 'X-My-Thing': mine } });
+    const send = () =>
+      new OpenAI({ apiKey: KEY, baseURL: host.proxyUrl, maxRetries: 0 }).responses.create(
+        { model: 'gpt-5', input: 'mine' },
+        { headers: { 'X-My-Thing': mine } },
+      );
     // The recording may hold earlier tests' responses; only this test sends the header.
     const responses = async () => (await host.invoke('runs.list', {})).runs.reduce((n, r) => n + r.responses, 0);
     const before = await responses();
@@ -134,7 +150,14 @@ describe.each([
     const headers = await Promise.all(
       list.runs.map(async (r) => {
         const run = await host.invoke('runs.get', { runId: r.id });
-        return Promise.all(run.responses.map(async (res) => (await host.invoke('exchanges.get', { exchangeId: res.exchangeId })).requestHeaders.find(([n]) => n === 'x-my-thing')?.[1]));
+        return Promise.all(
+          run.responses.map(
+            async (res) =>
+              (await host.invoke('exchanges.get', { exchangeId: res.exchangeId })).requestHeaders.find(
+                ([n]) => n === 'x-my-thing',
+              )?.[1],
+          ),
+        );
       }),
     );
     // Before the change the header was stored as sent; after it, only as a hint.

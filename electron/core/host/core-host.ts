@@ -3,7 +3,14 @@
 // the same), and everything holding the host (the IPC adapter, the menu, the renderer's
 // subscriptions) keeps working: calls wait for the switch, listeners are carried over.
 import { EventEmitter } from 'node:events';
-import { EVENTS, type ChannelName, type EventName, type EventPayload, type RequestOf, type ResponseOf } from '../../../shared/api/contract.js';
+import {
+  EVENTS,
+  type ChannelName,
+  type EventName,
+  type EventPayload,
+  type RequestOf,
+  type ResponseOf,
+} from '../../../shared/api/contract.js';
 import { ApiError } from '../../../shared/api/errors.js';
 import type { RecordingInfo } from '../../../shared/api/types.js';
 import { startCore, type Core } from '../core.js';
@@ -51,7 +58,10 @@ export class CoreHost implements AppHost {
    * Starts on the saved settings. If their port is taken the app still starts, on a free
    * port, and `notice` says so: the user gets a working Loupe and a clear reason.
    */
-  static async start(options: CoreHostOptions, settings: ProxySettings): Promise<{ host: CoreHost; notice: string | null }> {
+  static async start(
+    options: CoreHostOptions,
+    settings: ProxySettings,
+  ): Promise<{ host: CoreHost; notice: string | null }> {
     let notice: string | null = null;
     let effective = settings;
     if (!(await portIsFree(settings.port))) {
@@ -60,7 +70,8 @@ export class CoreHost implements AppHost {
     }
     const host = new CoreHost(options, await launch(options, effective), settings);
     host.attach();
-    if (notice) notice += `\n\nFor now Loupe listens on ${host.proxyUrl}; point your app there or free port ${settings.port} and restart.`;
+    if (notice)
+      notice += `\n\nFor now Loupe listens on ${host.proxyUrl}; point your app there or free port ${settings.port} and restart.`;
     return { host, notice };
   }
 
@@ -123,7 +134,11 @@ export class CoreHost implements AppHost {
     const current = this.running.settings;
     const port = this.running.core.proxy.port;
     const sameRedact = (next.redact ?? []).join('\n') === (current.redact ?? []).join('\n');
-    if (sameRedact && next.upstream === current.upstream && (next.port === port || (next.port === 0 && current.port === 0))) {
+    if (
+      sameRedact &&
+      next.upstream === current.upstream &&
+      (next.port === port || (next.port === 0 && current.port === 0))
+    ) {
       this.requested = { ...next };
       return;
     }

@@ -15,7 +15,16 @@ describe('nativeBindingFor', () => {
   it('points Electron at the binary built for its ABI, and says how to build a missing one', () => {
     const electron = { ...node, electron: '45.5.0' };
     expect(() => nativeBindingFor(root, electron)).toThrow(/npm start/);
-    const file = path.join(root, '.electron-native', '45.5.0', 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
+    const file = path.join(
+      root,
+      '.electron-native',
+      '45.5.0',
+      'node_modules',
+      'better-sqlite3',
+      'build',
+      'Release',
+      'better_sqlite3.node',
+    );
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, '');
     expect(nativeBindingFor(root, electron)).toBe(file);

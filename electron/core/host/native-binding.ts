@@ -17,9 +17,18 @@ export function nativeBindingFor(
 ): string | undefined {
   const electron = (versions as NodeJS.ProcessVersions & { electron?: string }).electron;
   if (!electron || packaged) return undefined;
-  const file = path.join(electronNativeDir(projectRoot, electron), 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
+  const file = path.join(
+    electronNativeDir(projectRoot, electron),
+    'node_modules',
+    'better-sqlite3',
+    'build',
+    'Release',
+    'better_sqlite3.node',
+  );
   if (!fs.existsSync(file)) {
-    throw new Error(`better-sqlite3 has not been built for Electron ${electron}; run \`npm start\` (it builds it) or \`node scripts/electron-native.mjs\``);
+    throw new Error(
+      `better-sqlite3 has not been built for Electron ${electron}; run \`npm start\` (it builds it) or \`node scripts/electron-native.mjs\``,
+    );
   }
   return file;
 }

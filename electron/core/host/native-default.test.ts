@@ -18,7 +18,10 @@ describe('useAsDefaultBinding', () => {
   it('makes connections opened without nativeBinding use the given binary', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-native-default-'));
     const standIn = path.join(dir, 'stand-in.cjs');
-    fs.writeFileSync(standIn, "module.exports = { setErrorConstructor() {}, Database: function () { throw new Error('the Electron build was used'); } };");
+    fs.writeFileSync(
+      standIn,
+      "module.exports = { setErrorConstructor() {}, Database: function () { throw new Error('the Electron build was used'); } };",
+    );
     useAsDefaultBinding(standIn);
     expect(() => new Database(':memory:')).toThrow('the Electron build was used');
     fs.rmSync(dir, { recursive: true, force: true });

@@ -6,7 +6,9 @@ import net from 'node:net';
 export class PortInUseError extends Error {
   override readonly name = 'PortInUseError';
   constructor(readonly port: number) {
-    super(`Port ${port} is already in use by another program, so Loupe's proxy cannot listen on it. Quit that program, or choose another port (Proxy menu, or "port" in settings.json; 0 picks any free port).`);
+    super(
+      `Port ${port} is already in use by another program, so Loupe's proxy cannot listen on it. Quit that program, or choose another port (Proxy menu, or "port" in settings.json; 0 picks any free port).`,
+    );
   }
 }
 

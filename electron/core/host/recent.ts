@@ -16,7 +16,9 @@ export class RecentRecordings {
     } catch {
       saved = undefined;
     }
-    this.items = Array.isArray(saved) ? saved.filter((p): p is string => typeof p === 'string').slice(0, MAX_RECENT) : [];
+    this.items = Array.isArray(saved)
+      ? saved.filter((p): p is string => typeof p === 'string').slice(0, MAX_RECENT)
+      : [];
   }
 
   list(): string[] {

@@ -24,7 +24,11 @@ describe('the desktop core in a worker thread (RemoteCoreHost)', () => {
   let sim: SimUpstream;
   let dir: string;
   const crashes: Error[] = [];
-  const start = (file: string) => startAppHost({ dbPath: path.join(dir, file), hostWorker: WORKER_SCRIPT, onCrash: (err) => crashes.push(err) }, { port: 0, upstream: sim.url });
+  const start = (file: string) =>
+    startAppHost(
+      { dbPath: path.join(dir, file), hostWorker: WORKER_SCRIPT, onCrash: (err) => crashes.push(err) },
+      { port: 0, upstream: sim.url },
+    );
 
   beforeAll(async () => {
     if (!fs.existsSync(WORKER_SCRIPT)) throw new Error('dist/ is missing: run `npm run build` first');
@@ -40,7 +44,9 @@ describe('the desktop core in a worker thread (RemoteCoreHost)', () => {
     const { host } = await start('worker.loupe');
     expect(host).toBeInstanceOf(RemoteCoreHost);
     // As V8 applied them to the thread's isolate, not as asked.
-    expect((host as RemoteCoreHost).resourceLimits?.maxYoungGenerationSizeMb).toBe(RELAY_WORKER_LIMITS.maxYoungGenerationSizeMb);
+    expect((host as RemoteCoreHost).resourceLimits?.maxYoungGenerationSizeMb).toBe(
+      RELAY_WORKER_LIMITS.maxYoungGenerationSizeMb,
+    );
     const updates: string[] = [];
     host.on('run.updated', ({ run }) => updates.push(run.id));
     const client = new OpenAI({ apiKey: TEST_KEY, baseURL: host.proxyUrl, maxRetries: 0 });
@@ -80,7 +86,12 @@ describe('the desktop core in a worker thread (RemoteCoreHost)', () => {
     const pending = host.invoke('runs.list', {});
     // What an abort inside the thread would do: the thread is gone without closing.
     await (host as unknown as { worker: Worker }).worker.terminate();
-    await expect(pending.then(() => 'answered', (e: ApiError) => e.code)).resolves.toMatch(/answered|unavailable/);
+    await expect(
+      pending.then(
+        () => 'answered',
+        (e: ApiError) => e.code,
+      ),
+    ).resolves.toMatch(/answered|unavailable/);
     const after = await host.invoke('app.info', {}).catch((e: unknown) => e);
     expect(after).toBeInstanceOf(ApiError);
     expect((after as ApiError).code).toBe('unavailable');

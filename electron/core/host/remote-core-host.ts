@@ -58,17 +58,25 @@ export class RemoteCoreHost implements AppHost {
     worker.on('error', (err) => (this.running ? crashed(err) : this.startup.reject(err)));
     worker.on('exit', (code) => {
       this.exited = true;
-      if (!this.running) return this.startup.reject(new Error(`Loupe's proxy worker exited (${code}) before it started`));
+      if (!this.running)
+        return this.startup.reject(new Error(`Loupe's proxy worker exited (${code}) before it started`));
       if (!this.closing) crashed(new Error(`its thread exited (code ${code})`));
       this.calls.failAll(new ApiError('unavailable', 'Loupe is shutting down'));
     });
   }
 
   /** Starts the worker and resolves once its proxy listens (or rejects with why it could not). */
-  static async start(options: CoreHostOptions, settings: ProxySettings, remote: RemoteHostOptions): Promise<StartedHost> {
+  static async start(
+    options: CoreHostOptions,
+    settings: ProxySettings,
+    remote: RemoteHostOptions,
+  ): Promise<StartedHost> {
     // A function cannot cross to a thread: the worker reports to its own stderr, which is ours.
     const { log: _log, ...cloneable } = options;
-    const worker = new Worker(remote.script, { workerData: { options: cloneable, settings }, resourceLimits: RELAY_WORKER_LIMITS });
+    const worker = new Worker(remote.script, {
+      workerData: { options: cloneable, settings },
+      resourceLimits: RELAY_WORKER_LIMITS,
+    });
     const host = new RemoteCoreHost(worker, settings, options, remote.onCrash);
     try {
       return { host, notice: await host.started };

@@ -26,16 +26,22 @@ export class SettingsError extends Error {
 
 /** Checks and completes a settings object; missing keys take their defaults. */
 export function parseSettings(value: unknown, base: ProxySettings = DEFAULT_SETTINGS): ProxySettings {
-  if (value === undefined || value === null) return withRedact({ port: base.port, upstream: base.upstream }, base.redact ?? []);
-  if (typeof value !== 'object' || Array.isArray(value)) throw new SettingsError('settings must be a JSON object like {"port": 7455, "upstream": "https://api.openai.com"}');
+  if (value === undefined || value === null)
+    return withRedact({ port: base.port, upstream: base.upstream }, base.redact ?? []);
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw new SettingsError('settings must be a JSON object like {"port": 7455, "upstream": "https://api.openai.com"}');
   const v = value as Record<string, unknown>;
   const port = v.port ?? base.port;
   if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new SettingsError(`"port" must be a whole number from 0 to 65535 (0 picks a free port); got ${JSON.stringify(v.port)}`);
+    throw new SettingsError(
+      `"port" must be a whole number from 0 to 65535 (0 picks a free port); got ${JSON.stringify(v.port)}`,
+    );
   }
   const upstream = v.upstream ?? base.upstream;
   if (typeof upstream !== 'string' || !isHttpUrl(upstream)) {
-    throw new SettingsError(`"upstream" must be an http:// or https:// URL such as ${DEFAULT_UPSTREAM}; got ${JSON.stringify(v.upstream)}`);
+    throw new SettingsError(
+      `"upstream" must be an http:// or https:// URL such as ${DEFAULT_UPSTREAM}; got ${JSON.stringify(v.upstream)}`,
+    );
   }
   return withRedact({ port, upstream: withoutTrailingSlashes(upstream) }, redactNames(v.redact ?? base.redact ?? []));
 }
@@ -46,7 +52,8 @@ function withRedact(settings: ProxySettings, redact: string[]): ProxySettings {
 
 function redactNames(value: unknown): string[] {
   const example = '["x-my-key", "client_secret"]';
-  if (!Array.isArray(value)) throw new SettingsError(`"redact" must be a list of names such as ${example}; got ${JSON.stringify(value)}`);
+  if (!Array.isArray(value))
+    throw new SettingsError(`"redact" must be a list of names such as ${example}; got ${JSON.stringify(value)}`);
   return value.map((name) => {
     const problem = typeof name === 'string' ? checkRedactName(name) : `${JSON.stringify(name)} is not a name`;
     if (problem) throw new SettingsError(`"redact": ${problem}; give names such as ${example}`);

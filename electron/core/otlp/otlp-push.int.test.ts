@@ -38,7 +38,10 @@ function decode(body: Buffer, json: boolean): DecodedSpan[] {
   const message = json
     ? proto.collector.trace.v1.ExportTraceServiceRequest.fromObject(JSON.parse(body.toString('utf8')))
     : proto.collector.trace.v1.ExportTraceServiceRequest.decode(body);
-  const request = proto.collector.trace.v1.ExportTraceServiceRequest.toObject(message, { longs: String, bytes: String }) as {
+  const request = proto.collector.trace.v1.ExportTraceServiceRequest.toObject(message, {
+    longs: String,
+    bytes: String,
+  }) as {
     resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<Record<string, unknown>> }> }>;
   };
   const hex = (b: string | undefined) => (b ? Buffer.from(b, json ? 'hex' : 'base64').toString('hex') : '');
@@ -51,7 +54,10 @@ function decode(body: Buffer, json: boolean): DecodedSpan[] {
         name: s.name as string,
         kind: s.kind as number,
         attributes: Object.fromEntries(
-          ((s.attributes as Array<{ key: string; value: Record<string, unknown> }>) ?? []).map((a) => [a.key, Object.values(a.value)[0]]),
+          ((s.attributes as Array<{ key: string; value: Record<string, unknown> }>) ?? []).map((a) => [
+            a.key,
+            Object.values(a.value)[0],
+          ]),
         ),
         links: ((s.links as Array<{ spanId: string }>) ?? []).map((l) => ({ spanId: json ? l.spanId : hex(l.spanId) })),
       })),
@@ -79,7 +85,10 @@ async function receiver(): Promise<{ url: string; received: Received[]; close():
 }
 
 function runLoupe(args: string[], env: Record<string, string> = {}, until?: RegExp) {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [bin, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let stderr = '';
   const reached = new Promise<void>((resolve, reject) => {
     child.stderr.on('data', (d: Buffer) => {
@@ -95,7 +104,8 @@ function runLoupe(args: string[], env: Record<string, string> = {}, until?: RegE
 let dir: string;
 let sim: SimUpstream;
 beforeAll(async () => {
-  if (!fs.existsSync(path.join(root, 'dist', 'electron', 'core', 'otlp', 'otlp-worker.js'))) throw new Error('dist/ is missing the OTLP push: run `npm run build` first');
+  if (!fs.existsSync(path.join(root, 'dist', 'electron', 'core', 'otlp', 'otlp-worker.js')))
+    throw new Error('dist/ is missing the OTLP push: run `npm run build` first');
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-otlp-'));
   sim = await startSimUpstream();
 });
@@ -129,7 +139,11 @@ describe('loupe --otlp', () => {
       expect(new Set(spans.map((s) => s.spanId)).size).toBe(spans.length);
       const names = spans.map((s) => s.name);
       // The run's own span is named for its first agent; each agent the SDK ran has one under it.
-      expect(names.filter((n) => n.startsWith('invoke_agent ')).sort()).toEqual(['invoke_agent Billing specialist', 'invoke_agent Triage agent', 'invoke_agent Triage agent']);
+      expect(names.filter((n) => n.startsWith('invoke_agent ')).sort()).toEqual([
+        'invoke_agent Billing specialist',
+        'invoke_agent Triage agent',
+        'invoke_agent Triage agent',
+      ]);
       const chats = spans.filter((s) => s.attributes['gen_ai.operation.name'] === 'chat');
       expect(chats.length).toBeGreaterThanOrEqual(2);
       for (const chat of chats) {
@@ -140,7 +154,9 @@ describe('loupe --otlp', () => {
         expect(chat.attributes['gen_ai.usage.input_tokens']).toBeDefined();
         expect(chat.attributes).not.toHaveProperty('gen_ai.input.messages');
       }
-      expect(spans.filter((s) => s.attributes['gen_ai.operation.name'] === 'execute_tool').length).toBeGreaterThanOrEqual(3);
+      expect(
+        spans.filter((s) => s.attributes['gen_ai.operation.name'] === 'execute_tool').length,
+      ).toBeGreaterThanOrEqual(3);
       // One trace per run, and every parent is a span that was pushed.
       const ids = new Set(spans.map((s) => s.spanId));
       for (const s of spans) if (s.parentSpanId) expect(ids.has(s.parentSpanId)).toBe(true);
@@ -161,14 +177,29 @@ describe('loupe --otlp', () => {
           `const first = await client.responses.create({ model: 'gpt-5', input: 'Say hi' });\n` +
           `await client.responses.create({ model: 'gpt-5', input: 'And again', previous_response_id: first.id });\n`,
       );
-      const rec = runLoupe(['record', '--db', db, '--upstream', sim.url, '--otlp', rx.url, '--otlp-json', '--otlp-content', '--', process.execPath, script]);
+      const rec = runLoupe([
+        'record',
+        '--db',
+        db,
+        '--upstream',
+        sim.url,
+        '--otlp',
+        rx.url,
+        '--otlp-json',
+        '--otlp-content',
+        '--',
+        process.execPath,
+        script,
+      ]);
       expect(await rec.exit).toBe(0);
       expect(rx.received.length).toBeGreaterThan(0);
       expect(rx.received.every((r) => r.headers['content-type'] === 'application/json')).toBe(true);
       const spans = rx.received.flatMap((r) => decode(r.body, true));
       const chats = spans.filter((s) => s.name === 'chat gpt-5');
       expect(chats).toHaveLength(2);
-      expect(JSON.parse(chats[0]!.attributes['gen_ai.input.messages'] as string)).toEqual([{ role: 'user', parts: [{ type: 'text', content: 'Say hi' }] }]);
+      expect(JSON.parse(chats[0]!.attributes['gen_ai.input.messages'] as string)).toEqual([
+        { role: 'user', parts: [{ type: 'text', content: 'Say hi' }] },
+      ]);
       expect(chats[1]!.links.map((l) => l.spanId)).toEqual([chats[0]!.spanId]);
       expect(JSON.stringify(spans)).not.toContain('sk-otlp-test');
 
@@ -187,8 +218,22 @@ describe('loupe --otlp', () => {
     for (const name of ['one', 'two']) {
       const db = path.join(dir, `label-${name}.loupe`);
       const script = path.join(dir, 'label.mjs');
-      fs.writeFileSync(script, `import OpenAI from ${JSON.stringify(require.resolve('openai'))};\nawait new OpenAI({ apiKey: 'sk-x' }).responses.create({ model: 'gpt-5', input: 'hi' });\n`);
-      const rec = runLoupe(['record', '--db', db, '--upstream', sim.url, '--label', 'same-label', '--', process.execPath, script]);
+      fs.writeFileSync(
+        script,
+        `import OpenAI from ${JSON.stringify(require.resolve('openai'))};\nawait new OpenAI({ apiKey: 'sk-x' }).responses.create({ model: 'gpt-5', input: 'hi' });\n`,
+      );
+      const rec = runLoupe([
+        'record',
+        '--db',
+        db,
+        '--upstream',
+        sim.url,
+        '--label',
+        'same-label',
+        '--',
+        process.execPath,
+        script,
+      ]);
       expect(await rec.exit).toBe(0);
       traceIds.push((await exportOtlp(db))[0].traceId);
     }
@@ -201,7 +246,10 @@ describe('loupe --otlp', () => {
     await dead.close();
     const db = path.join(dir, 'dead.loupe');
     const script = path.join(dir, 'dead.mjs');
-    fs.writeFileSync(script, `import OpenAI from ${JSON.stringify(require.resolve('openai'))};\nconst r = await new OpenAI({ apiKey: 'sk-x' }).responses.create({ model: 'gpt-5', input: 'hi' });\nprocess.exit(r.status === 'completed' ? 7 : 1);\n`);
+    fs.writeFileSync(
+      script,
+      `import OpenAI from ${JSON.stringify(require.resolve('openai'))};\nconst r = await new OpenAI({ apiKey: 'sk-x' }).responses.create({ model: 'gpt-5', input: 'hi' });\nprocess.exit(r.status === 'completed' ? 7 : 1);\n`,
+    );
     const rec = runLoupe(['record', '--db', db, '--upstream', sim.url, '--otlp', url, '--', process.execPath, script]);
     expect(await rec.exit).toBe(7);
     expect(rec.stderr()).toMatch(/OTLP push to http:\/\/127\.0\.0\.1:\d+\/v1\/traces failed/);
@@ -219,7 +267,9 @@ describe('loupe --otlp', () => {
 });
 
 async function exportOtlp(db: string) {
-  const child = spawn(process.execPath, [bin, 'export', db, '--format', 'otlp'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [bin, 'export', db, '--format', 'otlp'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   await new Promise((resolve) => child.once('exit', resolve));

@@ -33,7 +33,14 @@ export interface OtlpPush {
 }
 
 export function startOtlpPush(dbPath: string, firstId: number, options: OtlpPushOptions): OtlpPush {
-  const data: OtlpWorkerData = { dbPath, firstId, url: options.url, json: options.json ?? false, content: options.content ?? false, version: pkg.version };
+  const data: OtlpWorkerData = {
+    dbPath,
+    firstId,
+    url: options.url,
+    json: options.json ?? false,
+    content: options.content ?? false,
+    version: pkg.version,
+  };
   const worker = new Worker(WORKER, { workerData: data });
   let exited = false;
   worker.once('exit', () => (exited = true));

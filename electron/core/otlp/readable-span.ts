@@ -18,13 +18,18 @@ export function readableSpan(s: GenAiSpan, resource: Resource, version: string):
     name: s.name,
     kind: s.kind === 'client' ? SpanKind.CLIENT : SpanKind.INTERNAL,
     spanContext: () => context,
-    ...(s.parentSpanId === null ? {} : { parentSpanContext: { traceId: s.traceId, spanId: s.parentSpanId, traceFlags: TraceFlags.SAMPLED } }),
+    ...(s.parentSpanId === null
+      ? {}
+      : { parentSpanContext: { traceId: s.traceId, spanId: s.parentSpanId, traceFlags: TraceFlags.SAMPLED } }),
     startTime: hrTime(s.startMs),
     endTime: hrTime(s.startMs + durationMs),
     duration: hrTime(durationMs),
     status: s.error === null ? { code: SpanStatusCode.OK } : { code: SpanStatusCode.ERROR, message: s.error },
     attributes: s.attributes,
-    links: s.links.map((l) => ({ context: { traceId: l.traceId, spanId: l.spanId, traceFlags: TraceFlags.SAMPLED }, attributes: l.attributes })),
+    links: s.links.map((l) => ({
+      context: { traceId: l.traceId, spanId: l.spanId, traceFlags: TraceFlags.SAMPLED },
+      attributes: l.attributes,
+    })),
     events: [],
     ended: true,
     resource,

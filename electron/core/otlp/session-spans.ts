@@ -32,10 +32,15 @@ export class SessionSpans {
     const out: GenAiSpan[] = [];
     for (const run of runs) {
       const size = this.runSize.get(run.id);
-      if (size === undefined || size.responses !== run.responses.length) this.runSize.set(run.id, { responses: run.responses.length, since: now });
+      if (size === undefined || size.responses !== run.responses.length)
+        this.runSize.set(run.id, { responses: run.responses.length, since: now });
       const idle = now - (this.runSize.get(run.id)?.since ?? now) >= RUN_IDLE_MS;
       const finished = new Set(run.responses.filter((r) => !UNFINISHED.has(r.status)).map((r) => r.responseId));
-      for (const span of runSpans(run, { recordingId: this.recordingId, agentSpans: agentSpans.get(run.id), content: this.content })) {
+      for (const span of runSpans(run, {
+        recordingId: this.recordingId,
+        agentSpans: agentSpans.get(run.id),
+        content: this.content,
+      })) {
         if (this.sent.has(span.spanId)) continue;
         const final = all || (span.responseId === null ? idle : finished.has(span.responseId));
         if (!final) continue;

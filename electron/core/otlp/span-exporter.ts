@@ -52,7 +52,10 @@ export class SpanSink {
 
   async close(): Promise<void> {
     await this.flush();
-    if (this.dropped > 0) this.options.log(`loupe: OTLP push dropped ${this.dropped} span(s) the collector at ${this.options.url} did not take in time`);
+    if (this.dropped > 0)
+      this.options.log(
+        `loupe: OTLP push dropped ${this.dropped} span(s) the collector at ${this.options.url} did not take in time`,
+      );
     await this.exporter.shutdown();
   }
 
@@ -70,7 +73,10 @@ export class SpanSink {
         this.failing = false;
       } else {
         this.dropped += batch.length;
-        if (!this.failing) this.options.log(`loupe: OTLP push to ${this.options.url} failed; spans are dropped until it answers (traffic still flows)`);
+        if (!this.failing)
+          this.options.log(
+            `loupe: OTLP push to ${this.options.url} failed; spans are dropped until it answers (traffic still flows)`,
+          );
         this.failing = true;
       }
     }

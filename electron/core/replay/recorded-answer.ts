@@ -60,7 +60,11 @@ export function recordedHttpAnswer(db: Db, id: number): RecordedHttpAnswer {
     statusText: row.status_text,
     headers: row.headers ? (JSON.parse(row.headers) as HeaderList) : [],
     headAtUs: Math.max(0, (row.head_us ?? due) - due),
-    body: storedChunks(db, id, 'response').map((c) => ({ data: c.data, atUs: Math.max(0, c.tUs - due), opcode: c.opcode })),
+    body: storedChunks(db, id, 'response').map((c) => ({
+      data: c.data,
+      atUs: Math.max(0, c.tUs - due),
+      opcode: c.opcode,
+    })),
     state: row.state ?? 'open',
   };
 }

@@ -42,7 +42,12 @@ export async function indexRecording(db: Db, ignore: readonly string[][]): Promi
     const raw = await loadRawExchange(db, id);
     if (!raw) continue;
     const text = raw.request.chunks.map((c) => c.text).join('');
-    const entry: ReplayEntry = { id, transport: raw.transport, request: requestKey(raw.method, raw.path, text, ignore), runId: runOf.get(id) ?? null };
+    const entry: ReplayEntry = {
+      id,
+      transport: raw.transport,
+      request: requestKey(raw.method, raw.path, text, ignore),
+      runId: runOf.get(id) ?? null,
+    };
     if (raw.transport === 'websocket') {
       entry.clientMessages = raw.frames
         .filter((f) => f.from === 'client' && (f.opcode === OPCODE_TEXT || f.opcode === OPCODE_BINARY))

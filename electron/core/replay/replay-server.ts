@@ -108,11 +108,23 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
   const server = createServer((req, res) => {
     handle(req, res).catch((err: Error) => {
       ctx.options.log(`loupe replay: could not answer ${req.method} ${req.url}: ${err.message}`);
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { type: 'proxy_error', code: 'proxy_internal', message: `loupe replay: ${err.message}`, param: null } }));
+      if (!res.headersSent)
+        res.writeHead(500, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            error: {
+              type: 'proxy_error',
+              code: 'proxy_internal',
+              message: `loupe replay: ${err.message}`,
+              param: null,
+            },
+          }),
+        );
       else res.destroy();
     });
   });
-  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => replaySocket(ctx, target, req, socket, head));
+  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) =>
+    replaySocket(ctx, target, req, socket, head),
+  );
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -21,7 +21,13 @@ import { pacer } from './send-answer.js';
 const OPCODE_CLOSE = 8;
 const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 0 });
 
-export function replaySocket(ctx: ReplayContext, target: UpstreamTarget, req: IncomingMessage, socket: Socket, head: Buffer): void {
+export function replaySocket(
+  ctx: ReplayContext,
+  target: UpstreamTarget,
+  req: IncomingMessage,
+  socket: Socket,
+  head: Buffer,
+): void {
   const { path } = parseRoute(req.url ?? '/', (name) => firstHeaderValue(req.headers, name));
   wss.handleUpgrade(req, socket, head, (client) => {
     ctx.sockets.add(client);
@@ -53,7 +59,12 @@ export function replaySocket(ctx: ReplayContext, target: UpstreamTarget, req: In
     const answer = async (data: RawData, isBinary: boolean) => {
       if (sendLive) return sendLive(data, isBinary);
       const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
-      const key = requestKey('WS', path, isBinary ? `binary:${buf.toString('base64')}` : buf.toString('utf8'), ctx.options.ignore);
+      const key = requestKey(
+        'WS',
+        path,
+        isBinary ? `binary:${buf.toString('base64')}` : buf.toString('utf8'),
+        ctx.options.ignore,
+      );
       const startMs = performance.now();
       const step = cursor ? ctx.options.matcher.advance(cursor, key) : ctx.options.matcher.bindSocket(path, key);
       let index: number;
@@ -86,10 +97,12 @@ export function replaySocket(ctx: ReplayContext, target: UpstreamTarget, req: In
     };
 
     client.on('message', (data, isBinary) => {
-      queue = queue.then(() => answer(data, isBinary)).catch((err: Error) => {
-        ctx.options.log(`loupe replay: could not answer a WebSocket message on ${path}: ${err.message}`);
-        client.terminate();
-      });
+      queue = queue
+        .then(() => answer(data, isBinary))
+        .catch((err: Error) => {
+          ctx.options.log(`loupe replay: could not answer a WebSocket message on ${path}: ${err.message}`);
+          client.terminate();
+        });
     });
   });
 }

@@ -16,7 +16,11 @@ export function decodedRequestBody(body: Buffer, encoding: string | undefined): 
   }
 }
 
-export function readRequestBody(req: { on(event: 'data', cb: (c: Buffer) => void): unknown; on(event: 'end', cb: () => void): unknown; on(event: 'error', cb: (err: Error) => void): unknown }): Promise<Buffer> {
+export function readRequestBody(req: {
+  on(event: 'data', cb: (c: Buffer) => void): unknown;
+  on(event: 'end', cb: () => void): unknown;
+  on(event: 'error', cb: (err: Error) => void): unknown;
+}): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const parts: Buffer[] = [];
     req.on('data', (c: Buffer) => parts.push(c));

@@ -46,7 +46,9 @@ export function replayHeaders(recorded: HeaderList, bodyLength: number): HeaderL
     }
   });
   const length = headerValue(kept, 'content-length');
-  return length !== undefined && Number(length) !== bodyLength ? kept.filter(([n]) => n.toLowerCase() !== 'content-length') : kept;
+  return length !== undefined && Number(length) !== bodyLength
+    ? kept.filter(([n]) => n.toLowerCase() !== 'content-length')
+    : kept;
 }
 
 function written(res: AnswerResponse, data: Buffer): Promise<void> {
@@ -62,7 +64,13 @@ function written(res: AnswerResponse, data: Buffer): Promise<void> {
   });
 }
 
-export async function sendAnswer(res: AnswerResponse, answer: RecordedHttpAnswer, timing: Timing, requestEndMs: number, tap?: AnswerTap): Promise<void> {
+export async function sendAnswer(
+  res: AnswerResponse,
+  answer: RecordedHttpAnswer,
+  timing: Timing,
+  requestEndMs: number,
+  tap?: AnswerTap,
+): Promise<void> {
   const at = pacer(timing, requestEndMs);
   if (answer.status === null) {
     // The recording holds no answer (the upstream was unreachable): the client sees a

@@ -20,7 +20,12 @@ export async function readExchange(db: Db, id: number): Promise<ExchangeDetail |
        FROM exchanges e LEFT JOIN response_heads h ON h.exchange_id = e.id LEFT JOIN exchange_ends x ON x.exchange_id = e.id
        WHERE e.id = ?`,
     )
-    .get(id) as { upstream: string; statusText: string | null; requestBytes: number | null; responseBytes: number | null };
+    .get(id) as {
+    upstream: string;
+    statusText: string | null;
+    requestBytes: number | null;
+    responseBytes: number | null;
+  };
   const notes = db.prepare('SELECT note FROM exchange_notes WHERE exchange_id = ?').pluck().all(id) as string[];
   const frames: FrameView[] = raw.frames.slice(0, VIEW_FRAMES).map((f) => ({
     from: f.from,
@@ -87,7 +92,9 @@ function largeBodyView(body: DecodedBody, wireBytes: number | null, maxChars: nu
     if (chunks.length < VIEW_CHUNKS) chunks.push({ tUs: piece.tUs, chars: piece.text.length });
     chunkCount++;
   }
-  const undecoded = large.read ? null : `compressed body of ${mb(large.bytes)}, over the ${mb(large.limitBytes)} that Loupe decodes at once: not decoded for view; raw bytes kept`;
+  const undecoded = large.read
+    ? null
+    : `compressed body of ${mb(large.bytes)}, over the ${mb(large.limitBytes)} that Loupe decodes at once: not decoded for view; raw bytes kept`;
   return {
     text: shown.join(''),
     totalChars,

@@ -24,7 +24,12 @@ export function isSettled(r: IndexedResponse): r is SettledResponse {
 }
 
 export function settledStub(record: ResponseRecord): SettledResponse {
-  const stub: SettledResponse = { settled: true, exchangeId: record.exchangeId, responseId: record.responseId, outputItems: record.output.length };
+  const stub: SettledResponse = {
+    settled: true,
+    exchangeId: record.exchangeId,
+    responseId: record.responseId,
+    outputItems: record.output.length,
+  };
   return record.readBy ? { ...stub, readBy: record.readBy } : stub;
 }
 

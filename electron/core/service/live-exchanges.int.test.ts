@@ -14,7 +14,10 @@ afterAll(() => h.close());
 
 describe('LiveExchanges.ended', () => {
   it('shows an ended, not yet derived exchange from its raw rows, and leaves derived ones alone', async () => {
-    const created = await h.client.responses.create({ model: 'gpt-5', input: 'quick one' }, { headers: { 'x-loupe-session': 'quick' } });
+    const created = await h.client.responses.create(
+      { model: 'gpt-5', input: 'quick one' },
+      { headers: { 'x-loupe-session': 'quick' } },
+    );
     await h.settle();
     const id = h.core.db.prepare('SELECT MAX(id) FROM exchanges').pluck().get() as number;
     // As if derivation had not run yet: the raw rows are complete, the derived ones absent.

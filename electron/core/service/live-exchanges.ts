@@ -21,7 +21,10 @@ export const LIVE_POLL_MS = 150;
  */
 export const LIVE_POLL_SHARE = 0.1;
 
-/** How long to wait after a poll that took `pollMs` before starting the next (the run index's rebuilds are paced the same way). */
+/**
+ * How long to wait after a poll that took `pollMs` before starting the next (the run index's rebuilds are paced the
+ * same way).
+ */
 export function nextPollDelay(intervalMs: number, pollMs: number): number {
   return Math.max(intervalMs, pollMs / LIVE_POLL_SHARE);
 }

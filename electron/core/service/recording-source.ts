@@ -48,7 +48,7 @@ export class RecordingSource {
       return;
     }
     // Exchanges at or below the current maximum either ended or were left open by a crash.
-    const firstId = (db.prepare('SELECT COALESCE(MAX(id), 0) + 1 FROM exchanges').pluck().get() as number);
+    const firstId = db.prepare('SELECT COALESCE(MAX(id), 0) + 1 FROM exchanges').pluck().get() as number;
     this.poller = new LiveExchanges(db, this.index, firstId, (ids) => this.touch(ids), pollMs);
     this.poller.start();
     // An ended exchange's final state is shown before derivation writes it (which waits for
@@ -100,7 +100,10 @@ export class RecordingSource {
     // saturating traffic unpaced catch-ups took most of their thread (ADR 17). Paced like
     // the live poller, they take at most its share of the thread, and the page's view of a
     // busy recording updates less often instead. Reads still catch up at once.
-    this.timer = setTimeout(() => void this.catchUp().catch(() => undefined), nextPollDelay(COALESCE_MS, this.lastCatchUpMs));
+    this.timer = setTimeout(
+      () => void this.catchUp().catch(() => undefined),
+      nextPollDelay(COALESCE_MS, this.lastCatchUpMs),
+    );
     this.timer.unref();
   }
 

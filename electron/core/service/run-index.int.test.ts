@@ -14,19 +14,33 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const TOOL = { type: 'function' as const, name: 'lookup', description: 'Looks things up. '.repeat(200), parameters: { type: 'object', properties: {} }, strict: false };
+const TOOL = {
+  type: 'function' as const,
+  name: 'lookup',
+  description: 'Looks things up. '.repeat(200),
+  parameters: { type: 'object', properties: {} },
+  strict: false,
+};
 
 describe('RunIndex', () => {
   it('keeps a settled response as a stub, and serves it whole from the file, params and all', async () => {
     const instructions = 'Be brief. '.repeat(300);
-    await h.client.responses.create({ model: 'gpt-5', input: 'with tools', instructions, tools: [TOOL] }, { headers: { 'x-loupe-session': 'tools' } });
+    await h.client.responses.create(
+      { model: 'gpt-5', input: 'with tools', instructions, tools: [TOOL] },
+      { headers: { 'x-loupe-session': 'tools' } },
+    );
     await h.settle();
 
     const index = new RunIndex(h.core.db);
     const [stub] = index.run('label:tools')!.responses;
     expect(stub && isSettled(stub)).toBe(true);
     const full = index.fullRecordOf(stub!);
-    expect(stub).toEqual({ settled: true, exchangeId: full.exchangeId, responseId: full.responseId, outputItems: full.output.length });
+    expect(stub).toEqual({
+      settled: true,
+      exchangeId: full.exchangeId,
+      responseId: full.responseId,
+      outputItems: full.output.length,
+    });
     expect(full.request.params.instructions).toBe(instructions);
     expect(full.request.params.tools).toEqual([TOOL]);
     // What summaries and search read is all still there.
@@ -35,10 +49,19 @@ describe('RunIndex', () => {
   });
 
   it('keeps a response in flight whole, after the settled ones of its run, and threads it with them', async () => {
-    const first = await h.client.responses.create({ model: 'gpt-5', input: [{ role: 'user', content: 'plan the trip' }] }, { headers: { 'x-loupe-session': 'turns' } });
+    const first = await h.client.responses.create(
+      { model: 'gpt-5', input: [{ role: 'user', content: 'plan the trip' }] },
+      { headers: { 'x-loupe-session': 'turns' } },
+    );
     // Resent as the SDK's own input items (an output item is a valid input item on the wire).
-    const history: ResponseInputItem[] = [{ role: 'user', content: 'plan the trip' }, ...first.output.map((o) => ({ ...o }) as ResponseInputItem)];
-    await h.client.responses.create({ model: 'gpt-5', input: [...history, { role: 'user', content: 'now book it' }] }, { headers: { 'x-loupe-session': 'turns' } });
+    const history: ResponseInputItem[] = [
+      { role: 'user', content: 'plan the trip' },
+      ...first.output.map((o) => ({ ...o }) as ResponseInputItem),
+    ];
+    await h.client.responses.create(
+      { model: 'gpt-5', input: [...history, { role: 'user', content: 'now book it' }] },
+      { headers: { 'x-loupe-session': 'turns' } },
+    );
     await h.settle();
 
     const index = new RunIndex(h.core.db);

@@ -46,7 +46,9 @@ export interface IndexChange {
 }
 
 export class RunIndex {
-  /** Derived responses by exchange; null once all of them are settled (read back from the file if threading restarts). */
+  /**
+   * Derived responses by exchange; null once all of them are settled (read back from the file if threading restarts).
+   */
   private readonly derived = new Map<number, ResponseRecord[] | null>();
   /** Agents SDK trace objects per trace-export exchange; attached to runs on each rebuild. */
   private readonly spans = new Map<number, AgentSpan[]>();
@@ -65,7 +67,10 @@ export class RunIndex {
   private readonly runOfRead = new Map<number, string>();
   private readonly summaries = new Map<string, RunSummary>();
   private readonly texts = new Map<string, string>();
-  /** Lower-cased words of each summary (run-filter.ts summaryText), made as the summary changes: every search reads all of them. */
+  /**
+   * Lower-cased words of each summary (run-filter.ts summaryText), made as the summary changes: every search reads all
+   * of them.
+   */
   private readonly summaryTexts = new Map<string, string>();
   private revision = 0;
   /** The runs in the list's order, until a summary changes. */
@@ -105,7 +110,10 @@ export class RunIndex {
     if (hasTable(db, 'agent_spans')) {
       const bySpanExchange = db.prepare('SELECT record FROM agent_spans WHERE exchange_id = ? ORDER BY idx').pluck();
       const spanRows = db.prepare('SELECT exchange_id AS id, record FROM agent_spans ORDER BY exchange_id, idx');
-      this.spansOf = (id) => (bySpanExchange.all(id) as string[]).flatMap((json) => parseStored<AgentSpan>(json, `an agent span of exchange ${id}`, this.damage) ?? []);
+      this.spansOf = (id) =>
+        (bySpanExchange.all(id) as string[]).flatMap(
+          (json) => parseStored<AgentSpan>(json, `an agent span of exchange ${id}`, this.damage) ?? [],
+        );
       this.allSpans = () => spanRows.all() as Array<{ id: number; record: string }>;
     } else {
       this.spansOf = null;
@@ -141,7 +149,8 @@ export class RunIndex {
     this.snapshot = null;
     this.order = null;
     this.snapshotRuns.clear();
-    for (const s of this.summaries.values()) this.runs.set(s.id, { id: s.id, label: s.label, responses: [], links: [] });
+    for (const s of this.summaries.values())
+      this.runs.set(s.id, { id: s.id, label: s.label, responses: [], links: [] });
     this.loadAll();
   }
 
@@ -235,7 +244,8 @@ export class RunIndex {
     });
     // Attaching spans reads every response: only when there are spans to attach.
     const spans = this.spans.size ? [...this.spans.values()].flat() : [];
-    // Runs one Agents SDK trace or group names are joined, an agent called as a tool into its caller's (join-traced-runs.ts).
+    // Runs one Agents SDK trace or group names are joined, an agent called as a tool into its caller's
+    // (join-traced-runs.ts).
     const { runs, folded } = joinTracedRuns(threaded, spans);
     this.runs = new Map(runs.map((run) => [run.id, run]));
     const spansBefore = this.spansByRun;
@@ -294,7 +304,12 @@ export class RunIndex {
     return origin ? { ...summary, forkedFrom: origin } : summary;
   }
 
-  private summarizeTallied(run: IndexedRun, foldedIds: string[] | undefined, revision: number, spanCount: number): RunSummary {
+  private summarizeTallied(
+    run: IndexedRun,
+    foldedIds: string[] | undefined,
+    revision: number,
+    spanCount: number,
+  ): RunSummary {
     const isOpen = (id: number) => this.open.has(id);
     if (foldedIds === undefined) return summarizeRun(run, isOpen, revision, spanCount, this.tallies.get(run.id));
     const tally = this.tallies.get(run.id)?.copy() ?? new RunTally();
@@ -342,7 +357,9 @@ export class RunIndex {
 
   /** Every run in the list's order (run-filter.ts compareRuns), without reading their summaries. */
   ordered(): Array<{ id: string; startedAt: number }> {
-    this.order ??= [...(this.snapshot?.entries.values() ?? this.summaries.values())].map(({ id, startedAt }) => ({ id, startedAt })).sort(compareRuns);
+    this.order ??= [...(this.snapshot?.entries.values() ?? this.summaries.values())]
+      .map(({ id, startedAt }) => ({ id, startedAt }))
+      .sort(compareRuns);
     return this.order;
   }
 
@@ -359,7 +376,6 @@ export class RunIndex {
     for (const [id, text] of this.summaryTexts) if (text.includes(term)) out.add(id);
     return out;
   }
-
 
   summary(runId: string): RunSummary | undefined {
     if (this.snapshot) this.readSnapshotSummaries([runId]);
@@ -388,7 +404,10 @@ export class RunIndex {
     if (!kept && this.snapshot!.entries.has(runId)) {
       const members = this.snapshot!.members(runId);
       if (!members) return undefined;
-      kept = { run: { id: runId, label: members.label, responses: members.responses, links: members.links }, spans: members.spans };
+      kept = {
+        run: { id: runId, label: members.label, responses: members.responses, links: members.links },
+        spans: members.spans,
+      };
       this.snapshotRuns.set(runId, kept);
     }
     return kept;
@@ -406,7 +425,12 @@ export class RunIndex {
     }
     return {
       summary: { ...summary, revision: 0, live: false },
-      members: { label: run.label, responses: run.responses.map((r) => (isSettled(r) ? r : settledStub(r))), links: run.links, spans: this.agentSpans(runId) },
+      members: {
+        label: run.label,
+        responses: run.responses.map((r) => (isSettled(r) ? r : settledStub(r))),
+        links: run.links,
+        spans: this.agentSpans(runId),
+      },
       exchangeIds: [...exchangeIds],
     };
   }
@@ -440,7 +464,8 @@ export class RunIndex {
   fullRecordOf(r: IndexedResponse): ResponseRecord {
     const made = this.storedRecord(r.exchangeId, r.responseId);
     if (made === undefined) {
-      if (isSettled(r)) throw new Error(`response ${r.responseId} of exchange ${r.exchangeId} is no longer in the recording`);
+      if (isSettled(r))
+        throw new Error(`response ${r.responseId} of exchange ${r.exchangeId} is no longer in the recording`);
       return r;
     }
     let record = made;

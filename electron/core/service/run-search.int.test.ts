@@ -20,7 +20,12 @@ import { createService } from './service.js';
 
 const NEEDLE = 'zebrafinch-needle';
 /** Run 0 is long: 60 turns of 10 KB tool outputs, 600 KB of text; the needle is in turn 50's output only. */
-const exchanges = libraryExchanges({ runs: 3, turns: 60, outputChars: 10_000, extra: (run, turn) => (run === 0 && turn === 50 ? NEEDLE : run === 1 && turn === 3 ? 'otter' : '') });
+const exchanges = libraryExchanges({
+  runs: 3,
+  turns: 60,
+  outputChars: 10_000,
+  extra: (run, turn) => (run === 0 && turn === 50 ? NEEDLE : run === 1 && turn === 3 ? 'otter' : ''),
+});
 
 let dir: string;
 let file: string;
@@ -56,7 +61,9 @@ describe('full-text search', () => {
     const runId = found.runs[0]!.id;
     expect(runId).toBe((await list(file, '')).runs.find((r) => r.preview.startsWith('Task 0:'))!.id);
     // Turn 50's output is sent back in turn 51's request (exchange 52).
-    expect(found.hits?.[runId]).toEqual([{ exchangeId: 52, responseId: 'resp_0_51', nodeId: 'function_call_output:call_0_50' }]);
+    expect(found.hits?.[runId]).toEqual([
+      { exchangeId: 52, responseId: 'resp_0_51', nodeId: 'function_call_output:call_0_50' },
+    ]);
   });
 
   it('needs every term somewhere in the run, in any items or the summary, and matches inside words', async () => {
@@ -83,10 +90,20 @@ describe('full-text search', () => {
     const runs = threadRuns(raws.flatMap((raw) => normalizeExchange(raw).responses));
     const texts = new Map(runs.map((run) => [run.id, runSearchText(run)]));
     // Words of every kind: vocabulary words, pieces of them, paths, tool names, types.
-    const words = [...new Set([...texts.values()].join(' ').split(/[\s"{}:,]+/).filter((w) => w.length >= 3))].slice(0, 120);
+    const words = [
+      ...new Set(
+        [...texts.values()]
+          .join(' ')
+          .split(/[\s"{}:,]+/)
+          .filter((w) => w.length >= 3),
+      ),
+    ].slice(0, 120);
     words.push('src/2/', 'grep', 'reasoning', 'assistant');
     for (const word of words) {
-      const expected = runs.filter((run) => texts.get(run.id)!.includes(word.toLowerCase())).map((run) => run.id).sort();
+      const expected = runs
+        .filter((run) => texts.get(run.id)!.includes(word.toLowerCase()))
+        .map((run) => run.id)
+        .sort();
       expect((await list(small, word)).runs.map((r) => r.id).sort(), word).toEqual(expected);
     }
   });
@@ -134,7 +151,9 @@ describe('a recording made before the full-text index', () => {
       upgraded.close();
     }
     expect(lines[0]).toMatch(/^loupe: upgrading \S+v3\.loupe \(\d+ MB\) from schema v3 to v\d+, once;/);
-    expect(lines).toContain(`loupe: indexing for search in ${old}: ${exchanges.length} of ${exchanges.length} responses`);
+    expect(lines).toContain(
+      `loupe: indexing for search in ${old}: ${exchanges.length} of ${exchanges.length} responses`,
+    );
     expect(lines[lines.length - 1]).toMatch(/^loupe: upgraded \S+v3\.loupe in \d+\.\d s$/);
     expect(await list(old, NEEDLE)).toEqual(await list(file, NEEDLE));
     expect(await list(old, 'otter')).toEqual(await list(file, 'otter'));

@@ -58,7 +58,12 @@ export interface SearchResult<Run> {
  * their order. `query` is normalized (run-filter.ts normalizeQuery): trimmed,
  * lower-cased, non-empty.
  */
-export function searchRuns<Run extends { id: string }>(candidates: Run[], query: string, index: RunIndex, fts: FullTextSearch | null): SearchResult<Run> {
+export function searchRuns<Run extends { id: string }>(
+  candidates: Run[],
+  query: string,
+  index: RunIndex,
+  fts: FullTextSearch | null,
+): SearchResult<Run> {
   if (!fts) return { runs: candidates.filter((run) => matchesQuery(index.text(run.id), query)), hits: {} };
   const terms = query.split(/\s+/);
   const found = new Map<string, { terms: Set<number>; hits: Map<string, SearchHit> }>();
@@ -79,7 +84,8 @@ export function searchRuns<Run extends { id: string }>(candidates: Run[], query:
       e.terms.add(t);
       const key = `t${row.textId}`;
       const seen = e.hits.get(key);
-      if (!seen || row.exchangeId < seen.exchangeId) e.hits.set(key, { exchangeId: row.exchangeId, responseId: row.responseId, nodeId: row.nodeId });
+      if (!seen || row.exchangeId < seen.exchangeId)
+        e.hits.set(key, { exchangeId: row.exchangeId, responseId: row.responseId, nodeId: row.nodeId });
     }
   });
   for (const [runId, records] of index.underived()) matchUnderived(records, terms, entry(runId));
@@ -112,10 +118,16 @@ function indexable(term: string): boolean {
 }
 
 /** Matches responses the index does not hold yet the way the index would. */
-function matchUnderived(records: ResponseRecord[], terms: string[], into: { terms: Set<number>; hits: Map<string, SearchHit> }): void {
+function matchUnderived(
+  records: ResponseRecord[],
+  terms: string[],
+  into: { terms: Set<number>; hits: Map<string, SearchHit> },
+): void {
   for (const r of records) {
     const texts: Array<[string, string | null]> = [];
-    r.request.input.forEach((item, i) => texts.push([itemSearchText(item), itemNodeId(item, r.responseId, 'input', i)]));
+    r.request.input.forEach((item, i) =>
+      texts.push([itemSearchText(item), itemNodeId(item, r.responseId, 'input', i)]),
+    );
     r.output.forEach((item, i) => texts.push([itemSearchText(item), itemNodeId(item, r.responseId, 'output', i)]));
     if (r.error) texts.push([r.error.message, null]);
     for (const [text, nodeId] of texts) {

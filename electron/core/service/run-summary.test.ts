@@ -44,7 +44,10 @@ describe('run summaries', () => {
       for (let k = 0; k < run.responses.length; k++) {
         const tally = new RunTally();
         for (const r of run.responses.slice(0, k)) tally.add(r);
-        expect(summarizeRun(run, (id) => id === open, 3, 2, tally), `seed ${seed}, ${k} tallied`).toEqual(fresh);
+        expect(
+          summarizeRun(run, (id) => id === open, 3, 2, tally),
+          `seed ${seed}, ${k} tallied`,
+        ).toEqual(fresh);
         // Summarizing reads the tally, never adds to it: the caller keeps it for next time.
         expect(tally.responses).toBe(k);
       }
@@ -60,6 +63,7 @@ describe('run summaries', () => {
 
   it('search text holds tool names, arguments, outputs and message text, lower-cased', () => {
     const text = runSearchText(runOf(parallelCalls()));
-    for (const word of ['get_weather', 'london', '{"temp":21}', 'function_call_output', 'paris 20°']) expect(text).toContain(word.toLowerCase());
+    for (const word of ['get_weather', 'london', '{"temp":21}', 'function_call_output', 'paris 20°'])
+      expect(text).toContain(word.toLowerCase());
   });
 });

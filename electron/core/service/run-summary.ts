@@ -97,8 +97,10 @@ export class RunTally {
 
   /** Adds another run's tally (a run folded into this one). */
   merge(other: RunTally): void {
-    for (const key of ['models', 'agents', 'toolNames', 'itemTypes'] as const) for (const v of other[key]) this[key].add(v);
-    for (const key of ['input', 'cached', 'output', 'reasoning', 'total'] as const) this.tokens[key] += other.tokens[key];
+    for (const key of ['models', 'agents', 'toolNames', 'itemTypes'] as const)
+      for (const v of other[key]) this[key].add(v);
+    for (const key of ['input', 'cached', 'output', 'reasoning', 'total'] as const)
+      this.tokens[key] += other.tokens[key];
     if (RANK[other.status] > RANK[this.status]) this.status = other.status;
     this.responses += other.responses;
     this.items += other.items;
@@ -129,7 +131,13 @@ export class RunTally {
  * `settled` is the tally of the run's first responses, if the caller kept one: those
  * responses are neither read again nor live (their exchanges have ended).
  */
-export function summarizeRun(run: IndexedRun, isOpen: (exchangeId: number) => boolean, revision: number, agentSpans = 0, settled: RunTally = new RunTally()): RunSummary {
+export function summarizeRun(
+  run: IndexedRun,
+  isOpen: (exchangeId: number) => boolean,
+  revision: number,
+  agentSpans = 0,
+  settled: RunTally = new RunTally(),
+): RunSummary {
   const tally = settled.copy();
   let live = false;
   for (const r of run.responses.slice(settled.responses)) {

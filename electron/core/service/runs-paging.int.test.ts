@@ -14,7 +14,11 @@ import { expectSnapshotEqualsThreading } from '../../../test/support/run-snapsho
 import { openDb } from '../store/db.js';
 import { createService, type LoupeService } from './service.js';
 
-async function allPages(service: LoupeService, request: RunsListRequest, limit: number): Promise<{ pages: RunSummary[][]; matched: number }> {
+async function allPages(
+  service: LoupeService,
+  request: RunsListRequest,
+  limit: number,
+): Promise<{ pages: RunSummary[][]; matched: number }> {
   const pages: RunSummary[][] = [];
   let cursor: string | undefined;
   let matched = -1;
@@ -34,7 +38,10 @@ describe('runs.list in pages, on a live recording', () => {
   beforeAll(async () => {
     h = await startHarness();
     for (let i = 0; i < 12; i++) {
-      await h.client.responses.create({ model: i % 3 ? 'gpt-5' : 'gpt-5-mini', input: i % 4 ? `ordinary task ${i}` : `needle task ${i}` }, { headers: { 'x-loupe-session': `run-${i}` } });
+      await h.client.responses.create(
+        { model: i % 3 ? 'gpt-5' : 'gpt-5-mini', input: i % 4 ? `ordinary task ${i}` : `needle task ${i}` },
+        { headers: { 'x-loupe-session': `run-${i}` } },
+      );
     }
     await h.settle();
     service = createService({ core: h.core, livePollMs: 10_000 });
@@ -76,8 +83,14 @@ describe('runs.list in pages, on a live recording', () => {
     const before = (await service.invoke('runs.list', {})).runs.map((r) => r.id);
     // A run of the second page gets a turn, and a new run arrives (the newest: it belongs before page one).
     const changed = before[5]!;
-    await h.client.responses.create({ model: 'gpt-5', input: 'another turn' }, { headers: { 'x-loupe-session': changed.slice('label:'.length) } });
-    await h.client.responses.create({ model: 'gpt-5', input: 'a new run' }, { headers: { 'x-loupe-session': 'arrived' } });
+    await h.client.responses.create(
+      { model: 'gpt-5', input: 'another turn' },
+      { headers: { 'x-loupe-session': changed.slice('label:'.length) } },
+    );
+    await h.client.responses.create(
+      { model: 'gpt-5', input: 'a new run' },
+      { headers: { 'x-loupe-session': 'arrived' } },
+    );
     await h.settle();
     await service.sync();
     const rest: string[] = [];
@@ -106,7 +119,15 @@ describe('a library of 20,000 requests in 200 runs', () => {
     file = path.join(dir, 'library.loupe');
     const db = openDb(file);
     try {
-      writeLibrary(db, libraryExchanges({ runs: 200, turns: 100, outputChars: 200, extra: (run, turn) => (run === 123 && turn === 77 ? 'wombat-sextant' : '') }));
+      writeLibrary(
+        db,
+        libraryExchanges({
+          runs: 200,
+          turns: 100,
+          outputChars: 200,
+          extra: (run, turn) => (run === 123 && turn === 77 ? 'wombat-sextant' : ''),
+        }),
+      );
     } finally {
       db.close();
     }
@@ -118,7 +139,9 @@ describe('a library of 20,000 requests in 200 runs', () => {
     try {
       const view = expectSnapshotEqualsThreading(db);
       expect(view.runs).toHaveLength(200);
-      expect(view.runs.every((r) => r.summary.responses === 100 && r.summary.items === 200 && r.summary.toolCalls === 100)).toBe(true);
+      expect(
+        view.runs.every((r) => r.summary.responses === 100 && r.summary.items === 200 && r.summary.toolCalls === 100),
+      ).toBe(true);
       expect(view.runs.reduce((n, r) => n + r.summary.tokens.total, 0)).toBeGreaterThan(0);
     } finally {
       db.close();

@@ -24,7 +24,14 @@ export type CoreCall = { name: 'demo'; scenario: string; speed: number } | { nam
 
 /** From the core's thread. */
 export type ToService =
-  | { type: 'core-events'; recorded: number[]; derived: number[]; failed: boolean; resumed: boolean; health: RecorderHealth }
+  | {
+      type: 'core-events';
+      recorded: number[];
+      derived: number[];
+      failed: boolean;
+      resumed: boolean;
+      health: RecorderHealth;
+    }
   | { type: 'invoke'; id: number; channel: ChannelName; request: unknown }
   | { type: 'subscribe'; event: EventName }
   | { type: 'core-reply'; id: number; value?: unknown; error?: ApiErrorBody }

@@ -60,7 +60,10 @@ describe('the API service in a worker thread', () => {
     expect((missing as ApiError).code).toBe('not_found');
     const bad = await service.invoke('runs.get', {} as never).catch((e: unknown) => e);
     expect((bad as ApiError).code).toBe('bad_request');
-    expect(await service.invoke('demo.start', { scenario: 'support', speed: 5 })).toEqual({ scenario: 'support', label: 'demo-support' });
+    expect(await service.invoke('demo.start', { scenario: 'support', speed: 5 })).toEqual({
+      scenario: 'support',
+      label: 'demo-support',
+    });
     const refused = await service.invoke('demo.start', { scenario: 'nope' }).catch((e: unknown) => e);
     expect((refused as ApiError).code).toBe('bad_request');
     expect((refused as ApiError).message).toBe('unknown demo scenario "nope"');
@@ -80,6 +83,8 @@ describe('the API service in a worker thread', () => {
   it('reports a recording it cannot open', async () => {
     h = await startHarness();
     const core = { ...h.core, dbPath: `${h.dbPath}.missing` };
-    await expect(startService(core, { script: SCRIPT })).rejects.toThrow(/the API service could not start: no such recording/);
+    await expect(startService(core, { script: SCRIPT })).rejects.toThrow(
+      /the API service could not start: no such recording/,
+    );
   });
 });

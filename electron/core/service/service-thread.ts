@@ -12,7 +12,14 @@ import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { ChannelName, EventName, EventPayload, LoupeApi, RequestOf, ResponseOf } from '../../../shared/api/contract.js';
+import type {
+  ChannelName,
+  EventName,
+  EventPayload,
+  LoupeApi,
+  RequestOf,
+  ResponseOf,
+} from '../../../shared/api/contract.js';
 import type { ForkCreateRequest, ForkInfo } from '../../../shared/api/types.js';
 import { ApiError, toErrorBody } from '../../../shared/api/errors.js';
 import type { Core } from '../core.js';
@@ -42,7 +49,13 @@ export const DEFAULT_SERVICE_WORKER = fileURLToPath(new URL('./service-worker.js
 /** Starts the service for a running core, in a worker when built (see above). */
 export async function startService(core: Core, options: ServiceThreadOptions = {}): Promise<ServiceHandle> {
   const script = options.script ?? DEFAULT_SERVICE_WORKER;
-  if (!script || !fs.existsSync(script)) return createService({ core, livePollMs: options.livePollMs, startDemo: options.startDemo, makeFork: options.makeFork });
+  if (!script || !fs.existsSync(script))
+    return createService({
+      core,
+      livePollMs: options.livePollMs,
+      startDemo: options.startDemo,
+      makeFork: options.makeFork,
+    });
   const service = new ServiceThread(core, script, options);
   await service.ready;
   return service;
@@ -79,18 +92,26 @@ class ServiceThread implements ServiceHandle {
     this.ready = new Promise((resolve, reject) => (started = { resolve, reject }));
     this.worker.on('message', (msg: FromService) => {
       if (msg.type === 'ready') return started.resolve();
-      if (msg.type === 'start-failed') return started.reject(new Error(`the API service could not start: ${msg.message}`));
+      if (msg.type === 'start-failed')
+        return started.reject(new Error(`the API service could not start: ${msg.message}`));
       this.receive(msg);
     });
     this.worker.on('error', (err) => {
       started.reject(err);
       this.calls.failAll(new ApiError('unavailable', `Loupe's API service stopped: ${err.message}`));
-      (this.options.log ?? ((line: string) => process.stderr.write(`${line}\n`)))(`loupe: the API service stopped (recording goes on): ${err.message}`);
+      (this.options.log ?? ((line: string) => process.stderr.write(`${line}\n`)))(
+        `loupe: the API service stopped (recording goes on): ${err.message}`,
+      );
     });
     this.worker.on('exit', (code) => {
       this.exited = true;
       started.reject(new Error(`the API service's thread exited (${code}) before it started`));
-      this.calls.failAll(new ApiError('unavailable', this.closing ? 'Loupe is shutting down' : `Loupe's API service stopped (exit ${code})`));
+      this.calls.failAll(
+        new ApiError(
+          'unavailable',
+          this.closing ? 'Loupe is shutting down' : `Loupe's API service stopped (exit ${code})`,
+        ),
+      );
     });
     const onRecorded = (id: number) => this.queue('recorded', id);
     const onDerived = (id: number) => this.queue('derived', id);
@@ -176,7 +197,10 @@ class ServiceThread implements ServiceHandle {
         return;
       case 'core-call': {
         const { call } = msg;
-        const answer = call.name === 'demo' ? this.options.startDemo!(call.scenario, call.speed) : this.options.makeFork!(call.request);
+        const answer =
+          call.name === 'demo'
+            ? this.options.startDemo!(call.scenario, call.speed)
+            : this.options.makeFork!(call.request);
         answer.then(
           (value) => this.post({ type: 'core-reply', id: msg.id, value }),
           (err: unknown) => this.post({ type: 'core-reply', id: msg.id, error: toErrorBody(err) }),

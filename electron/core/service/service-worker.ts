@@ -25,13 +25,17 @@ const events = new EventEmitter<CoreEvents>();
 let core: ServiceCore;
 let service: ReturnType<typeof createService>;
 try {
-  core = { db: openDb(data.dbPath, { readonly: true, nativeBinding: data.nativeBinding }), dbPath: data.dbPath, proxy: { baseUrl: data.proxyUrl }, recorder: { health: data.health }, events };
+  core = {
+    db: openDb(data.dbPath, { readonly: true, nativeBinding: data.nativeBinding }),
+    dbPath: data.dbPath,
+    proxy: { baseUrl: data.proxyUrl },
+    recorder: { health: data.health },
+    events,
+  };
   service = createService({
     core,
     livePollMs: data.livePollMs,
-    startDemo: data.demo
-      ? (scenario, speed) => callCore({ name: 'demo', scenario, speed })
-      : undefined,
+    startDemo: data.demo ? (scenario, speed) => callCore({ name: 'demo', scenario, speed }) : undefined,
     makeFork: data.fork ? (request) => callCore({ name: 'fork', request }) : undefined,
   });
   post({ type: 'ready' });

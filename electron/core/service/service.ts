@@ -20,14 +20,30 @@ import { ApiError } from '../../../shared/api/errors.js';
 import { compareRuns as compareRunOrder, matchesFilters, normalizeQuery } from '../../../shared/api/run-filter.js';
 import { firstAfter, parseRunCursor, runCursor } from '../../../shared/api/run-cursor.js';
 import { compareRuns } from '../../../shared/diff/run-comparison.js';
-import type { ForkCreateRequest, ForkInfo, RecordingHealth, RunDetail, RunsListResponse, RunStatus, RunSummary, SearchHit } from '../../../shared/api/types.js';
+import type {
+  ForkCreateRequest,
+  ForkInfo,
+  RecordingHealth,
+  RunDetail,
+  RunsListResponse,
+  RunStatus,
+  RunSummary,
+  SearchHit,
+} from '../../../shared/api/types.js';
 import { readExchange } from './exchange-read.js';
 import { outputItemsOf } from './indexed-run.js';
 import { priceTable, type Run } from './trace-adapter.js';
 import { RecordingSource, type SourceListener } from './recording-source.js';
 import { searchRuns } from './run-search.js';
 import type { ServiceCore } from './service-core.js';
-import { optionalCount, optionalString, optionalStrings, requestObject, requiredCount, requiredString } from './validate.js';
+import {
+  optionalCount,
+  optionalString,
+  optionalStrings,
+  requestObject,
+  requiredCount,
+  requiredString,
+} from './validate.js';
 
 export const DEFAULT_MAX_ITEMS = 20_000;
 
@@ -55,7 +71,15 @@ export interface LoupeService extends LoupeApi {
 
 type Emitter = EventEmitter<{ [E in EventName]: [ApiEvents[E]] }>;
 
-const NO_HEALTH: RecordingHealth = { exchanges: 0, failedWrites: 0, lostExchanges: 0, lastError: null, firstLossAt: null, lastLossAt: null, resumed: false };
+const NO_HEALTH: RecordingHealth = {
+  exchanges: 0,
+  failedWrites: 0,
+  lostExchanges: 0,
+  lastError: null,
+  firstLossAt: null,
+  lastLossAt: null,
+  resumed: false,
+};
 
 export function createService(options: ServiceOptions): LoupeService {
   const core = options.core ?? null;
@@ -97,19 +121,27 @@ export function createService(options: ServiceOptions): LoupeService {
     async 'runs.list'(request): Promise<RunsListResponse> {
       const req = requestObject(request);
       const query = normalizeQuery(optionalString(req, 'query'));
-      const filter = { status: optionalStrings(req, 'status') as RunStatus[] | undefined, models: optionalStrings(req, 'models') };
+      const filter = {
+        status: optionalStrings(req, 'status') as RunStatus[] | undefined,
+        models: optionalStrings(req, 'models'),
+      };
       const limit = optionalCount(req, 'limit');
       if (limit === 0) throw new ApiError('bad_request', '"limit" must be at least 1');
       const cursor = optionalString(req, 'cursor');
       const after = cursor === undefined ? null : parseRunCursor(cursor);
-      if (after === null && cursor !== undefined) throw new ApiError('bad_request', `"cursor" is not a cursor this service gave: ${JSON.stringify(cursor)}`);
+      if (after === null && cursor !== undefined)
+        throw new ApiError('bad_request', `"cursor" is not a cursor this service gave: ${JSON.stringify(cursor)}`);
       await source.catchUp();
       const index = source.index;
       // Unfiltered, the list's order is known without reading a summary, and only the
       // page's are read: what opening a large library costs.
       let ordered: Array<{ id: string; startedAt: number }> = index.ordered();
       let hits: Record<string, SearchHit[]> | undefined;
-      if (filter.status?.length || filter.models?.length) ordered = index.allSummaries().filter((run) => matchesFilters(run, filter)).sort(compareRunOrder);
+      if (filter.status?.length || filter.models?.length)
+        ordered = index
+          .allSummaries()
+          .filter((run) => matchesFilters(run, filter))
+          .sort(compareRunOrder);
       if (query) {
         const found = searchRuns(ordered, query, index, source.search);
         ordered = found.runs;
@@ -140,7 +172,8 @@ export function createService(options: ServiceOptions): LoupeService {
       // Keep the newest responses whole; the oldest go first when the run is too large.
       let first = run.responses.length;
       let items = 0;
-      while (first > 0 && items + outputItemsOf(run.responses[first - 1]!) <= maxItems) items += outputItemsOf(run.responses[--first]!);
+      while (first > 0 && items + outputItemsOf(run.responses[first - 1]!) <= maxItems)
+        items += outputItemsOf(run.responses[--first]!);
       if (first === run.responses.length && first > 0) first--; // always show the newest response
       const kept = run.responses.slice(first);
       const omittedItems = run.responses.slice(0, first).reduce((n, r) => n + outputItemsOf(r), 0);
@@ -149,7 +182,11 @@ export function createService(options: ServiceOptions): LoupeService {
         summary,
         responses: kept.map((r) => source.index.fullRecordOf(r)),
         // Parents before the kept window point at responses that were left out.
-        links: run.links.slice(first).map((l) => (l.parent !== null && l.parent >= first ? { ...l, parent: l.parent - first } : { ...l, parent: null })),
+        links: run.links
+          .slice(first)
+          .map((l) =>
+            l.parent !== null && l.parent >= first ? { ...l, parent: l.parent - first } : { ...l, parent: null },
+          ),
         omitted: first > 0 ? { responses: first, items: omittedItems } : null,
         notes,
         prices: priceTable(),
@@ -167,7 +204,10 @@ export function createService(options: ServiceOptions): LoupeService {
         if (!run || !summary) throw new ApiError('not_found', `no run "${runId}" in this recording`);
         return { run: { ...run, responses: run.responses.map((r) => source.index.fullRecordOf(r)) }, summary };
       }) as [{ run: Run; summary: RunSummary }, { run: Run; summary: RunSummary }];
-      return { comparison: compareRuns({ run: a.run }, { run: b.run }, priceTable()), summaries: { a: a.summary, b: b.summary } };
+      return {
+        comparison: compareRuns({ run: a.run }, { run: b.run }, priceTable()),
+        summaries: { a: a.summary, b: b.summary },
+      };
     },
 
     async 'exchanges.get'(request) {
@@ -197,8 +237,10 @@ export function createService(options: ServiceOptions): LoupeService {
       const req = requestObject(request);
       const scenario = optionalString(req, 'scenario') ?? 'support';
       const speed = req.speed === undefined ? 1 : req.speed;
-      if (typeof speed !== 'number' || !(speed > 0) || speed > 10_000) throw new ApiError('bad_request', '"speed" must be a number above 0');
-      if (!options.startDemo || !source.live) throw new ApiError('unavailable', 'demo runs play into the live recording; open it first');
+      if (typeof speed !== 'number' || !(speed > 0) || speed > 10_000)
+        throw new ApiError('bad_request', '"speed" must be a number above 0');
+      if (!options.startDemo || !source.live)
+        throw new ApiError('unavailable', 'demo runs play into the live recording; open it first');
       return options.startDemo(scenario, speed);
     },
     async 'forks.create'(request) {
@@ -206,10 +248,24 @@ export function createService(options: ServiceOptions): LoupeService {
       const runId = requiredString(req, 'runId');
       const step = requiredCount(req, 'step');
       const edits = req.edits;
-      if (!Array.isArray(edits) || edits.length === 0 || !edits.every((e) => typeof e === 'object' && e !== null && typeof (e as { pointer?: unknown }).pointer === 'string' && 'value' in e)) {
+      if (
+        !Array.isArray(edits) ||
+        edits.length === 0 ||
+        !edits.every(
+          (e) =>
+            typeof e === 'object' &&
+            e !== null &&
+            typeof (e as { pointer?: unknown }).pointer === 'string' &&
+            'value' in e,
+        )
+      ) {
         throw new ApiError('bad_request', '"edits" must be a non-empty list of {pointer, value}');
       }
-      if (!options.makeFork || !source.live) throw new ApiError('unavailable', 'forks are made from the live recording, on the running proxy; open it first');
+      if (!options.makeFork || !source.live)
+        throw new ApiError(
+          'unavailable',
+          'forks are made from the live recording, on the running proxy; open it first',
+        );
       return options.makeFork({ runId, step, edits: edits as ForkCreateRequest['edits'] });
     },
   };
@@ -217,7 +273,8 @@ export function createService(options: ServiceOptions): LoupeService {
   return {
     handlers,
     invoke<C extends ChannelName>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>> {
-      if (!isChannel(channel)) return Promise.reject(new ApiError('unknown_channel', `no channel "${String(channel)}"`));
+      if (!isChannel(channel))
+        return Promise.reject(new ApiError('unknown_channel', `no channel "${String(channel)}"`));
       return invokeHandler(handlers, channel, request);
     },
     on(event, cb) {
@@ -240,6 +297,7 @@ export function createService(options: ServiceOptions): LoupeService {
 function noteRows(source: RecordingSource, exchangeIds: number[]): RunDetail['notes'] {
   const stmt = source.db.prepare('SELECT note FROM exchange_notes WHERE exchange_id = ?').pluck();
   const out: RunDetail['notes'] = [];
-  for (const exchangeId of exchangeIds) for (const note of stmt.all(exchangeId) as string[]) out.push({ exchangeId, note });
+  for (const exchangeId of exchangeIds)
+    for (const note of stmt.all(exchangeId) as string[]) out.push({ exchangeId, note });
   return out;
 }

@@ -52,7 +52,9 @@ export class StoredRecords {
   ) {
     const refs = recordColumns(db).replace(/^record, /, '');
     this.byExchange = db.prepare(`SELECT ${slimColumns(refs)} FROM responses WHERE exchange_id = ? ORDER BY idx`);
-    this.fullRecord = db.prepare(`SELECT ${recordColumns(db)} FROM responses WHERE exchange_id = ? AND response_id = ?`);
+    this.fullRecord = db.prepare(
+      `SELECT ${recordColumns(db)} FROM responses WHERE exchange_id = ? AND response_id = ?`,
+    );
     this.allRecords = db.prepare(`SELECT ${slimColumns(refs)} FROM responses ORDER BY exchange_id, idx`);
     this.contexts = new ContextReader(db);
     this.exchangeIds = db.prepare('SELECT id FROM exchanges ORDER BY id').pluck();
@@ -111,7 +113,8 @@ export class StoredRecords {
 
   /** A SLIM_RECORD row as a record: its events are an empty list, as the type says. */
   private slimRecord(row: SlimRow): ResponseRecord {
-    if (row.record === null) return this.unreadable(row.id, row.response_id, row.model, new Error('its stored record is not valid JSON'));
+    if (row.record === null)
+      return this.unreadable(row.id, row.response_id, row.model, new Error('its stored record is not valid JSON'));
     try {
       return { ...this.contexts.record(row as StoredRecordRow, true), events: [] };
     } catch (err) {
@@ -126,4 +129,3 @@ export class StoredRecords {
     return unreadableResponse(this.db, { exchangeId, responseId, model }, reason);
   }
 }
-

@@ -6,7 +6,8 @@ type Obj = Record<string, unknown>;
 
 export function requestObject(value: unknown): Obj {
   if (value === undefined || value === null) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) throw new ApiError('bad_request', 'the request must be a JSON object');
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw new ApiError('bad_request', 'the request must be a JSON object');
   return value as Obj;
 }
 
@@ -26,14 +27,16 @@ export function requiredString(req: Obj, key: string): string {
 export function optionalStrings(req: Obj, key: string): string[] | undefined {
   const v = req[key];
   if (v === undefined || v === null) return undefined;
-  if (!Array.isArray(v) || v.some((s) => typeof s !== 'string')) throw new ApiError('bad_request', `"${key}" must be a list of strings`);
+  if (!Array.isArray(v) || v.some((s) => typeof s !== 'string'))
+    throw new ApiError('bad_request', `"${key}" must be a list of strings`);
   return v as string[];
 }
 
 export function optionalCount(req: Obj, key: string): number | undefined {
   const v = req[key];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new ApiError('bad_request', `"${key}" must be a whole number`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0)
+    throw new ApiError('bad_request', `"${key}" must be a whole number`);
   return v;
 }
 

@@ -21,7 +21,9 @@ describe('background mode', () => {
     const created = await client.responses.create(input, x({ queueMs: 150, ttftMs: 100, gapMs: 20, events: 10 }));
     expect(created).toMatchObject({ status: 'queued', background: true, output: [] });
     expect((await client.responses.retrieve(created.id)).status).toBe('queued');
-    await eventually(async () => ((await client.responses.retrieve(created.id)).status === 'in_progress' ? true : undefined));
+    await eventually(async () =>
+      (await client.responses.retrieve(created.id)).status === 'in_progress' ? true : undefined,
+    );
     const done = await eventually(async () => {
       const r = await client.responses.retrieve(created.id);
       return r.status === 'completed' ? r : undefined;
@@ -37,7 +39,11 @@ describe('background mode', () => {
       head.push(event);
       if (head.length === 6) break; // the client goes away; the response keeps running
     }
-    expect(head.slice(0, 3).map((e) => e.type)).toEqual(['response.created', 'response.queued', 'response.in_progress']);
+    expect(head.slice(0, 3).map((e) => e.type)).toEqual([
+      'response.created',
+      'response.queued',
+      'response.in_progress',
+    ]);
     expect(head[0]).toMatchObject({ response: { status: 'queued', background: true } });
     const id = (head[0] as OpenAI.Responses.ResponseCreatedEvent).response.id;
     const resumed = await client.responses.retrieve(id, { stream: true, starting_after: 5 });
@@ -60,10 +66,15 @@ describe('background mode', () => {
     expect((await client.responses.retrieve(created.id)).status).toBe('cancelled');
 
     const quick = await client.responses.create(input);
-    await eventually(async () => ((await client.responses.retrieve(quick.id)).status === 'completed' ? true : undefined));
+    await eventually(async () =>
+      (await client.responses.retrieve(quick.id)).status === 'completed' ? true : undefined,
+    );
     await expect(client.responses.cancel(quick.id)).rejects.toMatchObject({ status: 400 });
     const plain = await client.responses.create({ model: 'gpt-5', input: 'x' });
-    await expect(client.responses.cancel(plain.id)).rejects.toMatchObject({ status: 400, message: expect.stringContaining('background=true') });
+    await expect(client.responses.cancel(plain.id)).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining('background=true'),
+    });
     await expect(client.responses.retrieve(plain.id, { stream: true })).rejects.toMatchObject({ status: 400 });
   });
 

@@ -15,7 +15,13 @@ function consume(req: IncomingMessage, onChunk: (chunk: Buffer) => void): Promis
     req.on('data', onChunk);
     req.once('end', resolve);
     // Node reports a body cut short by the client as an 'aborted' error before 'close'.
-    req.once('error', (err) => reject(req.complete ? err : new ClientGoneError(`client closed the connection during the request body (${err.message})`)));
+    req.once('error', (err) =>
+      reject(
+        req.complete
+          ? err
+          : new ClientGoneError(`client closed the connection during the request body (${err.message})`),
+      ),
+    );
     // A client that gives up mid-upload never sends 'end'; without this the handler would wait forever.
     req.once('close', () => {
       if (!req.complete) reject(new ClientGoneError('client closed the connection during the request body'));

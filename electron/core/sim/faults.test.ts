@@ -21,7 +21,11 @@ beforeAll(async () => {
 afterAll(() => sim.close());
 
 /** POSTs with node:http and returns the response head plus its raw (undecoded) body. */
-function rawPost(path: string, body: unknown, opts: Partial<SimOptions>): Promise<{ res: IncomingMessage; raw: Buffer }> {
+function rawPost(
+  path: string,
+  body: unknown,
+  opts: Partial<SimOptions>,
+): Promise<{ res: IncomingMessage; raw: Buffer }> {
   const headers = { 'x-sim': JSON.stringify(opts) };
   return new Promise((resolve, reject) => {
     const req = request(`${sim.url}${path}`, { method: 'POST', headers }, (res) => {
@@ -46,18 +50,21 @@ describe('faults', () => {
 
   const decoders = { gzip: gunzipSync, br: brotliDecompressSync, deflate: inflateSync };
 
-  it.each(['gzip', 'br', 'deflate'] as const)('compresses with %s, streamed and not, and the SDK decodes it', async (encoding) => {
-    const json = await client.responses.create(input, x({ encoding }));
-    expect(json.output_text).toBe(simText(40));
-    const final = await client.responses.stream(input, x({ encoding, toolCalls: 1 })).finalResponse();
-    expect(final.output.map((i) => i.type)).toEqual(['message', 'function_call']);
+  it.each(['gzip', 'br', 'deflate'] as const)(
+    'compresses with %s, streamed and not, and the SDK decodes it',
+    async (encoding) => {
+      const json = await client.responses.create(input, x({ encoding }));
+      expect(json.output_text).toBe(simText(40));
+      const final = await client.responses.stream(input, x({ encoding, toolCalls: 1 })).finalResponse();
+      expect(final.output.map((i) => i.type)).toEqual(['message', 'function_call']);
 
-    const { res, raw } = await rawPost('/v1/responses', { ...input, stream: true }, { encoding });
-    expect(res.headers['content-encoding']).toBe(encoding);
-    const text = decoders[encoding](raw).toString();
-    expect(text.startsWith('event: response.created\ndata: {')).toBe(true);
-    expect(text.endsWith('\n\n')).toBe(true);
-  });
+      const { res, raw } = await rawPost('/v1/responses', { ...input, stream: true }, { encoding });
+      expect(res.headers['content-encoding']).toBe(encoding);
+      const text = decoders[encoding](raw).toString();
+      expect(text.startsWith('event: response.created\ndata: {')).toBe(true);
+      expect(text.endsWith('\n\n')).toBe(true);
+    },
+  );
 
   it('flushes each compressed event so a stream is still incremental', async () => {
     // Without a flush per event gzip would hold every frame until the end: the first event
@@ -66,7 +73,9 @@ describe('faults', () => {
     const first = (async () => {
       for await (const event of stream) return event.type;
     })();
-    const heldBack = new Promise((_, reject) => setTimeout(() => reject(new Error('the first event was held back with the rest')), 15_000).unref());
+    const heldBack = new Promise((_, reject) =>
+      setTimeout(() => reject(new Error('the first event was held back with the rest')), 15_000).unref(),
+    );
     expect(await Promise.race([first, heldBack])).toBe('response.created');
     stream.controller.abort();
   });
@@ -82,17 +91,20 @@ describe('faults', () => {
     expect(headersMs).toBeLessThan(firstEventMs - 750);
   });
 
-  it.each([null, 'gzip'] as const)('resets the socket after N events (encoding %s); the SDK stream throws', async (encoding) => {
-    const before = sim.stats();
-    const stream = await client.responses.create({ ...input, stream: true }, x({ resetAfterEvents: 4, encoding }));
-    const seen: string[] = [];
-    await expect(async () => {
-      for await (const event of stream) seen.push(event.type);
-    }).rejects.toThrow();
-    expect(seen).toHaveLength(4);
-    // A reset on purpose is not counted as the client going away.
-    expect(sim.stats()).toMatchObject({ resets: before.resets + 1, clientAborts: before.clientAborts });
-  });
+  it.each([null, 'gzip'] as const)(
+    'resets the socket after N events (encoding %s); the SDK stream throws',
+    async (encoding) => {
+      const before = sim.stats();
+      const stream = await client.responses.create({ ...input, stream: true }, x({ resetAfterEvents: 4, encoding }));
+      const seen: string[] = [];
+      await expect(async () => {
+        for await (const event of stream) seen.push(event.type);
+      }).rejects.toThrow();
+      expect(seen).toHaveLength(4);
+      // A reset on purpose is not counted as the client going away.
+      expect(sim.stats()).toMatchObject({ resets: before.resets + 1, clientAborts: before.clientAborts });
+    },
+  );
 
   it('hashes a 5 MB request body as it streams in', async () => {
     const body = randomBytes(5 * 1024 * 1024);

@@ -51,7 +51,11 @@ async function resetAfterFlush(res: ServerResponse, sink: BodySink, ctx: SendCon
   res.destroy();
 }
 
-async function sendJson(res: ServerResponse, reply: { status: number; body: string; delayMs?: number }, ctx: SendContext): Promise<void> {
+async function sendJson(
+  res: ServerResponse,
+  reply: { status: number; body: string; delayMs?: number },
+  ctx: SendContext,
+): Promise<void> {
   if (!(await ctx.life.sleep(reply.delayMs ?? scaled(ctx.opts.ttftMs, ctx.opts)))) return;
   if (reply.status === 204) {
     res.writeHead(204, { 'x-request-id': ctx.requestId, 'openai-version': '2020-10-01' }).end();
@@ -78,7 +82,12 @@ async function sendJson(res: ServerResponse, reply: { status: number; body: stri
  */
 const BATCH_CHARS = 16 * 1024;
 
-async function sendStream(res: ServerResponse, frames: Iterable<string | TimedFrame>, paced: boolean, ctx: SendContext): Promise<void> {
+async function sendStream(
+  res: ServerResponse,
+  frames: Iterable<string | TimedFrame>,
+  paced: boolean,
+  ctx: SendContext,
+): Promise<void> {
   const { opts, life } = ctx;
   const gapMs = scaled(opts.gapMs, opts);
   res.writeHead(200, { ...headers(ctx, 'text/event-stream; charset=utf-8'), 'cache-control': 'no-cache' });

@@ -30,9 +30,15 @@ describe('previous_response_id and stored responses', () => {
   });
 
   it('answers an unknown previous_response_id with the API 400, and unknown ids with 404', async () => {
-    const err = await client.responses.create({ model: 'gpt-5', input: 'x', previous_response_id: 'resp_nope' }).catch((e: unknown) => e);
+    const err = await client.responses
+      .create({ model: 'gpt-5', input: 'x', previous_response_id: 'resp_nope' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.BadRequestError);
-    expect(err).toMatchObject({ code: 'previous_response_not_found', param: 'previous_response_id', message: expect.stringContaining("'resp_nope' not found") });
+    expect(err).toMatchObject({
+      code: 'previous_response_not_found',
+      param: 'previous_response_id',
+      message: expect.stringContaining("'resp_nope' not found"),
+    });
     await expect(client.responses.retrieve('resp_nope')).rejects.toBeInstanceOf(OpenAI.NotFoundError);
   });
 
@@ -52,20 +58,35 @@ describe('compaction', () => {
     const input = 'x'.repeat(8_000);
     const above = await client.responses.create({ model: 'gpt-5', input, context_management: cm(1_000) });
     expect(above.output.map((o) => o.type)).toEqual(['compaction', 'message']);
-    expect(above.output[0]).toMatchObject({ id: expect.stringMatching(/^cmp_/), encrypted_content: expect.stringMatching(/^gAAAAA/) });
+    expect(above.output[0]).toMatchObject({
+      id: expect.stringMatching(/^cmp_/),
+      encrypted_content: expect.stringMatching(/^gAAAAA/),
+    });
     // The next turn starts from the compacted context, well under the threshold again.
-    const next = await client.responses.create({ model: 'gpt-5', input: 'go on', previous_response_id: above.id, context_management: cm(1_000) });
+    const next = await client.responses.create({
+      model: 'gpt-5',
+      input: 'go on',
+      previous_response_id: above.id,
+      context_management: cm(1_000),
+    });
     expect(next.output.map((o) => o.type)).toEqual(['message']);
     expect(next.usage!.input_tokens).toBeLessThan(1_000);
   });
 
   it('compacts on a compaction_trigger item, streaming response.compaction.compacting', async () => {
-    const stream = client.responses.stream({ model: 'gpt-5', input: [{ type: 'compaction_trigger', id: 'ct_1' } as never, { role: 'user', content: 'compact now' }] });
+    const stream = client.responses.stream({
+      model: 'gpt-5',
+      input: [{ type: 'compaction_trigger', id: 'ct_1' } as never, { role: 'user', content: 'compact now' }],
+    });
     const types: string[] = [];
     stream.on('event', (e) => types.push(e.type));
     const final = await stream.finalResponse();
     expect(final.output[0]?.type).toBe('compaction');
-    expect(types.slice(2, 5)).toEqual(['response.output_item.added', 'response.compaction.compacting', 'response.output_item.done']);
+    expect(types.slice(2, 5)).toEqual([
+      'response.output_item.added',
+      'response.compaction.compacting',
+      'response.output_item.done',
+    ]);
   });
 
   it('serves POST /v1/responses/compact: the user messages, then one compaction item', async () => {
@@ -85,7 +106,11 @@ describe('compaction', () => {
 
 describe('other endpoints', () => {
   it('accepts Agents SDK traces with 204', async () => {
-    const res = await fetch(`${sim.url}/v1/traces/ingest`, { method: 'POST', body: JSON.stringify({ data: [] }), headers: { 'content-type': 'application/json' } });
+    const res = await fetch(`${sim.url}/v1/traces/ingest`, {
+      method: 'POST',
+      body: JSON.stringify({ data: [] }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(204);
     expect(await res.text()).toBe('');
   });
@@ -97,9 +122,16 @@ describe('scenario mode', () => {
     const program = first.output.find((o) => o.type === 'program')!;
     const calls = first.output.filter((o) => o.type === 'function_call');
     expect(calls).toHaveLength(5);
-    for (const call of calls) expect(call).toMatchObject({ name: 'get_latency_stats', caller: { type: 'program', caller_id: program.call_id } });
+    for (const call of calls)
+      expect(call).toMatchObject({
+        name: 'get_latency_stats',
+        caller: { type: 'program', caller_id: program.call_id },
+      });
     const outputs = calls.map((c) => ({ type: 'function_call_output' as const, call_id: c.call_id, output: '{}' }));
-    const second = await client.responses.create({ model: 'gpt-5', input: outputs, previous_response_id: first.id }, x({ speed: 1000 }, 'program'));
+    const second = await client.responses.create(
+      { model: 'gpt-5', input: outputs, previous_response_id: first.id },
+      x({ speed: 1000 }, 'program'),
+    );
     expect(second.output.map((o) => o.type)).toEqual(['program_output', 'message']);
     expect(second.output[0]).toMatchObject({ call_id: program.call_id, status: 'completed' });
   });
@@ -107,9 +139,17 @@ describe('scenario mode', () => {
   it('takes an explicit turn, and rejects unknown scenarios and turns past the script loudly', async () => {
     const turn2 = await client.responses.create({ model: 'gpt-5', input: 'q' }, x({ speed: 1000 }, 'support:2'));
     expect(turn2.output.map((o) => o.type)).toEqual(['message']);
-    const unknown = await client.responses.create({ model: 'gpt-5', input: 'q' }, x({}, 'nope')).catch((e: unknown) => e);
-    expect(unknown).toMatchObject({ status: 400, param: 'x-sim-scenario', message: expect.stringContaining('unknown scenario "nope"') });
-    const past = await client.responses.create({ model: 'gpt-5', input: 'q' }, x({}, 'support:9')).catch((e: unknown) => e);
+    const unknown = await client.responses
+      .create({ model: 'gpt-5', input: 'q' }, x({}, 'nope'))
+      .catch((e: unknown) => e);
+    expect(unknown).toMatchObject({
+      status: 400,
+      param: 'x-sim-scenario',
+      message: expect.stringContaining('unknown scenario "nope"'),
+    });
+    const past = await client.responses
+      .create({ model: 'gpt-5', input: 'q' }, x({}, 'support:9'))
+      .catch((e: unknown) => e);
     expect(past).toMatchObject({ status: 400, message: expect.stringContaining('has 3 turns') });
   });
 
@@ -117,8 +157,12 @@ describe('scenario mode', () => {
     const timeTo = async (speed: number) => {
       const started = performance.now();
       let first = 0;
-      const stream = await client.responses.create({ model: 'gpt-5', input: 'q', stream: true }, x({ speed }, 'program:0'));
-      for await (const event of stream) if (event.type === 'response.output_item.added' && first === 0) first = performance.now() - started;
+      const stream = await client.responses.create(
+        { model: 'gpt-5', input: 'q', stream: true },
+        x({ speed }, 'program:0'),
+      );
+      for await (const event of stream)
+        if (event.type === 'response.output_item.added' && first === 0) first = performance.now() - started;
       return { first, total: performance.now() - started };
     };
     const tenfold = await timeTo(10);
@@ -134,7 +178,10 @@ describe('scenario mode', () => {
       { model: 'gpt-4.1', messages: [{ role: 'user', content: 'Lisbon?' }] },
       x({ speed: 1000 }, 'travel'),
     );
-    expect(res.choices[0]!.message.tool_calls?.map((c) => c.type === 'function' && c.function.name)).toEqual(['get_weather', 'search_hotels']);
+    expect(res.choices[0]!.message.tool_calls?.map((c) => c.type === 'function' && c.function.name)).toEqual([
+      'get_weather',
+      'search_hotels',
+    ]);
   });
 });
 
@@ -147,7 +194,10 @@ describe('multi-agent beta', () => {
   });
 
   it('streams a team: spawns, subagent work with agent fields on items and events, messages, wait, synthesis', async () => {
-    const stream = await client.beta.responses.create({ ...body, stream: true, betas: [MULTI_AGENT_BETA] }, x({ speed: 1000 }, 'research'));
+    const stream = await client.beta.responses.create(
+      { ...body, stream: true, betas: [MULTI_AGENT_BETA] },
+      x({ speed: 1000 }, 'research'),
+    );
     const events: OpenAI.Beta.Responses.BetaResponseStreamEvent[] = [];
     for await (const e of stream) events.push(e);
     const final = events.at(-1);
@@ -158,7 +208,14 @@ describe('multi-agent beta', () => {
     const actions = output.flatMap((o) => (o.type === 'multi_agent_call' ? [o.action] : []));
     expect(actions).toEqual(['spawn_agent', 'spawn_agent', 'spawn_agent', 'wait_agent']);
     const spawn = output.find((o) => o.type === 'multi_agent_call')!;
-    expect(output.filter((o) => o.type === 'multi_agent_call_output' && 'call_id' in o && o.call_id === (spawn as { call_id: string }).call_id)).toHaveLength(1);
+    expect(
+      output.filter(
+        (o) =>
+          o.type === 'multi_agent_call_output' &&
+          'call_id' in o &&
+          o.call_id === (spawn as { call_id: string }).call_id,
+      ),
+    ).toHaveLength(1);
     const messages = output.filter((o) => o.type === 'agent_message');
     expect(messages.map((m) => m.type === 'agent_message' && [m.author, m.recipient])).toEqual([
       ['cost_researcher', 'root'],
@@ -167,11 +224,20 @@ describe('multi-agent beta', () => {
     ]);
     expect(output.at(-1)).toMatchObject({ type: 'message', agent: { agent_name: 'root' } });
     const added = events.filter((e) => e.type === 'response.output_item.added');
-    expect(added.every((e) => e.type === 'response.output_item.added' && e.agent?.agent_name === (e.item as { agent?: { agent_name: string } }).agent?.agent_name)).toBe(true);
+    expect(
+      added.every(
+        (e) =>
+          e.type === 'response.output_item.added' &&
+          e.agent?.agent_name === (e.item as { agent?: { agent_name: string } }).agent?.agent_name,
+      ),
+    ).toBe(true);
   });
 
   it('plays a generic team without a scenario', async () => {
-    const res = await client.beta.responses.create({ ...body, betas: [MULTI_AGENT_BETA] }, x({ speed: 1000, toolCalls: 2 }));
+    const res = await client.beta.responses.create(
+      { ...body, betas: [MULTI_AGENT_BETA] },
+      x({ speed: 1000, toolCalls: 2 }),
+    );
     expect(res.output.filter((o) => o.type === 'agent_message')).toHaveLength(2);
   });
 });

@@ -63,7 +63,6 @@ export interface SimUpstreamOptions {
   idOffset?: number;
 }
 
-
 /** The headers the pure sim reads, lower-cased; repeated OpenAI-Beta values are joined. */
 export function simHeaders(headers: IncomingHttpHeaders): Record<string, string | undefined> {
   const beta = headers['openai-beta'];
@@ -161,7 +160,12 @@ export async function startSimUpstream(options: SimUpstreamOptions = {}): Promis
   });
   server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
     counts.requests++;
-    lastRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: { ...req.headers }, body: Buffer.alloc(0) };
+    lastRequest = {
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      headers: { ...req.headers },
+      body: Buffer.alloc(0),
+    };
     upgrade(req, socket, head);
   });
   // Longer than typical client pools keep idle sockets, so benchmarks do not race a server-side close.

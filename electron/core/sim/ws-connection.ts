@@ -78,7 +78,10 @@ export class WsConnection {
   }
 
   private error(status: number, error: Json, streamId?: string): void {
-    this.send({ type: 'error', error: { type: 'invalid_request_error', param: null, code: null, ...error }, status }, streamId);
+    this.send(
+      { type: 'error', error: { type: 'invalid_request_error', param: null, code: null, ...error }, status },
+      streamId,
+    );
   }
 
   private message(text: string): void {
@@ -93,7 +96,12 @@ export class WsConnection {
     }
     if (msg.type === 'response.create') this.create(msg);
     else if (msg.type === 'response.steer') this.steer(msg);
-    else this.error(400, { code: 'unknown_event_type', param: 'type', message: `Unknown event type: ${JSON.stringify(msg.type)}.` });
+    else
+      this.error(400, {
+        code: 'unknown_event_type',
+        param: 'type',
+        message: `Unknown event type: ${JSON.stringify(msg.type)}.`,
+      });
   }
 
   private create(msg: Json): void {
@@ -105,7 +113,10 @@ export class WsConnection {
     }
     const lane = streamId ?? '';
     const turn = (this.lanes.get(lane) ?? Promise.resolve()).then(() => this.turn(params, streamId));
-    this.lanes.set(lane, turn.catch((err: unknown) => console.error('[sim] websocket turn failed:', err)));
+    this.lanes.set(
+      lane,
+      turn.catch((err: unknown) => console.error('[sim] websocket turn failed:', err)),
+    );
   }
 
   /** One response (and any steered successors) on a lane. */
@@ -118,7 +129,7 @@ export class WsConnection {
       this.queued.delete(prevId);
       params = { ...params, input: [...steered.flatMap(asItems), ...asItems(params.input)] };
     }
-    for (let next: Json | null = params; next && this.open; ) next = await this.stream(next, streamId);
+    for (let next: Json | null = params; next && this.open;) next = await this.stream(next, streamId);
   }
 
   /** Streams one response; returns the successor's params when a steer cut it short. */
@@ -130,15 +141,26 @@ export class WsConnection {
     let plan: ResponsePlan;
     let prepared;
     try {
-      prepared = prepareResponse({ req, opts, ids: this.ctx.ids, nowSeconds: now, store: this.ctx.store, scenario: this.setup.scenario, betas: this.setup.betas });
+      prepared = prepareResponse({
+        req,
+        opts,
+        ids: this.ctx.ids,
+        nowSeconds: now,
+        store: this.ctx.store,
+        scenario: this.setup.scenario,
+        betas: this.setup.betas,
+      });
       plan = prepared.plan;
     } catch (err) {
       if (err instanceof SimHttpError) this.error(err.status, err.body.error, streamId);
-      else if (err instanceof SimOptionsError) this.error(400, { code: 'invalid_sim_header', param: err.header, message: err.message }, streamId);
+      else if (err instanceof SimOptionsError)
+        this.error(400, { code: 'invalid_sim_header', param: err.header, message: err.message }, streamId);
       else throw err;
       return null;
     }
-    const stored = rememberResponse(this.ctx.store, prepared, plan, req.params, () => finishedResponse(plan, req.params, now));
+    const stored = rememberResponse(this.ctx.store, prepared, plan, req.params, () =>
+      finishedResponse(plan, req.params, now),
+    );
     const calls = clientCalls(plan.items);
     const active: Active = {
       id: plan.id,
@@ -154,7 +176,9 @@ export class WsConnection {
       let sent = 0;
       // Numbered as sent, not as built: a steering event can slip in while an event waits.
       for (const built of responseEvents(plan, req.params, now)) {
-        const delay = plan.pace ? eventDelay(built, plan.items, plan.pace, opts) : scaled(sent === 0 ? opts.ttftMs : opts.gapMs, opts);
+        const delay = plan.pace
+          ? eventDelay(built, plan.items, plan.pace, opts)
+          : scaled(sent === 0 ? opts.ttftMs : opts.gapMs, opts);
         if (delay > 0) await sleep(delay);
         if (!this.open) return null;
         const boundary = built.type === 'response.output_item.added' || isTerminal(built);
@@ -163,7 +187,11 @@ export class WsConnection {
           stored.snapshot = () => ended;
           const { input: _input, previous_response_id: _prev, ...settings } = params;
           // The automatic successor inherits the settings and continues with the steering input.
-          return { ...settings, input: active.steers.flatMap((st) => asItems(st.input)), previous_response_id: plan.id };
+          return {
+            ...settings,
+            input: active.steers.flatMap((st) => asItems(st.input)),
+            previous_response_id: plan.id,
+          };
         }
         const event = { ...built, sequence_number: active.seq.n++ } as WireStreamEvent;
         if (event.type === 'response.output_item.done') output.push(event.item);
@@ -183,7 +211,12 @@ export class WsConnection {
         this.queue(plan.id, steer.input);
         const required_input = calls.map((c) => ({ type: 'function_call_output', call_id: c.callId, name: c.name }));
         const next = sequencer(active.seq);
-        const pending = { type: 'response.steer.pending', reason: 'waiting_for_required_input', required_input, steer: { id: steer.id, previous_response_id: plan.id } };
+        const pending = {
+          type: 'response.steer.pending',
+          reason: 'waiting_for_required_input',
+          required_input,
+          steer: { id: steer.id, previous_response_id: plan.id },
+        };
         this.send(next(pending as never) as unknown as Json, streamId);
       }
       return null;
@@ -193,7 +226,13 @@ export class WsConnection {
   }
 
   /** Ends a steered response at this boundary with `response.incomplete` (reason `steered`). */
-  private cut(plan: ResponsePlan, params: ResponseCreateParamsBase, output: WireOutputItem[], active: Active, now: number): WireResponse {
+  private cut(
+    plan: ResponsePlan,
+    params: ResponseCreateParamsBase,
+    output: WireOutputItem[],
+    active: Active,
+    now: number,
+  ): WireResponse {
     const next = sequencer(active.seq);
     const partial = { ...plan, items: plan.items.slice(0, output.length) };
     const event = next(terminalEvent(partial, params, now, output, 'steered'));
@@ -213,29 +252,52 @@ export class WsConnection {
     const fail = (code: string, message: string, id?: string) => {
       const steer = { input: msg.input ?? null, previous_response_id: target, ...(id ? { id } : {}) };
       const seq = active ? sequencer(active.seq) : sequencer({ n: 0 });
-      this.send(seq({ type: 'response.steer.failed', error: { code, message, type: 'invalid_request_error' }, steer } as never) as unknown as Json, this.laneOf.get(target));
+      this.send(
+        seq({
+          type: 'response.steer.failed',
+          error: { code, message, type: 'invalid_request_error' },
+          steer,
+        } as never) as unknown as Json,
+        this.laneOf.get(target),
+      );
     };
-    if ('stream_id' in msg) return fail('invalid_input', 'Do not send stream_id with response.steer; the target response determines the lane.');
+    if ('stream_id' in msg)
+      return fail(
+        'invalid_input',
+        'Do not send stream_id with response.steer; the target response determines the lane.',
+      );
     if (target === '') return fail('invalid_input', "Missing required parameter: 'previous_response_id'.");
     if (!validSteerInput(msg.input)) {
       return fail('invalid_input', 'Steering input must be a non-empty string or a non-empty list of user messages.');
     }
     if (!active) {
-      if (this.laneOf.has(target) || this.ctx.store.get(target)) return fail('response_already_completed', `Response '${target}' has already completed.`);
+      if (this.laneOf.has(target) || this.ctx.store.get(target))
+        return fail('response_already_completed', `Response '${target}' has already completed.`);
       return fail('response_not_found', `Response '${target}' is not available on this connection.`);
     }
     if (!active.steerable) {
-      return fail('steering_not_supported', 'Steering is not supported for responses using automatic compaction or multi-agent execution.');
+      return fail(
+        'steering_not_supported',
+        'Steering is not supported for responses using automatic compaction or multi-agent execution.',
+      );
     }
     const id = this.ctx.ids.next('steer');
     active.steers.push({ id, input: msg.input });
     const next = sequencer(active.seq);
-    this.send(next({ type: 'response.steer.accepted', steer: { id, previous_response_id: target } } as never) as unknown as Json, active.streamId);
+    this.send(
+      next({
+        type: 'response.steer.accepted',
+        steer: { id, previous_response_id: target },
+      } as never) as unknown as Json,
+      active.streamId,
+    );
   }
 }
 
 function isTerminal(event: WireStreamEvent): boolean {
-  return event.type === 'response.completed' || event.type === 'response.incomplete' || event.type === 'response.failed';
+  return (
+    event.type === 'response.completed' || event.type === 'response.incomplete' || event.type === 'response.failed'
+  );
 }
 
 /** Steering accepts a non-empty string or user messages (type, role, content only). */

@@ -23,7 +23,9 @@ export interface WsSimContext {
 }
 
 function refuse(socket: Duplex, status: string, body = ''): void {
-  socket.end(`HTTP/1.1 ${status}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 export function createWsResponses(ctx: WsSimContext) {

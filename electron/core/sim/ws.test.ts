@@ -15,7 +15,9 @@ afterAll(() => sim.close());
 type Frame = Record<string, any>;
 
 async function open(opts: Partial<SimOptions> = {}, headers: Record<string, string> = {}) {
-  const ws = new WebSocket(`${sim.url.replace('http', 'ws')}/v1/responses`, { headers: { 'x-sim': JSON.stringify(opts), ...headers } });
+  const ws = new WebSocket(`${sim.url.replace('http', 'ws')}/v1/responses`, {
+    headers: { 'x-sim': JSON.stringify(opts), ...headers },
+  });
   const frames: Frame[] = [];
   ws.on('message', (data) => frames.push(JSON.parse(data.toString()) as Frame));
   await new Promise((resolve, reject) => {
@@ -27,7 +29,8 @@ async function open(opts: Partial<SimOptions> = {}, headers: Record<string, stri
   return { ws, frames, send, find };
 }
 
-const done = (id?: string) => (f: Frame) => ['response.completed', 'response.incomplete'].includes(f.type) && (id === undefined || f.response.id === id);
+const done = (id?: string) => (f: Frame) =>
+  ['response.completed', 'response.incomplete'].includes(f.type) && (id === undefined || f.response.id === id);
 
 describe('WebSocket mode of the simulator', () => {
   it('prepares state with generate:false and continues from it', async () => {
@@ -45,9 +48,22 @@ describe('WebSocket mode of the simulator', () => {
   it('refuses background and unknown continuations with error events on the lane', async () => {
     const { ws, send, find } = await open();
     send({ type: 'response.create', model: 'gpt-5', background: true, input: 'x', stream_id: 's1' });
-    expect(await find((f) => f.type === 'error')).toMatchObject({ status: 400, stream_id: 's1', error: { param: 'background' } });
-    send({ type: 'response.create', model: 'gpt-5', previous_response_id: 'resp_missing', input: 'x', stream_id: 's2' });
-    expect(await find((f) => f.type === 'error' && f.stream_id === 's2')).toMatchObject({ status: 400, error: { code: 'previous_response_not_found' } });
+    expect(await find((f) => f.type === 'error')).toMatchObject({
+      status: 400,
+      stream_id: 's1',
+      error: { param: 'background' },
+    });
+    send({
+      type: 'response.create',
+      model: 'gpt-5',
+      previous_response_id: 'resp_missing',
+      input: 'x',
+      stream_id: 's2',
+    });
+    expect(await find((f) => f.type === 'error' && f.stream_id === 's2')).toMatchObject({
+      status: 400,
+      error: { code: 'previous_response_not_found' },
+    });
     ws.close();
   });
 
@@ -74,19 +90,32 @@ describe('WebSocket mode of the simulator', () => {
       send({ type: 'response.steer', ...msg });
       return eventually(() => frames.slice(before).find((f) => f.type === 'response.steer.failed'));
     };
-    expect(await failed({ previous_response_id: 'resp_unknown', input: 'hi' })).toMatchObject({ error: { code: 'response_not_found', type: 'invalid_request_error' } });
+    expect(await failed({ previous_response_id: 'resp_unknown', input: 'hi' })).toMatchObject({
+      error: { code: 'response_not_found', type: 'invalid_request_error' },
+    });
     send({ type: 'response.create', model: 'gpt-5', input: 'x', stream_id: 'l' });
     const created = (await find((f) => f.type === 'response.created')).response;
     const viaLane = await failed({ previous_response_id: created.id, input: 'hi', stream_id: 'l' });
     expect(viaLane).toMatchObject({ error: { code: 'invalid_input' }, stream_id: 'l' });
     expect(viaLane.steer.id).toBeUndefined();
-    expect(await failed({ previous_response_id: created.id, input: [{ role: 'assistant', content: 'no' }] })).toMatchObject({ error: { code: 'invalid_input' } });
+    expect(
+      await failed({ previous_response_id: created.id, input: [{ role: 'assistant', content: 'no' }] }),
+    ).toMatchObject({ error: { code: 'invalid_input' } });
     await find(done(created.id));
-    expect(await failed({ previous_response_id: created.id, input: 'late' })).toMatchObject({ error: { code: 'response_already_completed' } });
+    expect(await failed({ previous_response_id: created.id, input: 'late' })).toMatchObject({
+      error: { code: 'response_already_completed' },
+    });
 
-    send({ type: 'response.create', model: 'gpt-5', input: 'x', context_management: [{ type: 'compaction', compact_threshold: 1_000_000 }] });
+    send({
+      type: 'response.create',
+      model: 'gpt-5',
+      input: 'x',
+      context_management: [{ type: 'compaction', compact_threshold: 1_000_000 }],
+    });
     const compacting = (await find((f) => f.type === 'response.created' && f.response.id !== created.id)).response;
-    expect(await failed({ previous_response_id: compacting.id, input: 'hi' })).toMatchObject({ error: { code: 'steering_not_supported' } });
+    expect(await failed({ previous_response_id: compacting.id, input: 'hi' })).toMatchObject({
+      error: { code: 'steering_not_supported' },
+    });
     ws.close();
   });
 
@@ -100,11 +129,21 @@ describe('WebSocket mode of the simulator', () => {
     expect(completed.type).toBe('response.completed');
     const pending = await find((f) => f.type === 'response.steer.pending');
     expect(frames.indexOf(pending)).toBeGreaterThan(frames.indexOf(completed));
-    expect(pending).toMatchObject({ reason: 'waiting_for_required_input', steer: { id: accepted.steer.id, previous_response_id: created.id } });
+    expect(pending).toMatchObject({
+      reason: 'waiting_for_required_input',
+      steer: { id: accepted.steer.id, previous_response_id: created.id },
+    });
     const calls = completed.response.output.filter((o: Frame) => o.type === 'function_call');
-    expect(pending.required_input).toEqual(calls.map((c: Frame) => ({ type: 'function_call_output', call_id: c.call_id, name: c.name })));
+    expect(pending.required_input).toEqual(
+      calls.map((c: Frame) => ({ type: 'function_call_output', call_id: c.call_id, name: c.name })),
+    );
     // The explicit continuation carries the queued input; the server prepends it (more input tokens).
-    send({ type: 'response.create', model: 'gpt-5', previous_response_id: created.id, input: calls.map((c: Frame) => ({ type: 'function_call_output', call_id: c.call_id, output: '{}' })) });
+    send({
+      type: 'response.create',
+      model: 'gpt-5',
+      previous_response_id: created.id,
+      input: calls.map((c: Frame) => ({ type: 'function_call_output', call_id: c.call_id, output: '{}' })),
+    });
     const next = await find((f) => f.type === 'response.completed' && f.response.previous_response_id === created.id);
     expect(next.response.status).toBe('completed');
     // Steering events share the response's numbering, which stays strictly increasing on the wire.
@@ -116,7 +155,9 @@ describe('WebSocket mode of the simulator', () => {
 
   it('refuses the upgrade when the x-sim header is wrong', async () => {
     const ws = new WebSocket(`${sim.url.replace('http', 'ws')}/v1/responses`, { headers: { 'x-sim': '{"evnts":1}' } });
-    const status = await new Promise<number>((resolve) => ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)));
+    const status = await new Promise<number>((resolve) =>
+      ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)),
+    );
     expect(status).toBe(400);
   });
 });

@@ -23,7 +23,12 @@ import { exportRecording } from './export-recording.js';
 import { exportGraph, type ExportDocument, type ExportRun } from '../../../shared/export/export-json.js';
 import { buildRunGraph } from '../../../shared/trace/graph/graph.js';
 import { createService } from '../service/service.js';
-import { SUPPORT_AGENTS, SUPPORT_CUSTOMER, SUPPORT_HANDOFF_TOOL, SUPPORT_TOOLS } from '../../../shared/sim/scenarios/support.js';
+import {
+  SUPPORT_AGENTS,
+  SUPPORT_CUSTOMER,
+  SUPPORT_HANDOFF_TOOL,
+  SUPPORT_TOOLS,
+} from '../../../shared/sim/scenarios/support.js';
 import { simHeaders } from '../sim/demo/client.js';
 import { startHarness, TEST_KEY, type Harness } from '../../../test/support/harness.js';
 
@@ -41,7 +46,11 @@ function client(headers: Record<string, string>): OpenAI {
 
 function traceTo(): void {
   setTracingDisabled(false);
-  const exporter = new OpenAITracingExporter({ apiKey: TEST_KEY, endpoint: `${h.core.proxy.baseUrl}/traces/ingest`, maxRetries: 1 });
+  const exporter = new OpenAITracingExporter({
+    apiKey: TEST_KEY,
+    endpoint: `${h.core.proxy.baseUrl}/traces/ingest`,
+    maxRetries: 1,
+  });
   setTraceProcessors([new BatchTraceProcessor(exporter, { scheduleDelay: 50 })]);
 }
 
@@ -61,15 +70,34 @@ function runHolding(doc: ExportDocument, responseId: string): ExportRun {
 
 /** Billing's support tools, answering at once. */
 const billingTools = SUPPORT_TOOLS.map((t) =>
-  tool({ name: t.name, description: t.description, parameters: t.parameters as never, strict: true, execute: async () => '{"ok":true}' }),
+  tool({
+    name: t.name,
+    description: t.description,
+    parameters: t.parameters as never,
+    strict: true,
+    execute: async () => '{"ok":true}',
+  }),
 );
 
 /** Triage hands off to billing, which calls its three tools and answers (the sim's support scenario). */
 async function supportRun(): Promise<string[]> {
   traceTo();
-  const billing = new Agent({ name: SUPPORT_AGENTS.billing, model: 'gpt-5-mini', instructions: 'Resolve billing issues.', tools: billingTools });
-  const triage = new Agent({ name: SUPPORT_AGENTS.triage, model: 'gpt-5-mini', instructions: 'Route customers.', handoffs: [billing] });
-  const runner = new Runner({ modelProvider: new OpenAIProvider({ openAIClient: client(simHeaders('support', 1_000)) as never }), workflowName: 'Support' });
+  const billing = new Agent({
+    name: SUPPORT_AGENTS.billing,
+    model: 'gpt-5-mini',
+    instructions: 'Resolve billing issues.',
+    tools: billingTools,
+  });
+  const triage = new Agent({
+    name: SUPPORT_AGENTS.triage,
+    model: 'gpt-5-mini',
+    instructions: 'Route customers.',
+    handoffs: [billing],
+  });
+  const runner = new Runner({
+    modelProvider: new OpenAIProvider({ openAIClient: client(simHeaders('support', 1_000)) as never }),
+    workflowName: 'Support',
+  });
   const result = await runner.run(triage, SUPPORT_CUSTOMER.question);
   expect(result.lastAgent?.name).toBe(SUPPORT_AGENTS.billing);
   return result.rawResponses.map((r) => r.responseId ?? '');
@@ -80,14 +108,23 @@ function expectHandoffLanes(run: ExportRun, responseIds: string[]): void {
   const { nodes, edges } = run.graph;
   const agentOf = new Map(nodes.map((n) => [n.id, n.agent]));
   expect([...new Set(nodes.map((n) => n.agent))]).toEqual([SUPPORT_AGENTS.triage, SUPPORT_AGENTS.billing]);
-  expect(run.responses.map((r) => [...new Set(r.items.map((i) => i.agent))])).toEqual([[SUPPORT_AGENTS.triage], [SUPPORT_AGENTS.billing], [SUPPORT_AGENTS.billing]]);
+  expect(run.responses.map((r) => [...new Set(r.items.map((i) => i.agent))])).toEqual([
+    [SUPPORT_AGENTS.triage],
+    [SUPPORT_AGENTS.billing],
+    [SUPPORT_AGENTS.billing],
+  ]);
   const handoffs = edges.filter((e) => e.kind === 'handoff');
   expect(handoffs).toHaveLength(1);
-  expect([agentOf.get(handoffs[0]!.from), agentOf.get(handoffs[0]!.to)]).toEqual([SUPPORT_AGENTS.triage, SUPPORT_AGENTS.billing]);
+  expect([agentOf.get(handoffs[0]!.from), agentOf.get(handoffs[0]!.to)]).toEqual([
+    SUPPORT_AGENTS.triage,
+    SUPPORT_AGENTS.billing,
+  ]);
   const transfer = nodes.find((n) => n.id === handoffs[0]!.from)!;
   expect(transfer).toMatchObject({ type: 'function_call', response_id: responseIds[0] });
   // The only edge from triage's lane into billing's is the handoff.
-  expect(edges.filter((e) => agentOf.get(e.from) === SUPPORT_AGENTS.triage && agentOf.get(e.to) === SUPPORT_AGENTS.billing)).toEqual(handoffs);
+  expect(
+    edges.filter((e) => agentOf.get(e.from) === SUPPORT_AGENTS.triage && agentOf.get(e.to) === SUPPORT_AGENTS.billing),
+  ).toEqual(handoffs);
 }
 
 describe('@openai/agents structure from its trace spans, through the proxy', () => {
@@ -125,7 +162,10 @@ describe('@openai/agents structure from its trace spans, through the proxy', () 
     const manager = new Agent({
       name: 'Support manager',
       instructions: 'Ask the refund expert.',
-      model: new OpenAIResponsesModel(client({ 'x-sim': JSON.stringify({ toolCalls: 1, events: 0 }) }) as never, 'gpt-5-mini'),
+      model: new OpenAIResponsesModel(
+        client({ 'x-sim': JSON.stringify({ toolCalls: 1, events: 0 }) }) as never,
+        'gpt-5-mini',
+      ),
       tools: [expert.asTool({ toolName: 'ask_refund_expert', toolDescription: 'Ask the refund expert a question.' })],
       toolUseBehavior: 'stop_on_first_tool',
     });
@@ -148,16 +188,27 @@ describe('@openai/agents structure from its trace spans, through the proxy', () 
     // The service lists one run with both agents, and its detail draws the graph the export does (as the UI builds it).
     await service.sync();
     const { runs } = await service.invoke('runs.list', {});
-    expect(runs.filter((r) => r.id === run.id || r.id === `run:${expertId}`).map((r) => [r.id, r.responses])).toEqual([[run.id, 2]]);
-    expect(runs.find((r) => r.id === run.id)?.agents).toEqual(expect.arrayContaining(['Support manager', 'Refund expert']));
+    expect(runs.filter((r) => r.id === run.id || r.id === `run:${expertId}`).map((r) => [r.id, r.responses])).toEqual([
+      [run.id, 2],
+    ]);
+    expect(runs.find((r) => r.id === run.id)?.agents).toEqual(
+      expect.arrayContaining(['Support manager', 'Refund expert']),
+    );
     const detail = await service.invoke('runs.get', { runId: run.id });
-    const graph = buildRunGraph({ id: detail.summary.id, label: detail.summary.label, responses: detail.responses, links: detail.links }, detail.agentSpans);
+    const graph = buildRunGraph(
+      { id: detail.summary.id, label: detail.summary.label, responses: detail.responses, links: detail.links },
+      detail.agentSpans,
+    );
     expect(exportGraph(graph)).toEqual(run.graph);
   });
 
   /** Two independent questions to one agent: nothing in their traffic joins them. */
   async function twoQuestions(config: { groupId?: string } = {}): Promise<string[]> {
-    const agent = new Agent({ name: 'Helper', instructions: 'Answer briefly.', model: new OpenAIResponsesModel(client({ 'x-sim': JSON.stringify({ events: 2 }) }) as never, 'gpt-5-mini') });
+    const agent = new Agent({
+      name: 'Helper',
+      instructions: 'Answer briefly.',
+      model: new OpenAIResponsesModel(client({ 'x-sim': JSON.stringify({ events: 2 }) }) as never, 'gpt-5-mini'),
+    });
     const runner = new Runner({ workflowName: 'Chat', ...config });
     const first = await runner.run(agent, 'What is a refund window?');
     const second = await runner.run(agent, 'And a chargeback?');

@@ -29,12 +29,20 @@ describe('an Agents SDK conversations session through the proxy', () => {
     const lookup = tool({
       name: 'lookup',
       description: 'Where an order is',
-      parameters: { type: 'object', properties: { order: { type: 'number' } }, required: ['order'], additionalProperties: false } as never,
+      parameters: {
+        type: 'object',
+        properties: { order: { type: 'number' } },
+        required: ['order'],
+        additionalProperties: false,
+      } as never,
       strict: true,
       execute: async () => 'shipped',
     });
     const agent = new Agent({ name: 'Support', model: 'gpt-5', instructions: 'Answer about orders.', tools: [lookup] });
-    const runner = new Runner({ modelProvider: new OpenAIProvider({ openAIClient: client as never, useResponses: true }), tracingDisabled: true });
+    const runner = new Runner({
+      modelProvider: new OpenAIProvider({ openAIClient: client as never, useResponses: true }),
+      tracingDisabled: true,
+    });
     const session = new OpenAIConversationsSession({ client: client as never });
     const first = await runner.run(agent, 'where is my order?', { session });
     const second = await runner.run(agent, 'thanks', { session });
@@ -42,7 +50,12 @@ describe('an Agents SDK conversations session through the proxy', () => {
     expect(responseIds).toHaveLength(3);
 
     await h.settle();
-    const paths = (h.core.db.prepare('SELECT method, path FROM exchanges ORDER BY id').all() as Array<{ method: string; path: string }>).map((e) => `${e.method} ${e.path.split('?')[0]}`);
+    const paths = (
+      h.core.db.prepare('SELECT method, path FROM exchanges ORDER BY id').all() as Array<{
+        method: string;
+        path: string;
+      }>
+    ).map((e) => `${e.method} ${e.path.split('?')[0]}`);
     expect(paths.filter((p) => p.includes('/conversations/')).length).toBeGreaterThanOrEqual(3); // reads and writes were made
 
     let text = '';

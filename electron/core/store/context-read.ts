@@ -72,14 +72,19 @@ export class ContextReader {
   input(id: number): TraceItem[] {
     const chain: Array<{ id: number; node: ContextNode }> = [];
     let base: TraceItem[] = [];
-    for (let at: number | null = id; at !== null; ) {
+    for (let at: number | null = id; at !== null;) {
       const kept = this.contexts.get(at);
       if (kept) {
         base = kept;
         break;
       }
-      const node = (this.nodeOf ??= this.db.prepare('SELECT parent, length, appended FROM contexts WHERE id = ?')).get(at) as ContextNode | undefined;
-      if (!node) throw new MissingContextError(`its input (context ${at}) is not in the file; \`loupe reindex\` rebuilds it from the raw exchange`);
+      const node = (this.nodeOf ??= this.db.prepare('SELECT parent, length, appended FROM contexts WHERE id = ?')).get(
+        at,
+      ) as ContextNode | undefined;
+      if (!node)
+        throw new MissingContextError(
+          `its input (context ${at}) is not in the file; \`loupe reindex\` rebuilds it from the raw exchange`,
+        );
       chain.push({ id: at, node });
       at = node.parent;
     }
@@ -88,7 +93,10 @@ export class ContextReader {
       const { id: nodeId, node } = chain[i]!;
       const appended = JSON.parse(node.appended) as number[];
       list = list.concat(appended.map((v) => this.value(v) as TraceItem));
-      if (list.length !== node.length) throw new MissingContextError(`its input (context ${nodeId}) holds ${list.length} items where ${node.length} were stored`);
+      if (list.length !== node.length)
+        throw new MissingContextError(
+          `its input (context ${nodeId}) holds ${list.length} items where ${node.length} were stored`,
+        );
       this.keepContext(nodeId, list);
     }
     return list.slice();
@@ -96,7 +104,8 @@ export class ContextReader {
 
   private value(id: number): unknown {
     if (this.values.has(id)) return this.values.get(id);
-    const json = (this.valueOf ??= this.db.prepare('SELECT json FROM stored_values WHERE id = ?').pluck()).get(id) as string | undefined;
+    const json = (this.valueOf ??= this.db.prepare('SELECT json FROM stored_values WHERE id = ?').pluck()).get(id) as
+      string | undefined;
     if (json === undefined) throw new MissingContextError(`a stored value it refers to (${id}) is not in the file`);
     const value = JSON.parse(json) as unknown;
     if (this.valueChars + json.length > VALUE_BUDGET) {

@@ -13,7 +13,12 @@ import { normalizeExchange } from '../../../shared/trace/normalize/normalize.js'
 import { rawExchange } from '../../../shared/trace/testing/raw-exchange-builder.js';
 import { threadRuns, type Run } from '../../../shared/trace/thread/thread.js';
 import type { RawExchange, ResponseRecord } from '../../../shared/trace/types.js';
-import { decodedResponseBody, fixturesRoot, loadRecordings, type RecordedExchange } from '../../../test/support/fixtures.js';
+import {
+  decodedResponseBody,
+  fixturesRoot,
+  loadRecordings,
+  type RecordedExchange,
+} from '../../../test/support/fixtures.js';
 import { headerValue } from '../../../test/support/wire-body.js';
 import { RunIndex } from '../service/run-index.js';
 import { openDb, type Db } from './db.js';
@@ -58,7 +63,13 @@ function shuffled<T>(list: readonly T[], seed: number): T[] {
 function shape(runs: Run[]) {
   return runs.map((run) => {
     const graph = buildRunGraph(run);
-    return { id: run.id, responses: run.responses.map((r) => r.responseId), links: run.links, nodes: graph.nodes, edges: graph.edges };
+    return {
+      id: run.id,
+      responses: run.responses.map((r) => r.responseId),
+      links: run.links,
+      nodes: graph.nodes,
+      edges: graph.edges,
+    };
   });
 }
 
@@ -78,7 +89,11 @@ describe.skipIf(!root)('the reference store, against normalizing from raw, on ev
     }
     // As a reader gets them: in recording order, through JSON (undefined fields dropped).
     expected = JSON.parse(JSON.stringify(raws.flatMap((raw) => normalizeExchange(raw).responses))) as ResponseRecord[];
-    const orders: Record<string, RawExchange[]> = { 'in order': raws, shuffled: shuffled(raws, 24), reversed: [...raws].reverse() };
+    const orders: Record<string, RawExchange[]> = {
+      'in order': raws,
+      shuffled: shuffled(raws, 24),
+      reversed: [...raws].reverse(),
+    };
     for (const [name, order] of Object.entries(orders)) {
       const db = openDb(path.join(dir, `${name}.loupe`));
       // The exchange rows exist before any derivation, as the recorder writes them first.
@@ -87,7 +102,18 @@ describe.skipIf(!root)('the reference store, against normalizing from raw, on ev
          VALUES (?, ?, ?, ?, ?, 'https://api.openai.com', ?, ?, ?, ?)`,
       );
       db.transaction(() => {
-        for (const r of raws) exchange.run(r.id, r.startedAt, r.transport, r.method, r.path, r.label, r.agent, r.connectionId, JSON.stringify(r.requestHeaders));
+        for (const r of raws)
+          exchange.run(
+            r.id,
+            r.startedAt,
+            r.transport,
+            r.method,
+            r.path,
+            r.label,
+            r.agent,
+            r.connectionId,
+            JSON.stringify(r.requestHeaders),
+          );
       })();
       const write = derivedWriter(db);
       for (const raw of order) write([derivedRows(raw.id, normalizeExchange(raw))]);

@@ -105,10 +105,16 @@ export function contextWriter(db: Db): ContextWriter {
         parent = contextOf.get(chain[k - 1]) as { id: number; length: number } | undefined;
         if (parent) break;
       }
-      if (parent && parent.length !== k) throw new Error(`context ${parent.id} has ${parent.length} items where its digest says ${k}`);
+      if (parent && parent.length !== k)
+        throw new Error(`context ${parent.id} has ${parent.length} items where its digest says ${k}`);
       if (parent && k === chain.length) return { id: parent.id, from: k };
       const appended = items.slice(k).map(value);
-      const id = insertContext.run(chain[chain.length - 1], parent?.id ?? null, chain.length, JSON.stringify(appended)).lastInsertRowid;
+      const id = insertContext.run(
+        chain[chain.length - 1],
+        parent?.id ?? null,
+        chain.length,
+        JSON.stringify(appended),
+      ).lastInsertRowid;
       return { id: Number(id), from: k };
     },
   };
@@ -118,15 +124,23 @@ export function contextWriter(db: Db): ContextWriter {
  * A split record written: the three columns of its responses row, and the index of the
  * first input item its context appended (the items table lists input items from there on).
  */
-export function storeRecord(write: ContextWriter, split: SplitRecord): { columns: [string, number | null, number | null]; newFrom: number } {
+export function storeRecord(
+  write: ContextWriter,
+  split: SplitRecord,
+): { columns: [string, number | null, number | null]; newFrom: number } {
   const context = split.input ? write.context(split.input) : null;
-  return { columns: [split.json, context?.id ?? null, split.params ? write.value(split.params) : null], newFrom: context?.from ?? 0 };
+  return {
+    columns: [split.json, context?.id ?? null, split.params ? write.value(split.params) : null],
+    newFrom: context?.from ?? 0,
+  };
 }
 
 /** The responses columns a reader selects: the references, or nulls in a file from before them (opened read-only). */
 export function recordColumns(db: Db, table = ''): string {
   const at = table ? `${table}.` : '';
-  const has = db.prepare("SELECT 1 FROM pragma_table_info('responses') WHERE name = 'input_context'").get() !== undefined;
-  return has ? `${at}record, ${at}input_context, ${at}params_value` : `${at}record, NULL AS input_context, NULL AS params_value`;
+  const has =
+    db.prepare("SELECT 1 FROM pragma_table_info('responses') WHERE name = 'input_context'").get() !== undefined;
+  return has
+    ? `${at}record, ${at}input_context, ${at}params_value`
+    : `${at}record, NULL AS input_context, NULL AS params_value`;
 }
-

@@ -11,11 +11,20 @@ export function storeContextsOnce(db: Db, onProgress?: (done: number, total: num
   const total = db.prepare('SELECT count(*) FROM responses').pluck().get() as number;
   // An exchange at a time, in recording order, so each input finds its parent's context
   // already stored; better-sqlite3 allows no write while a read is still iterating.
-  const exchanges = db.prepare('SELECT DISTINCT exchange_id FROM responses ORDER BY exchange_id').pluck().all() as number[];
-  const rowsOf = db.prepare('SELECT response_id AS responseId, record FROM responses WHERE exchange_id = ? AND input_context IS NULL AND params_value IS NULL ORDER BY idx');
-  const update = db.prepare('UPDATE responses SET record = ?, input_context = ?, params_value = ? WHERE exchange_id = ? AND response_id = ?');
+  const exchanges = db
+    .prepare('SELECT DISTINCT exchange_id FROM responses ORDER BY exchange_id')
+    .pluck()
+    .all() as number[];
+  const rowsOf = db.prepare(
+    'SELECT response_id AS responseId, record FROM responses WHERE exchange_id = ? AND input_context IS NULL AND params_value IS NULL ORDER BY idx',
+  );
+  const update = db.prepare(
+    'UPDATE responses SET record = ?, input_context = ?, params_value = ? WHERE exchange_id = ? AND response_id = ?',
+  );
   // As derivation now lists them: an input item where its context first holds it (derive.ts).
-  const dropResent = db.prepare("DELETE FROM items WHERE exchange_id = ? AND response_id = ? AND role = 'input' AND idx < ?");
+  const dropResent = db.prepare(
+    "DELETE FROM items WHERE exchange_id = ? AND response_id = ? AND role = 'input' AND idx < ?",
+  );
   const write = contextWriter(db);
   let done = 0;
   for (const id of exchanges) {
@@ -35,7 +44,11 @@ export function storeContextsOnce(db: Db, onProgress?: (done: number, total: num
 function parsed(json: string): ResponseRecord | null {
   try {
     const record = JSON.parse(json) as ResponseRecord;
-    return Array.isArray(record?.request?.input) && typeof record.request.params === 'object' && record.request.params !== null ? record : null;
+    return Array.isArray(record?.request?.input) &&
+      typeof record.request.params === 'object' &&
+      record.request.params !== null
+      ? record
+      : null;
   } catch {
     return null;
   }

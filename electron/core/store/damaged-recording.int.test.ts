@@ -23,12 +23,17 @@ const BIN = path.join(ROOT, 'bin', 'loupe.js');
 const RESPONSES = 200;
 
 const sha256 = (file: string) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-const loupe = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000, maxBuffer: 64 << 20 });
+const loupe = (args: string[]) =>
+  spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000, maxBuffer: 64 << 20 });
 
 /** `loupe serve` on `db`: how it ended, or, if it got as far as its ready line, that it started (and it is stopped). */
 function serveOnce(db: string): Promise<{ status: number | null; stderr: string; started: boolean }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--ui-port', '0', '--db', db, '--upstream', 'http://127.0.0.1:9'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'serve', '--port', '0', '--ui-port', '0', '--db', db, '--upstream', 'http://127.0.0.1:9'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stderr = '';
     let started = false;
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -75,7 +80,11 @@ describe('a recording with flipped bytes in the middle', () => {
     expect(result.status).toBe(1);
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(new RegExp(`^loupe: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged \\(quick_check: .+\\); Loupe left it untouched: read what it holds with \`loupe export .+\`, and record into another file with --db$`));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^loupe: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged \\(quick_check: .+\\); Loupe left it untouched: read what it holds with \`loupe export .+\`, and record into another file with --db$`,
+      ),
+    );
     expect(sha256(file)).toBe(before);
     expect(fs.existsSync(`${file}-wal`)).toBe(false);
   });
@@ -95,7 +104,9 @@ describe('a recording with flipped bytes in the middle', () => {
     const file = damagedCopy('flipped-export.loupe');
     const result = loupe(['export', file]);
     expect(result.status).toBe(PARTIAL_EXPORT);
-    const responses = (JSON.parse(result.stdout) as { runs: Array<{ responses: Array<{ status: string; error?: string }> }> }).runs.flatMap((r) => r.responses);
+    const responses = (
+      JSON.parse(result.stdout) as { runs: Array<{ responses: Array<{ status: string; error?: string }> }> }
+    ).runs.flatMap((r) => r.responses);
     const unreadable = responses.filter((r) => r.status === 'unreadable');
     const lost = Number(/(\d+) row\(s\) could not be read/.exec(result.stderr)?.[1]);
     expect(lost).toBeGreaterThan(0);
@@ -111,7 +122,11 @@ describe('a recording with flipped bytes in the middle', () => {
     try {
       const damaged = (index: RunIndex) => {
         expect(index.damage.rows.length).toBeGreaterThan(0);
-        expect(index.damage.rows.every((row) => /^response exchange:\d+ of exchange \d+: database disk image is malformed$/.test(row))).toBe(true);
+        expect(
+          index.damage.rows.every((row) =>
+            /^response exchange:\d+ of exchange \d+: database disk image is malformed$/.test(row),
+          ),
+        ).toBe(true);
       };
       const threaded = new RunIndex(db, { snapshot: false });
       expect(threaded.allSummaries().reduce((n, s) => n + s.responses, 0)).toBe(RESPONSES);
@@ -119,7 +134,9 @@ describe('a recording with flipped bytes in the middle', () => {
       // Opened from its run snapshot, it reads the records when a run is opened, and those are unreadable there.
       const fromSnapshot = new RunIndex(db);
       expect(fromSnapshot.damage.rows).toEqual([]);
-      const records = fromSnapshot.allSummaries().flatMap((s) => fromSnapshot.run(s.id)!.responses.map((r) => fromSnapshot.fullRecordOf(r)));
+      const records = fromSnapshot
+        .allSummaries()
+        .flatMap((s) => fromSnapshot.run(s.id)!.responses.map((r) => fromSnapshot.fullRecordOf(r)));
       expect(records).toHaveLength(RESPONSES);
       expect(records.filter((r) => r.status === 'unreadable').length).toBeGreaterThan(0);
       damaged(fromSnapshot);
@@ -135,9 +152,15 @@ describe('a row whose stored JSON no longer parses', () => {
   beforeAll(() => {
     file = copyOf('bad-json.loupe');
     const db = new Database(file);
-    badResponse = db.prepare('SELECT response_id FROM responses ORDER BY exchange_id LIMIT 1 OFFSET 5').pluck().get() as string;
+    badResponse = db
+      .prepare('SELECT response_id FROM responses ORDER BY exchange_id LIMIT 1 OFFSET 5')
+      .pluck()
+      .get() as string;
     // One digit flipped to a space inside a number: the error of the report ("Unexpected number in JSON").
-    db.prepare('UPDATE responses SET record = ? WHERE response_id = ?').run('{"exchangeId": 6 7, "status": "completed"}', badResponse);
+    db.prepare('UPDATE responses SET record = ? WHERE response_id = ?').run(
+      '{"exchangeId": 6 7, "status": "completed"}',
+      badResponse,
+    );
     db.prepare('UPDATE exchanges SET request_headers = ? WHERE id = 3').run('[["content-type" "application/json"]]');
     db.close();
   });
@@ -145,8 +168,14 @@ describe('a row whose stored JSON no longer parses', () => {
   it('is an unreadable entry in the JSON export; the rest comes out and the exit says partial', () => {
     const result = loupe(['export', file]);
     expect(result.status).toBe(PARTIAL_EXPORT);
-    expect(result.stderr).toMatch(new RegExp(`^loupe: .*bad-json\\.loupe is damaged: 1 row\\(s\\) could not be read and are marked unreadable in the export, the rest was exported \\(first: response ${badResponse} of exchange \\d+: .+\\)\\n$`));
-    const doc = JSON.parse(result.stdout) as { runs: Array<{ responses: Array<{ id: string; status: string; items: unknown[]; error?: string }> }> };
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^loupe: .*bad-json\\.loupe is damaged: 1 row\\(s\\) could not be read and are marked unreadable in the export, the rest was exported \\(first: response ${badResponse} of exchange \\d+: .+\\)\\n$`,
+      ),
+    );
+    const doc = JSON.parse(result.stdout) as {
+      runs: Array<{ responses: Array<{ id: string; status: string; items: unknown[]; error?: string }> }>;
+    };
     const responses = doc.runs.flatMap((r) => r.responses);
     expect(responses).toHaveLength(RESPONSES);
     const bad = responses.find((r) => r.id === badResponse)!;
@@ -157,7 +186,12 @@ describe('a row whose stored JSON no longer parses', () => {
   it('is an unreadable exchange in the HAR export', () => {
     const result = loupe(['export', file, '--format', 'har']);
     expect(result.status).toBe(PARTIAL_EXPORT);
-    const har = JSON.parse(result.stdout) as { log: { entries: Array<{ _loupeExchangeId: number }>; _loupeUnreadable: Array<{ _loupeExchangeId: number; _loupeError: string }> } };
+    const har = JSON.parse(result.stdout) as {
+      log: {
+        entries: Array<{ _loupeExchangeId: number }>;
+        _loupeUnreadable: Array<{ _loupeExchangeId: number; _loupeError: string }>;
+      };
+    };
     expect(har.log.entries.map((e) => e._loupeExchangeId)).not.toContain(3);
     expect(har.log.entries).toHaveLength(RESPONSES - 1);
     expect(har.log._loupeUnreadable).toEqual([{ _loupeExchangeId: 3, _loupeError: expect.stringMatching(/JSON/) }]);
@@ -176,7 +210,9 @@ describe('a row whose stored JSON no longer parses', () => {
       const index = new RunIndex(db);
       const summaries = index.allSummaries();
       expect(summaries.reduce((n, s) => n + s.responses, 0)).toBe(RESPONSES);
-      expect(index.damage.rows).toEqual([expect.stringMatching(new RegExp(`^response ${badResponse} of exchange \\d+: `))]);
+      expect(index.damage.rows).toEqual([
+        expect.stringMatching(new RegExp(`^response ${badResponse} of exchange \\d+: `)),
+      ]);
     } finally {
       db.close();
     }

@@ -45,7 +45,11 @@ export function openDb(file: string, options: OpenOptions = {}): Db {
   }
   let db: Db;
   try {
-    db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false, nativeBinding: options.nativeBinding });
+    db = new Database(file, {
+      readonly: options.readonly ?? false,
+      fileMustExist: options.readonly ?? false,
+      nativeBinding: options.nativeBinding,
+    });
   } catch (err) {
     throw new Error(`cannot open ${file}: ${(err as Error).message}`);
   }
@@ -81,7 +85,9 @@ export function openDb(file: string, options: OpenOptions = {}): Db {
     }
     if (err instanceof RefusedRecordingError) throw err;
     const message = (err as Error).message;
-    throw new Error(`${file} is not a usable Loupe recording: ${message.replace(/^file is not a database$/, 'not an SQLite file')}`);
+    throw new Error(
+      `${file} is not a usable Loupe recording: ${message.replace(/^file is not a database$/, 'not an SQLite file')}`,
+    );
   }
   return db;
 }
@@ -118,7 +124,8 @@ function checkBeforeWriting(db: Db, file: string, claim: WriterClaim | undefined
     }
   } catch (err) {
     // A damaged header is "not a database" too, and that message stays as it was.
-    if (isCorruption(err) && (err as { code?: string }).code !== 'SQLITE_NOTADB') throw damaged(file, (err as Error).message);
+    if (isCorruption(err) && (err as { code?: string }).code !== 'SQLITE_NOTADB')
+      throw damaged(file, (err as Error).message);
     throw err;
   }
   if (version === 0) return false;

@@ -27,7 +27,11 @@ function decoderFor(encoding: string): Decoder | null {
   }
 }
 
-export async function decodeBody(chunks: StoredChunk[], contentEncoding: string | undefined, truncated: boolean): Promise<DecodedBody> {
+export async function decodeBody(
+  chunks: StoredChunk[],
+  contentEncoding: string | undefined,
+  truncated: boolean,
+): Promise<DecodedBody> {
   const encoding = (contentEncoding ?? 'identity').trim().toLowerCase();
   const text = new TextDecoder('utf-8');
   if (encoding === 'identity' || encoding === '') {

@@ -34,18 +34,54 @@ export function derivedRows(exchangeId: number, result: NormalizeResult): Derive
   result.responses.forEach((r, idx) => {
     const u = r.usage;
     responses.push([
-      exchangeId, r.responseId, idx, r.api, r.model, r.status, r.streamed ? 1 : 0,
-      r.request.previousResponseId, r.request.conversationId,
-      u?.inputTokens ?? null, u?.cachedTokens ?? null, u?.outputTokens ?? null, u?.reasoningTokens ?? null,
-      r.timings.ttftUs, r.timings.durationUs, r.error ? JSON.stringify(r.error) : null,
+      exchangeId,
+      r.responseId,
+      idx,
+      r.api,
+      r.model,
+      r.status,
+      r.streamed ? 1 : 0,
+      r.request.previousResponseId,
+      r.request.conversationId,
+      u?.inputTokens ?? null,
+      u?.cachedTokens ?? null,
+      u?.outputTokens ?? null,
+      u?.reasoningTokens ?? null,
+      r.timings.ttftUs,
+      r.timings.durationUs,
+      r.error ? JSON.stringify(r.error) : null,
     ]);
     records.push(splitRecord(r));
-    const row = (role: string) => (item: TraceItem, i: number) => [exchangeId, r.responseId, role, i, item.id, item.type, item.callId, item.agent];
+    const row = (role: string) => (item: TraceItem, i: number) => [
+      exchangeId,
+      r.responseId,
+      role,
+      i,
+      item.id,
+      item.type,
+      item.callId,
+      item.agent,
+    ];
     inputItems.push(r.request.input.map(row('input')));
     items.push(...r.output.map(row('output')));
   });
-  const spans = (result.spans ?? []).map((s, idx) => [exchangeId, idx, s.traceId, s.id, s.type, s.responseId, JSON.stringify(s)]);
-  const search = searchRows(result.responses.map((r) => ({ responseId: r.responseId, input: r.request.input, output: r.output, error: r.error?.message ?? null })));
+  const spans = (result.spans ?? []).map((s, idx) => [
+    exchangeId,
+    idx,
+    s.traceId,
+    s.id,
+    s.type,
+    s.responseId,
+    JSON.stringify(s),
+  ]);
+  const search = searchRows(
+    result.responses.map((r) => ({
+      responseId: r.responseId,
+      input: r.request.input,
+      output: r.output,
+      error: r.error?.message ?? null,
+    })),
+  );
   return { exchangeId, responses, records, items, inputItems, spans, notes: result.notes, search };
 }
 
@@ -69,7 +105,9 @@ export function derivedWriter(db: Db): DerivedWriter {
     'INSERT OR REPLACE INTO items (exchange_id, response_id, role, idx, item_id, type, call_id, agent) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const insertNote = db.prepare('INSERT INTO exchange_notes (exchange_id, note) VALUES (?, ?)');
-  const insertSpan = db.prepare('INSERT INTO agent_spans (exchange_id, idx, trace_id, span_id, type, response_id, record) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const insertSpan = db.prepare(
+    'INSERT INTO agent_spans (exchange_id, idx, trace_id, span_id, type, response_id, record) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
   const search = searchWriter(db);
   const contexts = contextWriter(db);
   return db.transaction((batch: DerivedRows[]) => {
@@ -108,7 +146,9 @@ export async function computeDerived(db: Db, id: number): Promise<NormalizeResul
 
 /** Rebuilds every derived row from raw. Returns how many exchanges were derived. */
 export async function reindex(db: Db, onProgress?: (done: number, total: number) => void): Promise<number> {
-  db.exec(`DELETE FROM responses; DELETE FROM items; DELETE FROM exchange_notes; DELETE FROM agent_spans; ${CLEAR_CONTEXTS}`);
+  db.exec(
+    `DELETE FROM responses; DELETE FROM items; DELETE FROM exchange_notes; DELETE FROM agent_spans; ${CLEAR_CONTEXTS}`,
+  );
   clearSearchIndex(db);
   const write = derivedWriter(db);
   const ids = exchangeIds(db);

@@ -6,7 +6,12 @@
 // derivation has not written yet is normalized from raw (underived.ts), and responses still
 // in flight come out as they stand, `in_progress`, and are counted in the report.
 import pkg from '../../../package.json' with { type: 'json' };
-import { exportDocument, exportRun, type ExportOptions as JsonExportOptions, type ExportRun } from '../../../shared/export/export-json.js';
+import {
+  exportDocument,
+  exportRun,
+  type ExportOptions as JsonExportOptions,
+  type ExportRun,
+} from '../../../shared/export/export-json.js';
 import { loadForkOrigins, originOfLabel } from '../fork/fork-store.js';
 import { harDocument, type HarInput, type HarUnreadable } from '../../../shared/export/har.js';
 import { otlpDocument } from '../../../shared/export/otlp.js';
@@ -71,11 +76,19 @@ export async function exportRecording(
     }
     case 'jsonl': {
       const options = await contextOptions();
-      for (const run of runs) await write(`${JSON.stringify(withOrigin(exportRun(run, undefined, spansByRun.get(run.id), options), run.label))}\n`);
+      for (const run of runs)
+        await write(
+          `${JSON.stringify(withOrigin(exportRun(run, undefined, spansByRun.get(run.id), options), run.label))}\n`,
+        );
       break;
     }
     case 'otlp': {
-      const doc = otlpDocument(runs, { version: pkg.version, recordingId: readRecordingId(db), agentSpans: spansByRun, content: options.otlpContent });
+      const doc = otlpDocument(runs, {
+        version: pkg.version,
+        recordingId: readRecordingId(db),
+        agentSpans: spansByRun,
+        content: options.otlpContent,
+      });
       await write(`${JSON.stringify(doc)}\n`);
       break;
     }

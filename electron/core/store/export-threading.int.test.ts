@@ -52,20 +52,41 @@ describe('reads and conversation items through the proxy', () => {
     const ask: OpenAI.Responses.ResponseInputItem = { type: 'message', role: 'user', content: 'where is my order?' };
     const step1 = await client.responses.create({ model: 'gpt-5', input: [ask] });
     const call = step1.output[0] as OpenAI.Responses.ResponseFunctionToolCall;
-    const output: OpenAI.Responses.ResponseInputItem = { type: 'function_call_output', call_id: call.call_id, output: 'shipped' };
+    const output: OpenAI.Responses.ResponseInputItem = {
+      type: 'function_call_output',
+      call_id: call.call_id,
+      output: 'shipped',
+    };
     const step2 = await client.responses.create({ model: 'gpt-5', input: [ask, call, output] });
-    await client.conversations.items.create(conversation.id, { items: [ask, call, output, ...(step2.output as OpenAI.Responses.ResponseInputItem[])] });
+    await client.conversations.items.create(conversation.id, {
+      items: [ask, call, output, ...(step2.output as OpenAI.Responses.ResponseInputItem[])],
+    });
     const history = await client.conversations.items.list(conversation.id);
     const resent = [...history.data].reverse() as unknown as OpenAI.Responses.ResponseInputItem[];
-    const step3 = await client.responses.create({ model: 'gpt-5', input: [...resent, { type: 'message', role: 'user', content: 'thanks' }] });
+    const step3 = await client.responses.create({
+      model: 'gpt-5',
+      input: [...resent, { type: 'message', role: 'user', content: 'thanks' }],
+    });
     Object.assign(ids, { step1: step1.id, step2: step2.id, step3: step3.id, call: call.call_id });
   });
 
   it('exports each response once, conversation items as no response, and a run per unlinked request', async () => {
     const doc = (await exported('json')) as ExportDocument;
     const responsesOf = (id: string) => doc.runs.flatMap((run) => run.responses.filter((r) => r.id === id));
-    expect(doc.runs.map((run) => run.responses.map((r) => r.id))).toEqual([[ids.one], [ids.two], [ids.background], [ids.step1, ids.step2, ids.step3]]);
-    expect(responsesOf(ids.background!)).toEqual([expect.objectContaining({ id: ids.background, model: 'gpt-5-2025-08-07', status: 'completed', items: [{ id: `msg_${ids.background}`, type: 'message', call_id: null, agent: null }] })]);
+    expect(doc.runs.map((run) => run.responses.map((r) => r.id))).toEqual([
+      [ids.one],
+      [ids.two],
+      [ids.background],
+      [ids.step1, ids.step2, ids.step3],
+    ]);
+    expect(responsesOf(ids.background!)).toEqual([
+      expect.objectContaining({
+        id: ids.background,
+        model: 'gpt-5-2025-08-07',
+        status: 'completed',
+        items: [{ id: `msg_${ids.background}`, type: 'message', call_id: null, agent: null }],
+      }),
+    ]);
     expect(doc.runs.flatMap((run) => run.responses).filter((r) => r.model === null)).toEqual([]);
     const session = doc.runs[3]!.graph;
     expect(session.nodes.filter((n) => n.type === 'function_call' && n.call_id === ids.call)).toHaveLength(1);
@@ -73,7 +94,15 @@ describe('reads and conversation items through the proxy', () => {
   });
 
   it('exports one OTLP span per response, with its usage once', async () => {
-    const doc = (await exported('otlp')) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<{ attributes: Array<{ key: string; value: { stringValue?: string; intValue?: string | number } }> }> }> }> };
+    const doc = (await exported('otlp')) as {
+      resourceSpans: Array<{
+        scopeSpans: Array<{
+          spans: Array<{
+            attributes: Array<{ key: string; value: { stringValue?: string; intValue?: string | number } }>;
+          }>;
+        }>;
+      }>;
+    };
     const spans = doc.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans));
     const attr = (span: (typeof spans)[number], key: string) => span.attributes.find((a) => a.key === key)?.value;
     const background = spans.filter((s) => attr(s, 'gen_ai.response.id')?.stringValue === ids.background);
@@ -92,6 +121,11 @@ describe('reads and conversation items through the proxy', () => {
     expect(byResponses.get(3)?.tokens.total).toBe(3 * USAGE.total_tokens);
     // Run detail reads the response back from the file as threading left it: finished, with its output.
     const [held] = index.run(backgroundRun.id)!.responses;
-    expect(index.fullRecordOf(held!)).toMatchObject({ responseId: ids.background, status: 'completed', output: [{ id: `msg_${ids.background}` }], usage: { totalTokens: USAGE.total_tokens } });
+    expect(index.fullRecordOf(held!)).toMatchObject({
+      responseId: ids.background,
+      status: 'completed',
+      output: [{ id: `msg_${ids.background}` }],
+      usage: { totalTokens: USAGE.total_tokens },
+    });
   });
 });

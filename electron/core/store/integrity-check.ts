@@ -43,6 +43,7 @@ export function damaged(file: string, detail: string): DamagedRecordingError {
 }
 
 function stoppedUncleanly(db: Db): boolean {
-  if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get() === undefined) return false;
+  if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get() === undefined)
+    return false;
   return db.prepare('SELECT 1 FROM meta WHERE key = ?').get(OPEN_SESSION) !== undefined;
 }

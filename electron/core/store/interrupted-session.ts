@@ -19,7 +19,8 @@ import { OPEN_SESSION } from './session-mark.js';
 /** Tests read it to tell a clean close. */
 export { OPEN_SESSION };
 
-export const INTERRUPTED_ERROR = 'Loupe stopped before this exchange ended (killed or crashed); what arrived until then is kept';
+export const INTERRUPTED_ERROR =
+  'Loupe stopped before this exchange ended (killed or crashed); what arrived until then is kept';
 
 export interface Recovery {
   /** Exchanges given an end row because they never had one. */
@@ -42,7 +43,10 @@ export function closeSession(db: Db): void {
 }
 
 async function recover(db: Db, from: number): Promise<Recovery> {
-  const open = db.prepare('SELECT id FROM exchanges WHERE id >= ? AND id NOT IN (SELECT exchange_id FROM exchange_ends) ORDER BY id').pluck().all(from) as number[];
+  const open = db
+    .prepare('SELECT id FROM exchanges WHERE id >= ? AND id NOT IN (SELECT exchange_id FROM exchange_ends) ORDER BY id')
+    .pluck()
+    .all(from) as number[];
   endCutShort(db, open, INTERRUPTED_ERROR);
   // Ended (now all of them) but with nothing derived. An exchange that derives to nothing
   // (a GET of the model list) is derived again, which is cheap and harmless.
@@ -80,7 +84,9 @@ export function endCutShort(db: Db, ids: readonly number[], error: string): numb
     `INSERT OR IGNORE INTO exchange_ends (exchange_id, state, error, t_us, request_bytes, response_bytes, truncated)
      VALUES (?, 'proxy_error', ?, ?, ?, ?, 0)`,
   );
-  const onFile = db.prepare('SELECT 1 FROM exchanges WHERE id = ? AND id NOT IN (SELECT exchange_id FROM exchange_ends)').pluck();
+  const onFile = db
+    .prepare('SELECT 1 FROM exchanges WHERE id = ? AND id NOT IN (SELECT exchange_id FROM exchange_ends)')
+    .pluck();
   return db.transaction(() => {
     const ended: number[] = [];
     for (const id of ids) {

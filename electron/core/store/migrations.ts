@@ -189,7 +189,9 @@ export const SCHEMA_VERSION = migrations.length;
 /** Readers refuse a newer file too: its tables may mean something this build would misread. */
 export function refuseNewerSchema(version: number): void {
   if (version > SCHEMA_VERSION) {
-    throw new Error(`this recording was written by a newer Loupe (schema ${version}, this build knows ${SCHEMA_VERSION}); open it with that Loupe or a later one`);
+    throw new Error(
+      `this recording was written by a newer Loupe (schema ${version}, this build knows ${SCHEMA_VERSION}); open it with that Loupe or a later one`,
+    );
   }
 }
 
@@ -197,7 +199,14 @@ export function refuseNewerSchema(version: number): void {
  * Hears of an existing recording being upgraded: before (`start`), as a long step goes
  * (`progress`, with how much of that step is done), and after (`done`).
  */
-export type UpgradeListener = (from: number, to: number, phase: 'start' | 'progress' | 'done', done?: number, total?: number, task?: string) => void;
+export type UpgradeListener = (
+  from: number,
+  to: number,
+  phase: 'start' | 'progress' | 'done',
+  done?: number,
+  total?: number,
+  task?: string,
+) => void;
 
 /**
  * Brings the database up to the current schema; refuses files from a newer Loupe.

@@ -24,7 +24,10 @@ export class QuietCheckpointer {
   constructor(
     private readonly db: Db,
     private readonly quietMs = 120,
-    /** A checkpoint failed (the disk is full, say), told once until one succeeds. Nothing is lost: the WAL keeps every page. */
+    /**
+     * A checkpoint failed (the disk is full, say), told once until one succeeds. Nothing is lost: the WAL keeps every
+     * page.
+     */
     private readonly onError: (err: unknown) => void = () => {},
   ) {
     db.pragma(`wal_autocheckpoint = ${walCapPages(db)}`);

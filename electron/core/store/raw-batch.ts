@@ -1,7 +1,13 @@
 // What the recorder hands to the store writer each tick: plain data, so it can cross to a
 // worker thread by structured clone. Chunk bytes sit back to back in one arena per batch;
 // the writer gathers each stream's chunks into the one blob its row stores.
-import type { ChunkStream, ExchangeEnd, ExchangeStart, HeaderList, ResponseHead } from '../../../shared/capture/exchange.js';
+import type {
+  ChunkStream,
+  ExchangeEnd,
+  ExchangeStart,
+  HeaderList,
+  ResponseHead,
+} from '../../../shared/capture/exchange.js';
 import { headerValue } from '../../../shared/capture/hop-headers.js';
 import { JsonSecretScrubber, SecretKeyJudge } from '../../../shared/capture/json-secret-scrubber.js';
 import { secretNameRule } from '../../../shared/capture/secret-names.js';
@@ -35,7 +41,12 @@ export function batchBytes(batch: RawBatch): number {
 
 /** Ids of every exchange a batch touches, for counting what a failed write lost. */
 export function batchExchangeIds(batch: RawBatch): Set<number> {
-  return new Set([...batch.starts.map((s) => s.id), ...batch.heads.map(([id]) => id), ...batch.segments.map((s) => s.id), ...batch.ends.map(([id]) => id)]);
+  return new Set([
+    ...batch.starts.map((s) => s.id),
+    ...batch.heads.map(([id]) => id),
+    ...batch.segments.map((s) => s.id),
+    ...batch.ends.map(([id]) => id),
+  ]);
 }
 
 /**
@@ -98,13 +109,19 @@ export function rawBatchWriter(db: Db, redact: readonly string[] = []): (batch: 
   const scrub = (seg: RawSegment, data: Uint8Array) => {
     const entry = scrubs.get(seg.id);
     if (!entry) return;
-    const scrubber = seg.stream === entry.sent ? entry.scrubber : seg.stream === 'response' || seg.stream === 'server' ? echoScrubber(entry) : null;
+    const scrubber =
+      seg.stream === entry.sent
+        ? entry.scrubber
+        : seg.stream === 'response' || seg.stream === 'server'
+          ? echoScrubber(entry)
+          : null;
     if (!scrubber) return;
     let at = 0;
     for (let i = 0; i < seg.offsets.length; i++) {
       const length = seg.marks[i * 3]!;
       const opcode = seg.marks[i * 3 + 2]!;
-      if (seg.stream === 'request' || seg.stream === 'response' || opcode === TEXT_OPCODE) scrubber.scrub(data.subarray(at, at + length));
+      if (seg.stream === 'request' || seg.stream === 'response' || opcode === TEXT_OPCODE)
+        scrubber.scrub(data.subarray(at, at + length));
       at += length;
     }
   };
@@ -114,7 +131,9 @@ export function rawBatchWriter(db: Db, redact: readonly string[] = []): (batch: 
   );
   // A head or end is written once per exchange; should a second ever come, the first stands
   // and the rest of the batch is still written.
-  const insertHead = db.prepare('INSERT OR IGNORE INTO response_heads (exchange_id, status, status_text, headers, t_us) VALUES (?, ?, ?, ?, ?)');
+  const insertHead = db.prepare(
+    'INSERT OR IGNORE INTO response_heads (exchange_id, status, status_text, headers, t_us) VALUES (?, ?, ?, ?, ?)',
+  );
   const insertChunk = db.prepare('INSERT INTO chunks (exchange_id, stream, seq, data, marks) VALUES (?, ?, ?, ?, ?)');
   const insertEnd = db.prepare(
     `INSERT OR IGNORE INTO exchange_ends (exchange_id, state, error, t_us, request_bytes, response_bytes, truncated)
@@ -137,13 +156,30 @@ export function rawBatchWriter(db: Db, redact: readonly string[] = []): (batch: 
   };
   const write = db.transaction((batch: RawBatch) => {
     for (const s of batch.starts) {
-      insertExchange.run(s.id, s.startedAt, s.transport, s.method, s.path, s.upstream, s.label, s.agent, s.connectionId, JSON.stringify(s.requestHeaders));
+      insertExchange.run(
+        s.id,
+        s.startedAt,
+        s.transport,
+        s.method,
+        s.path,
+        s.upstream,
+        s.label,
+        s.agent,
+        s.connectionId,
+        JSON.stringify(s.requestHeaders),
+      );
     }
     for (const [id, h] of batch.heads) insertHead.run(id, h.status, h.statusText, JSON.stringify(h.headers), h.tUs);
     for (const seg of batch.segments) {
       const data = segmentData(batch.arena, seg);
       scrub(seg, data);
-      insertChunk.run(seg.id, seg.stream, seg.seq, data, toBuffer(new Uint8Array(seg.marks.buffer, seg.marks.byteOffset, seg.marks.byteLength)));
+      insertChunk.run(
+        seg.id,
+        seg.stream,
+        seg.seq,
+        data,
+        toBuffer(new Uint8Array(seg.marks.buffer, seg.marks.byteOffset, seg.marks.byteLength)),
+      );
     }
     for (const [id, e] of batch.ends) {
       insertEnd.run(id, e.state, e.error, e.tUs, e.requestBytes, e.responseBytes, e.truncated ? 1 : 0);

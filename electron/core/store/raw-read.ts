@@ -48,7 +48,9 @@ function statementsOf(db: Db): { exchange: Statement; chunks: Statement; size: S
       exchange: db.prepare(`${EXCHANGE_SQL} WHERE e.id = ?`),
       chunks: db.prepare('SELECT data, marks FROM chunks WHERE exchange_id = ? AND stream = ? ORDER BY seq'),
       // length() of a blob reads its size, not its bytes.
-      size: db.prepare('SELECT COALESCE(SUM(length(data)), 0) AS bytes, MAX(seq) AS last FROM chunks WHERE exchange_id = ? AND stream = ?'),
+      size: db.prepare(
+        'SELECT COALESCE(SUM(length(data)), 0) AS bytes, MAX(seq) AS last FROM chunks WHERE exchange_id = ? AND stream = ?',
+      ),
       marks: db.prepare('SELECT marks FROM chunks WHERE exchange_id = ? AND stream = ? AND seq = ?').pluck(),
     };
     statements.set(db, s);
@@ -70,7 +72,9 @@ export function storedChunks(db: Db, id: number, stream: ChunkStream): StoredChu
 }
 
 function splitRow(row: { data: Buffer; marks: Buffer }): StoredChunk[] {
-  const marks = new Float64Array(row.marks.buffer.slice(row.marks.byteOffset, row.marks.byteOffset + row.marks.byteLength));
+  const marks = new Float64Array(
+    row.marks.buffer.slice(row.marks.byteOffset, row.marks.byteOffset + row.marks.byteLength),
+  );
   const out: StoredChunk[] = [];
   let offset = 0;
   for (let i = 0; i + 2 < marks.length; i += 3) {
@@ -90,7 +94,14 @@ function splitRow(row: { data: Buffer; marks: Buffer }): StoredChunk[] {
 export const WHOLE_BODY_BYTES = 16 << 20;
 
 /** One HTTP body: decoded whole, or, when larger than `wholeBodyBytes`, read a piece at a time. */
-async function readBody(db: Db, id: number, stream: 'request' | 'response', encoding: string | undefined, truncated: boolean, wholeBodyBytes: number): Promise<DecodedBody> {
+async function readBody(
+  db: Db,
+  id: number,
+  stream: 'request' | 'response',
+  encoding: string | undefined,
+  truncated: boolean,
+  wholeBodyBytes: number,
+): Promise<DecodedBody> {
   const size = statementsOf(db).size.get(id, stream) as { bytes: number; last: number | null };
   if (size.bytes <= wholeBodyBytes) return decodeBody(storedChunks(db, id, stream), encoding, truncated);
   const lastMarks = statementsOf(db).marks.get(id, stream, size.last) as Buffer | undefined;
@@ -115,14 +126,20 @@ const PIECE_BYTES = 256 << 10;
 /** A stream's text as it arrived, read a few chunks at a time: only those bytes are held. */
 function* textPieces(db: Db, id: number, stream: ChunkStream): Generator<{ tUs: number; text: string }> {
   // Statements of their own: two reads of one body may be under way at once.
-  const rows = db.prepare('SELECT seq, marks FROM chunks WHERE exchange_id = ? AND stream = ? ORDER BY seq').all(id, stream) as Array<{ seq: number; marks: Buffer }>;
-  const slice = db.prepare('SELECT substr(data, ?, ?) FROM chunks WHERE exchange_id = ? AND stream = ? AND seq = ?').pluck();
+  const rows = db
+    .prepare('SELECT seq, marks FROM chunks WHERE exchange_id = ? AND stream = ? ORDER BY seq')
+    .all(id, stream) as Array<{ seq: number; marks: Buffer }>;
+  const slice = db
+    .prepare('SELECT substr(data, ?, ?) FROM chunks WHERE exchange_id = ? AND stream = ? AND seq = ?')
+    .pluck();
   const decoder = new TextDecoder('utf-8');
   let lastUs = 0;
   for (const row of rows) {
-    const marks = new Float64Array(row.marks.buffer.slice(row.marks.byteOffset, row.marks.byteOffset + row.marks.byteLength));
+    const marks = new Float64Array(
+      row.marks.buffer.slice(row.marks.byteOffset, row.marks.byteOffset + row.marks.byteLength),
+    );
     let offset = 0;
-    for (let i = 0; i + 2 < marks.length; ) {
+    for (let i = 0; i + 2 < marks.length;) {
       // Whole chunks up to PIECE_BYTES (a larger chunk alone), so each keeps its time.
       let end = i;
       let bytes = 0;
@@ -146,14 +163,27 @@ function* textPieces(db: Db, id: number, stream: ChunkStream): Generator<{ tUs: 
 }
 
 /** `wholeBodyBytes`: bodies stored larger are read a piece at a time (WHOLE_BODY_BYTES). */
-export async function loadRawExchange(db: Db, id: number, wholeBodyBytes = WHOLE_BODY_BYTES): Promise<RawExchange | null> {
+export async function loadRawExchange(
+  db: Db,
+  id: number,
+  wholeBodyBytes = WHOLE_BODY_BYTES,
+): Promise<RawExchange | null> {
   const row = statementsOf(db).exchange.get(id) as ExchangeRow | undefined;
   if (!row) return null;
   const requestHeaders = JSON.parse(row.request_headers) as HeaderList;
   const responseHeaders = row.response_headers ? (JSON.parse(row.response_headers) as HeaderList) : null;
   const truncated = row.truncated === 1;
-  const request = await readBody(db, id, 'request', headerValue(requestHeaders, 'content-encoding'), truncated, wholeBodyBytes);
-  const responseEncoding = responseHeaders ? headerValue(responseHeaders, 'content-encoding')?.trim().toLowerCase() : undefined;
+  const request = await readBody(
+    db,
+    id,
+    'request',
+    headerValue(requestHeaders, 'content-encoding'),
+    truncated,
+    wholeBodyBytes,
+  );
+  const responseEncoding = responseHeaders
+    ? headerValue(responseHeaders, 'content-encoding')?.trim().toLowerCase()
+    : undefined;
   const decoded = await readBody(db, id, 'response', responseEncoding, truncated, wholeBodyBytes);
   // Stored compressed, so not masked when written (raw-batch.ts): masked here, for every reader.
   const compressed = !!responseEncoding && responseEncoding !== 'identity';
@@ -163,7 +193,12 @@ export async function loadRawExchange(db: Db, id: number, wholeBodyBytes = WHOLE
     const text = new TextDecoder();
     for (const stream of ['client', 'server'] as const) {
       for (const c of storedChunks(db, id, stream)) {
-        frames.push({ from: stream, tUs: c.tUs, opcode: c.opcode, text: c.opcode === 2 ? c.data.toString('base64') : text.decode(c.data) });
+        frames.push({
+          from: stream,
+          tUs: c.tUs,
+          opcode: c.opcode,
+          text: c.opcode === 2 ? c.data.toString('base64') : text.decode(c.data),
+        });
       }
     }
     frames.sort((a, b) => a.tUs - b.tUs);

@@ -19,7 +19,12 @@ export class ReadDamage {
 }
 
 /** Parses a stored JSON value; one that does not parse is noted and read as `fallback` gives it. */
-export function parseStored<T, F = null>(json: string, where: string, damage: ReadDamage, fallback: (reason: string) => F = () => null as F): T | F {
+export function parseStored<T, F = null>(
+  json: string,
+  where: string,
+  damage: ReadDamage,
+  fallback: (reason: string) => F = () => null as F,
+): T | F {
   try {
     return JSON.parse(json) as T;
   } catch (err) {
@@ -28,16 +33,35 @@ export function parseStored<T, F = null>(json: string, where: string, damage: Re
 }
 
 /** A placeholder for a response row that could not be read, in its exchange's context where that row still reads. */
-export function unreadableResponse(db: Db, row: { exchangeId: number; responseId: string | null; model: string | null }, reason: string): ResponseRecord {
+export function unreadableResponse(
+  db: Db,
+  row: { exchangeId: number; responseId: string | null; model: string | null },
+  reason: string,
+): ResponseRecord {
   return unreadableRecord({ ...row, exchange: exchangeContext(db, row.exchangeId) }, reason);
 }
 
 function exchangeContext(db: Db, id: number): ExchangeContext {
   try {
-    const e = db.prepare('SELECT started_at, transport, label, agent, connection_id FROM exchanges WHERE id = ?').get(id) as
-      | { started_at: number; transport: ExchangeContext['transport']; label: string | null; agent: string | null; connection_id: string }
+    const e = db
+      .prepare('SELECT started_at, transport, label, agent, connection_id FROM exchanges WHERE id = ?')
+      .get(id) as
+      | {
+          started_at: number;
+          transport: ExchangeContext['transport'];
+          label: string | null;
+          agent: string | null;
+          connection_id: string;
+        }
       | undefined;
-    if (e) return { startedAt: e.started_at, transport: e.transport, label: e.label, agent: e.agent, connectionId: e.connection_id };
+    if (e)
+      return {
+        startedAt: e.started_at,
+        transport: e.transport,
+        label: e.label,
+        agent: e.agent,
+        connectionId: e.connection_id,
+      };
   } catch (err) {
     if (!isCorruption(err)) throw err;
   }
@@ -50,7 +74,14 @@ function exchangeContext(db: Db, id: number): ExchangeContext {
  * exchange at a time with `one`, so only the exchanges on damaged pages are lost (each
  * noted, and given to `lost`). Exchange ids come from `exchanges`, a b-tree of its own.
  */
-export function scanOrPerExchange<T>(db: Db, table: string, scan: () => T[], one: (id: number) => T[], lost: (id: number, reason: string) => T[], damage: ReadDamage): T[] {
+export function scanOrPerExchange<T>(
+  db: Db,
+  table: string,
+  scan: () => T[],
+  one: (id: number) => T[],
+  lost: (id: number, reason: string) => T[],
+  damage: ReadDamage,
+): T[] {
   try {
     return scan();
   } catch (err) {

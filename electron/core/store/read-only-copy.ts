@@ -35,7 +35,7 @@ function readWhole(file: string): Buffer {
   const fd = fs.openSync(file, 'r');
   try {
     const bytes = Buffer.allocUnsafe(fs.fstatSync(fd).size);
-    for (let at = 0; at < bytes.length; ) {
+    for (let at = 0; at < bytes.length;) {
       const read = fs.readSync(fd, bytes, at, Math.min(bytes.length - at, 1 << 30), at);
       if (read === 0) return bytes.subarray(0, at);
       at += read;

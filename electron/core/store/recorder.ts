@@ -202,7 +202,9 @@ export class Recorder implements CaptureSink {
       this.health.droppedBytes += data.length;
       if (!this.dropping) {
         this.dropping = true;
-        this.options.onDrop?.(`the store writer is ${this.maxUnwrittenBytes >> 20} MiB behind; relaying without recording until it catches up`);
+        this.options.onDrop?.(
+          `the store writer is ${this.maxUnwrittenBytes >> 20} MiB behind; relaying without recording until it catches up`,
+        );
       }
       return true;
     }
@@ -292,7 +294,18 @@ export class Recorder implements CaptureSink {
       return { ...start(), id };
     } catch (err) {
       this.health.lastError = `the start record of exchange ${id} could not be built: ${(err as Error).message}`;
-      return { id, startedAt: Date.now(), transport: 'http', method: '', path: '', upstream: '', label: null, agent: null, requestHeaders: [], connectionId: 'unknown' };
+      return {
+        id,
+        startedAt: Date.now(),
+        transport: 'http',
+        method: '',
+        path: '',
+        upstream: '',
+        label: null,
+        agent: null,
+        requestHeaders: [],
+        connectionId: 'unknown',
+      };
     }
   }
 
@@ -313,7 +326,14 @@ export class Recorder implements CaptureSink {
   private seal(seg: Segment): RawSegment {
     seg.owner.pending[seg.stream] = undefined;
     const seq = seg.owner.seq[seg.stream]++;
-    return { id: seg.id, stream: seg.stream, seq, bytes: seg.bytes, offsets: new Uint32Array(seg.offsets), marks: new Float64Array(seg.marks) };
+    return {
+      id: seg.id,
+      stream: seg.stream,
+      seq,
+      bytes: seg.bytes,
+      offsets: new Uint32Array(seg.offsets),
+      marks: new Float64Array(seg.marks),
+    };
   }
 
   /**

@@ -24,7 +24,8 @@ export function ensureRecordingId(db: Db): string {
 export function readRecordingId(db: Db): string {
   const existing = storedId(db);
   if (existing !== undefined) return existing;
-  const first = db.prepare('SELECT id, started_at FROM exchanges ORDER BY id LIMIT 1').get() as { id: number; started_at: number } | undefined;
+  const first = db.prepare('SELECT id, started_at FROM exchanges ORDER BY id LIMIT 1').get() as
+    { id: number; started_at: number } | undefined;
   return `first-exchange:${first?.started_at ?? 0}:${first?.id ?? 0}`;
 }
 

@@ -64,7 +64,11 @@ function claimIn(target: string): string | undefined {
 
 /** A second `loupe serve` on `db`, expected to be refused at once. */
 function secondServe(db: string) {
-  return spawnSync(process.execPath, [...RELAY_HEAP_FLAGS, BIN, 'serve', '--port', '0', '--db', db, '--upstream', NO_UPSTREAM], { encoding: 'utf8', timeout: 30_000 });
+  return spawnSync(
+    process.execPath,
+    [...RELAY_HEAP_FLAGS, BIN, 'serve', '--port', '0', '--db', db, '--upstream', NO_UPSTREAM],
+    { encoding: 'utf8', timeout: 30_000 },
+  );
 }
 
 describe('openLocked', () => {
@@ -88,7 +92,9 @@ describe('openLocked', () => {
     const claim = JSON.stringify({ pid: process.ppid, started: startTimeOf(process.ppid), file: identityOf(file) });
     leaveClaim(file, claim);
     expect(() => openLocked(file)).toThrow(
-      new RecordingInUseError(`${file} is being recorded by another Loupe (process ${process.ppid}); stop it first, or record into another file with --db`),
+      new RecordingInUseError(
+        `${file} is being recorded by another Loupe (process ${process.ppid}); stop it first, or record into another file with --db`,
+      ),
     );
     expect(claimIn(file)).toBe(claim);
   });
@@ -145,7 +151,9 @@ describe('a second Loupe on a recording another Loupe is writing', () => {
     for (const alias of [symlink, hardLink]) {
       const second = secondServe(alias);
       expect(second.status).toBe(1);
-      expect(second.stderr).toBe(`loupe: ${alias} is being recorded by another Loupe (process ${holder}); stop it first, or record into another file with --db\n`);
+      expect(second.stderr).toBe(
+        `loupe: ${alias} is being recorded by another Loupe (process ${holder}); stop it first, or record into another file with --db\n`,
+      );
     }
     expect(await first.stop()).toBe(0);
   });

@@ -47,8 +47,14 @@ export interface Claim {
   file: string;
 }
 
-/** Opens `file` for writing, claimed: the claim is made once the file is known healthy, before anything is written to it. */
-export function openLocked(file: string, options: Omit<OpenOptions, 'claim' | 'readonly'> = {}): { db: Db; lock: RecordingLock } {
+/**
+ * Opens `file` for writing, claimed: the claim is made once the file is known healthy, before anything is written to
+ * it.
+ */
+export function openLocked(
+  file: string,
+  options: Omit<OpenOptions, 'claim' | 'readonly'> = {},
+): { db: Db; lock: RecordingLock } {
   let lock: RecordingLock | null = null;
   const db = openDb(file, {
     ...options,
@@ -88,7 +94,9 @@ export function refuseIfHeld(db: Db, file: string): void {
   const holder = readClaim(db);
   if (!holder || holder.file !== identityOf(file) || !isAlive(holder)) return;
   if (holder.pid === process.pid) throw new RecordingInUseError(`${file} is already being recorded by this Loupe`);
-  throw new RecordingInUseError(`${file} is being recorded by another Loupe (process ${holder.pid}); stop it first, or record into another file with --db`);
+  throw new RecordingInUseError(
+    `${file} is being recorded by another Loupe (process ${holder.pid}); stop it first, or record into another file with --db`,
+  );
 }
 
 /** The claim a recording holds, if any (null for one that no longer parses: it names no one). */

@@ -41,11 +41,24 @@ export class RunSnapshotKeeper {
     this.derived.clear();
     const change = this.index.rebuild();
     const index = this.index;
-    const runsOf = (ids: Iterable<string>) => [...ids].map((id) => index.snapshotRun(id)).filter((r): r is SnapshotRun => r !== null);
+    const runsOf = (ids: Iterable<string>) =>
+      [...ids].map((id) => index.snapshotRun(id)).filter((r): r is SnapshotRun => r !== null);
     try {
       const models = index.models();
-      if (this.whole) writeSnapshot(this.db, { replace: runsOf(index.allSummaries().map((s) => s.id)), remove: [], all: true, models });
-      else writeSnapshot(this.db, { replace: runsOf(new Set([...change.reread, ...change.updated.map((s) => s.id)])), remove: change.removed.map((r) => r.runId), all: false, models });
+      if (this.whole)
+        writeSnapshot(this.db, {
+          replace: runsOf(index.allSummaries().map((s) => s.id)),
+          remove: [],
+          all: true,
+          models,
+        });
+      else
+        writeSnapshot(this.db, {
+          replace: runsOf(new Set([...change.reread, ...change.updated.map((s) => s.id)])),
+          remove: change.removed.map((r) => r.runId),
+          all: false,
+          models,
+        });
       this.whole = false;
     } catch (err) {
       // The index has moved on without the file (the disk is full, say): the next try writes it whole.

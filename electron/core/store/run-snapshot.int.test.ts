@@ -34,13 +34,27 @@ describe('the run snapshot of a growing recording', () => {
       history = [...history, { role: 'user', content: `stateless turn ${turn}` }];
       const stateless = await h.client.responses.create({ model: 'gpt-5', input: history });
       history = [...history, ...stateless.output.map((o) => ({ ...o }) as ResponseInputItem)];
-      const stream = await h.client.responses.create({ model: 'gpt-5', input: `chained turn ${turn}`, stream: true, ...(previous ? { previous_response_id: previous } : {}) });
+      const stream = await h.client.responses.create({
+        model: 'gpt-5',
+        input: `chained turn ${turn}`,
+        stream: true,
+        ...(previous ? { previous_response_id: previous } : {}),
+      });
       for await (const event of stream) if (event.type === 'response.completed') previous = event.response.id;
-      await Promise.all([0, 1, 2, 3, 4].map((i) => h.client.responses.create({ model: 'gpt-5-mini', input: `parallel ${turn}.${i}` }, session(`fan-${turn % 2}`))));
+      await Promise.all(
+        [0, 1, 2, 3, 4].map((i) =>
+          h.client.responses.create(
+            { model: 'gpt-5-mini', input: `parallel ${turn}.${i}` },
+            session(`fan-${turn % 2}`),
+          ),
+        ),
+      );
       await h.settle();
       const view = expectSnapshotEqualsThreading(h.core.db);
       expect(view.runs.find((r) => r.summary.preview === 'stateless turn 0')?.summary.responses).toBe(turn + 1);
-      expect(view.runs.find((r) => r.summary.id === 'label:fan-0')?.summary.responses).toBe(5 * Math.ceil((turn + 1) / 2));
+      expect(view.runs.find((r) => r.summary.id === 'label:fan-0')?.summary.responses).toBe(
+        5 * Math.ceil((turn + 1) / 2),
+      );
     }
   });
 

@@ -92,7 +92,9 @@ export class RunSnapshot {
     /** The derived generation it was written at (run-snapshot.ts, top). */
     private readonly generation: number,
   ) {
-    this.summariesOfStmt = db.prepare('SELECT summary FROM run_summaries WHERE run_id IN (SELECT value FROM json_each(?))').pluck();
+    this.summariesOfStmt = db
+      .prepare('SELECT summary FROM run_summaries WHERE run_id IN (SELECT value FROM json_each(?))')
+      .pluck();
     this.allSummaries = db.prepare('SELECT summary FROM run_summaries').pluck();
     this.withWord = db.prepare('SELECT run_id FROM run_words WHERE instr(words, ?) > 0').pluck();
     this.membersOf = db.prepare('SELECT members FROM run_members WHERE run_id = ?').pluck();
@@ -104,12 +106,22 @@ export class RunSnapshot {
     if (!hasTable(db, 'run_summaries')) return null;
     // One read transaction: the generation and the rows it vouches for are of one moment.
     return db.transaction(() => {
-      const generation = db.prepare("SELECT key, value FROM meta WHERE key IN ('derived_generation', 'runs_generation', 'runs_models')").all() as Array<{ key: string; value: string }>;
+      const generation = db
+        .prepare("SELECT key, value FROM meta WHERE key IN ('derived_generation', 'runs_generation', 'runs_models')")
+        .all() as Array<{ key: string; value: string }>;
       const at = new Map(generation.map((g) => [g.key, g.value]));
-      if (at.get('runs_generation') === undefined || at.get('runs_generation') !== at.get('derived_generation')) return null;
+      if (at.get('runs_generation') === undefined || at.get('runs_generation') !== at.get('derived_generation'))
+        return null;
       // From the index alone: the summaries are not read until a page lists them.
-      const rows = db.prepare('SELECT run_id AS id, started_at AS startedAt FROM run_summaries INDEXED BY run_summaries_in_order').all() as SnapshotEntry[];
-      return new RunSnapshot(db, new Map(rows.map((row) => [row.id, row])), JSON.parse(at.get('runs_models') ?? '[]') as string[], Number(at.get('runs_generation')));
+      const rows = db
+        .prepare('SELECT run_id AS id, started_at AS startedAt FROM run_summaries INDEXED BY run_summaries_in_order')
+        .all() as SnapshotEntry[];
+      return new RunSnapshot(
+        db,
+        new Map(rows.map((row) => [row.id, row])),
+        JSON.parse(at.get('runs_models') ?? '[]') as string[],
+        Number(at.get('runs_generation')),
+      );
     })();
   }
 
@@ -147,7 +159,12 @@ export class RunSnapshot {
 /** Whether the file holds a current snapshot (tests, and the writer deciding to build one). */
 export function snapshotIsCurrent(db: Db): boolean {
   if (!hasTable(db, 'run_summaries')) return false;
-  const row = db.prepare("SELECT (SELECT value FROM meta WHERE key = 'runs_generation') = (SELECT value FROM meta WHERE key = 'derived_generation')").pluck().get();
+  const row = db
+    .prepare(
+      "SELECT (SELECT value FROM meta WHERE key = 'runs_generation') = (SELECT value FROM meta WHERE key = 'derived_generation')",
+    )
+    .pluck()
+    .get();
   return row === 1;
 }
 
@@ -157,11 +174,16 @@ export function snapshotIsCurrent(db: Db): boolean {
  * it first; `models` is every model of every run. Only the writing connection calls it,
  * after the derived rows it covers.
  */
-export function writeSnapshot(db: Db, change: { replace: SnapshotRun[]; remove: string[]; all: boolean; models: string[] }): void {
+export function writeSnapshot(
+  db: Db,
+  change: { replace: SnapshotRun[]; remove: string[]; all: boolean; models: string[] },
+): void {
   const putSummary = db.prepare('INSERT OR REPLACE INTO run_summaries (run_id, started_at, summary) VALUES (?, ?, ?)');
   const putWords = db.prepare('INSERT OR REPLACE INTO run_words (run_id, words) VALUES (?, ?)');
   const putMembers = db.prepare('INSERT OR REPLACE INTO run_members (run_id, members) VALUES (?, ?)');
-  const putExchange = db.prepare("INSERT OR REPLACE INTO run_exchanges (exchange_id, run_id, generation) VALUES (?, ?, (SELECT value FROM meta WHERE key = 'derived_generation'))");
+  const putExchange = db.prepare(
+    "INSERT OR REPLACE INTO run_exchanges (exchange_id, run_id, generation) VALUES (?, ?, (SELECT value FROM meta WHERE key = 'derived_generation'))",
+  );
   const drop = [
     db.prepare('DELETE FROM run_summaries WHERE run_id = ?'),
     db.prepare('DELETE FROM run_words WHERE run_id = ?'),
@@ -169,7 +191,8 @@ export function writeSnapshot(db: Db, change: { replace: SnapshotRun[]; remove: 
     db.prepare('DELETE FROM run_exchanges WHERE run_id = ?'),
   ];
   db.transaction(() => {
-    if (change.all) db.exec('DELETE FROM run_summaries; DELETE FROM run_words; DELETE FROM run_members; DELETE FROM run_exchanges;');
+    if (change.all)
+      db.exec('DELETE FROM run_summaries; DELETE FROM run_words; DELETE FROM run_members; DELETE FROM run_exchanges;');
     for (const runId of change.remove) for (const stmt of drop) stmt.run(runId);
     for (const run of change.replace) {
       putSummary.run(run.summary.id, run.summary.startedAt, JSON.stringify(run.summary));
@@ -178,6 +201,8 @@ export function writeSnapshot(db: Db, change: { replace: SnapshotRun[]; remove: 
       for (const id of run.exchangeIds) putExchange.run(id, run.summary.id);
     }
     db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('runs_models', ?)").run(JSON.stringify(change.models));
-    db.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('runs_generation', (SELECT value FROM meta WHERE key = 'derived_generation'))");
+    db.exec(
+      "INSERT OR REPLACE INTO meta (key, value) VALUES ('runs_generation', (SELECT value FROM meta WHERE key = 'derived_generation'))",
+    );
   })();
 }

@@ -23,7 +23,9 @@ interface Row extends StoredRecordRow {
   connection_id: string;
 }
 
-const responsesSql = (db: Db) => `SELECT r.exchange_id, r.response_id, r.model, ${recordColumns(db, 'r')}, e.started_at, e.transport, e.label, e.agent, e.connection_id
+const responsesSql = (
+  db: Db,
+) => `SELECT r.exchange_id, r.response_id, r.model, ${recordColumns(db, 'r')}, e.started_at, e.transport, e.label, e.agent, e.connection_id
   FROM responses r JOIN exchanges e ON e.id = r.exchange_id`;
 
 /** The recording's runs as derived; from exchange `since` on, only those exchanges' (one session's, say). */
@@ -39,8 +41,14 @@ export function loadRecords(db: Db, damage = new ReadDamage(), since = 0): Respo
   return scanOrPerExchange(
     db,
     'responses',
-    () => (db.prepare(`${sql} WHERE r.exchange_id >= ? ORDER BY r.exchange_id, r.idx`).all(since) as Row[]).map((row) => recordOf(db, row, contexts, damage)),
-    (id) => (id < since ? [] : (db.prepare(`${sql} WHERE r.exchange_id = ? ORDER BY r.idx`).all(id) as Row[])).map((row) => recordOf(db, row, contexts, damage)),
+    () =>
+      (db.prepare(`${sql} WHERE r.exchange_id >= ? ORDER BY r.exchange_id, r.idx`).all(since) as Row[]).map((row) =>
+        recordOf(db, row, contexts, damage),
+      ),
+    (id) =>
+      (id < since ? [] : (db.prepare(`${sql} WHERE r.exchange_id = ? ORDER BY r.idx`).all(id) as Row[])).map((row) =>
+        recordOf(db, row, contexts, damage),
+      ),
     (id, reason) => [unreadableResponse(db, { exchangeId: id, responseId: null, model: null }, reason)],
     damage,
   );
@@ -53,7 +61,11 @@ function recordOf(db: Db, row: Row, contexts: ContextReader, damage: ReadDamage)
   } catch (err) {
     if (!isUnreadableRecord(err)) throw err;
     const reason = damage.note(`response ${row.response_id} of exchange ${row.exchange_id}`, err);
-    record = unreadableResponse(db, { exchangeId: row.exchange_id, responseId: row.response_id, model: row.model }, reason);
+    record = unreadableResponse(
+      db,
+      { exchangeId: row.exchange_id, responseId: row.response_id, model: row.model },
+      reason,
+    );
   }
   record.exchange ??= {
     startedAt: row.started_at,
@@ -65,23 +77,40 @@ function recordOf(db: Db, row: Row, contexts: ContextReader, damage: ReadDamage)
   return record;
 }
 
-/** Every Agents SDK trace object recorded, in recording order (none in a pre-v2 file opened read-only); unreadable ones are noted and left out. */
+/**
+ * Every Agents SDK trace object recorded, in recording order (none in a pre-v2 file opened read-only); unreadable ones
+ * are noted and left out.
+ */
 export function loadAgentSpans(db: Db, damage = new ReadDamage(), since = 0): AgentSpan[] {
   return loadAgentSpansOf(db, damage, since).spans;
 }
 
 /** loadAgentSpans, with the exchanges they came from. */
-export function loadAgentSpansOf(db: Db, damage = new ReadDamage(), since = 0): { spans: AgentSpan[]; exchanges: Set<number> } {
+export function loadAgentSpansOf(
+  db: Db,
+  damage = new ReadDamage(),
+  since = 0,
+): { spans: AgentSpan[]; exchanges: Set<number> } {
   if (!hasTable(db, 'agent_spans')) return { spans: [], exchanges: new Set() };
   const rows = scanOrPerExchange(
     db,
     'agent_spans',
-    () => db.prepare('SELECT exchange_id, idx, record FROM agent_spans WHERE exchange_id >= ? ORDER BY exchange_id, idx').all(since) as SpanRow[],
-    (id) => (id < since ? [] : (db.prepare('SELECT exchange_id, idx, record FROM agent_spans WHERE exchange_id = ? ORDER BY idx').all(id) as SpanRow[])),
+    () =>
+      db
+        .prepare('SELECT exchange_id, idx, record FROM agent_spans WHERE exchange_id >= ? ORDER BY exchange_id, idx')
+        .all(since) as SpanRow[],
+    (id) =>
+      id < since
+        ? []
+        : (db
+            .prepare('SELECT exchange_id, idx, record FROM agent_spans WHERE exchange_id = ? ORDER BY idx')
+            .all(id) as SpanRow[]),
     () => [],
     damage,
   );
-  const spans = rows.flatMap((row) => parseStored<AgentSpan>(row.record, `agent span ${row.idx} of exchange ${row.exchange_id}`, damage) ?? []);
+  const spans = rows.flatMap(
+    (row) => parseStored<AgentSpan>(row.record, `agent span ${row.idx} of exchange ${row.exchange_id}`, damage) ?? [],
+  );
   return { spans, exchanges: new Set(rows.map((row) => row.exchange_id)) };
 }
 

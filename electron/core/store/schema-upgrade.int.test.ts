@@ -18,8 +18,10 @@ import { SCHEMA_VERSION } from './migrations.js';
 import { loadAgentSpans, loadRecords } from './runs-read.js';
 import { upgradeNotice } from './upgrade-notice.js';
 
-const allChunks = (db: Database.Database) => db.prepare('SELECT exchange_id, stream, seq, data, marks FROM chunks ORDER BY exchange_id, stream, seq').all();
-const chunksTable = (db: Database.Database) => db.prepare("SELECT sql FROM sqlite_master WHERE name = 'chunks'").pluck().get() as string;
+const allChunks = (db: Database.Database) =>
+  db.prepare('SELECT exchange_id, stream, seq, data, marks FROM chunks ORDER BY exchange_id, stream, seq').all();
+const chunksTable = (db: Database.Database) =>
+  db.prepare("SELECT sql FROM sqlite_master WHERE name = 'chunks'").pluck().get() as string;
 
 let h: Harness;
 beforeAll(async () => {
@@ -55,12 +57,20 @@ describe('schema v1 to the current one', () => {
       expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
       // v3: an ordinary rowid table, indexed on its old key, holding the same rows.
       expect(chunksTable(db)).not.toMatch(/WITHOUT ROWID/);
-      expect(db.prepare("SELECT sql FROM sqlite_master WHERE name = 'chunks_in_order'").pluck().get()).toMatch(/UNIQUE INDEX/);
+      expect(db.prepare("SELECT sql FROM sqlite_master WHERE name = 'chunks_in_order'").pluck().get()).toMatch(
+        /UNIQUE INDEX/,
+      );
       expect(allChunks(db)).toEqual(chunksV1);
       // The file keeps its pages, and the copy does not stay behind in the WAL.
       expect(db.pragma('page_size', { simple: true })).toBe(4096);
       expect(fs.statSync(`${file}-wal`).size).toBe(0);
-      expect(() => db.prepare("INSERT INTO chunks (exchange_id, stream, seq, marks, data) SELECT exchange_id, stream, seq, marks, data FROM chunks LIMIT 1").run()).toThrow(/UNIQUE/);
+      expect(() =>
+        db
+          .prepare(
+            'INSERT INTO chunks (exchange_id, stream, seq, marks, data) SELECT exchange_id, stream, seq, marks, data FROM chunks LIMIT 1',
+          )
+          .run(),
+      ).toThrow(/UNIQUE/);
       expect(loadAgentSpans(db)).toEqual([]);
       await reindex(db);
       expect(loadAgentSpans(db).map((s) => [s.type, s.responseId])).toEqual([
@@ -81,10 +91,15 @@ describe('schema v4 (each record holding its whole input) to the reference store
     const history: ResponseInputItem[] = [];
     for (let turn = 0; turn < 12; turn++) {
       history.push({ role: 'user', content: `turn ${turn}: ${'more context '.repeat(40)}` });
-      const response = await h.client.responses.create({ model: 'gpt-5', instructions: 'Be brief. '.repeat(50), input: history, stream: turn % 2 === 0 }, { headers: { 'x-sim': JSON.stringify({ toolCalls: 1 }) } });
+      const response = await h.client.responses.create(
+        { model: 'gpt-5', instructions: 'Be brief. '.repeat(50), input: history, stream: turn % 2 === 0 },
+        { headers: { 'x-sim': JSON.stringify({ toolCalls: 1 }) } },
+      );
       const done = 'output' in response ? response : await finalOf(response);
       history.push(...(done.output as ResponseInputItem[]));
-      for (const item of done.output) if (item.type === 'function_call') history.push({ type: 'function_call_output', call_id: item.call_id, output: 'ok' });
+      for (const item of done.output)
+        if (item.type === 'function_call')
+          history.push({ type: 'function_call_output', call_id: item.call_id, output: 'ok' });
     }
     await h.settle();
     const current = loadRecords(h.core.db);
@@ -93,7 +108,9 @@ describe('schema v4 (each record holding its whole input) to the reference store
 
     const v4 = new Database(file, { readonly: true });
     expect(v4.pragma('user_version', { simple: true })).toBe(4);
-    expect(v4.prepare("SELECT name FROM pragma_table_info('responses') WHERE name = 'input_context'").get()).toBeUndefined();
+    expect(
+      v4.prepare("SELECT name FROM pragma_table_info('responses') WHERE name = 'input_context'").get(),
+    ).toBeUndefined();
     const inputRowsV4 = v4.prepare("SELECT count(*) FROM items WHERE role = 'input'").pluck().get() as number;
     v4.close();
 
@@ -102,7 +119,9 @@ describe('schema v4 (each record holding its whole input) to the reference store
     try {
       expect(loadRecords(readOnly)).toEqual(current);
       const index = new RunIndex(readOnly);
-      expect(index.allSummaries().flatMap((s) => index.run(s.id)!.responses.map((r) => index.fullRecordOf(r)))).toEqual(expect.arrayContaining(current));
+      expect(index.allSummaries().flatMap((s) => index.run(s.id)!.responses.map((r) => index.fullRecordOf(r)))).toEqual(
+        expect.arrayContaining(current),
+      );
     } finally {
       readOnly.close();
     }
@@ -115,7 +134,9 @@ describe('schema v4 (each record holding its whole input) to the reference store
       expect(db.prepare('SELECT count(*) FROM responses WHERE input_context IS NULL').pluck().get()).toBe(0);
       expect(db.prepare('SELECT count(*) FROM contexts WHERE parent IS NOT NULL').pluck().get()).toBeGreaterThan(0);
       // Input items are listed once each, as derivation lists them now.
-      expect(db.prepare("SELECT count(*) FROM items WHERE role = 'input'").pluck().get()).toBe(h.core.db.prepare("SELECT count(*) FROM items WHERE role = 'input'").pluck().get());
+      expect(db.prepare("SELECT count(*) FROM items WHERE role = 'input'").pluck().get()).toBe(
+        h.core.db.prepare("SELECT count(*) FROM items WHERE role = 'input'").pluck().get(),
+      );
       expect(db.prepare("SELECT count(*) FROM items WHERE role = 'input'").pluck().get()).toBeLessThan(inputRowsV4);
     } finally {
       db.close();

@@ -62,12 +62,17 @@ export function searchRows(responses: SearchableResponse[]): SearchRow[] {
 }
 
 /** Writes an exchange's search rows (inside the caller's transaction); clear() first when they replace older ones. */
-export function searchWriter(db: Db): { clear(exchangeId: number): void; write(exchangeId: number, rows: SearchRow[]): void } {
+export function searchWriter(db: Db): {
+  clear(exchangeId: number): void;
+  write(exchangeId: number, rows: SearchRow[]): void;
+} {
   const clearRefs = db.prepare('DELETE FROM search_refs WHERE exchange_id = ?');
   const keyOf = db.prepare('SELECT id FROM search_keys WHERE digest = ?').pluck();
   const insertKey = db.prepare('INSERT INTO search_keys (digest) VALUES (?)');
   const insertText = db.prepare('INSERT INTO search_text (rowid, text) VALUES (?, ?)');
-  const insertRef = db.prepare('INSERT OR IGNORE INTO search_refs (text_id, exchange_id, response_id, node_id) VALUES (?, ?, ?, ?)');
+  const insertRef = db.prepare(
+    'INSERT OR IGNORE INTO search_refs (text_id, exchange_id, response_id, node_id) VALUES (?, ?, ?, ?)',
+  );
   return {
     clear: (exchangeId) => void clearRefs.run(exchangeId),
     write(exchangeId, rows) {
@@ -97,7 +102,9 @@ export function searchWriter(db: Db): { clear(exchangeId: number): void; write(e
 export function mergeSearchStep(db: Db, scope: 'levels' | 'all'): boolean {
   if (!hasTable(db, 'search_text')) return false;
   const before = db.prepare('SELECT total_changes()').pluck().get() as number;
-  db.prepare(`INSERT INTO search_text (search_text, rank) VALUES ('merge', ${scope === 'all' ? -MERGE_PAGES : MERGE_PAGES})`).run();
+  db.prepare(
+    `INSERT INTO search_text (search_text, rank) VALUES ('merge', ${scope === 'all' ? -MERGE_PAGES : MERGE_PAGES})`,
+  ).run();
   // The command itself counts one change; a merge that did work writes pages too.
   return (db.prepare('SELECT total_changes()').pluck().get() as number) - before > 1;
 }
@@ -109,7 +116,9 @@ export const SEARCH_MERGE_CONFIG = "INSERT INTO search_text (search_text, rank) 
 
 /** Empties the index (reindex rebuilds it with the derived rows). */
 export function clearSearchIndex(db: Db): void {
-  db.exec("DELETE FROM search_refs; DELETE FROM search_keys; INSERT INTO search_text (search_text) VALUES ('delete-all');");
+  db.exec(
+    "DELETE FROM search_refs; DELETE FROM search_keys; INSERT INTO search_text (search_text) VALUES ('delete-all');",
+  );
 }
 
 /**

@@ -20,12 +20,24 @@ import { loadRecords } from './runs-read.js';
 
 const TURNS = 300;
 const INSTRUCTIONS = 'Work in the repository until the tests pass. '.repeat(20);
-const TOOLS = [{ type: 'function' as const, name: 'run', parameters: { type: 'object', properties: { command: { type: 'string' } } }, strict: false }];
+const TOOLS = [
+  {
+    type: 'function' as const,
+    name: 'run',
+    parameters: { type: 'object', properties: { command: { type: 'string' } } },
+    strict: false,
+  },
+];
 
 const shape = (runs: Run[]) =>
   runs.map((run) => {
     const graph = buildRunGraph(run);
-    return { id: run.id, responses: run.responses.map((r) => r.responseId), nodes: graph.nodes.length, edges: graph.edges };
+    return {
+      id: run.id,
+      responses: run.responses.map((r) => r.responseId),
+      nodes: graph.nodes.length,
+      edges: graph.edges,
+    };
   });
 
 let h: Harness;
@@ -40,7 +52,12 @@ beforeAll(async () => {
     );
     history.push(...(response.output as ResponseInputItem[]));
     for (const item of response.output) {
-      if (item.type === 'function_call') history.push({ type: 'function_call_output', call_id: item.call_id, output: `turn ${turn}: ${'ok '.repeat(100)}` });
+      if (item.type === 'function_call')
+        history.push({
+          type: 'function_call_output',
+          call_id: item.call_id,
+          output: `turn ${turn}: ${'ok '.repeat(100)}`,
+        });
     }
   }
   await h.settle();
@@ -56,7 +73,9 @@ describe('a 300-turn stateless run through the proxy', () => {
     const distinct = new Set(records.flatMap((r) => r.request.input.map((item) => JSON.stringify(item))));
     // Every distinct item once, and the params (instructions and tools) once for all turns.
     expect(db.prepare('SELECT count(*) FROM stored_values').pluck().get()).toBe(distinct.size + 1);
-    const contexts = db.prepare('SELECT parent, length, json_array_length(appended) AS appended FROM contexts ORDER BY id').all() as Array<{ parent: number | null; length: number; appended: number }>;
+    const contexts = db
+      .prepare('SELECT parent, length, json_array_length(appended) AS appended FROM contexts ORDER BY id')
+      .all() as Array<{ parent: number | null; length: number; appended: number }>;
     expect(contexts).toHaveLength(TURNS);
     expect(contexts.filter((c) => c.parent === null)).toHaveLength(1);
     expect(Math.max(...contexts.slice(1).map((c) => c.appended))).toBe(3);
@@ -64,7 +83,7 @@ describe('a 300-turn stateless run through the proxy', () => {
     expect(db.prepare("SELECT count(*) FROM items WHERE role = 'input'").pluck().get()).toBe(distinct.size);
     // What derivation added grows with what is new, not with what was resent.
     const derived = db.prepare('SELECT sum(length(record)) FROM responses').pluck().get() as number;
-    const resent = db.prepare("SELECT sum(request_bytes) FROM exchange_ends").pluck().get() as number;
+    const resent = db.prepare('SELECT sum(request_bytes) FROM exchange_ends').pluck().get() as number;
     expect(derived).toBeLessThan(resent / 50);
   });
 
@@ -94,7 +113,9 @@ describe('a 300-turn stateless run through the proxy', () => {
     const copy = path.join(h.dir, 'damaged-parent.loupe');
     await h.core.db.backup(copy);
     const raw = new Database(copy);
-    raw.prepare('UPDATE responses SET record = ? WHERE response_id = ?').run('{"exchangeId": 6 7', records[99]!.responseId);
+    raw
+      .prepare('UPDATE responses SET record = ? WHERE response_id = ?')
+      .run('{"exchangeId": 6 7', records[99]!.responseId);
     raw.close();
     const db = openDb(copy, { readonly: true });
     try {
@@ -105,8 +126,12 @@ describe('a 300-turn stateless run through the proxy', () => {
       expect(read.slice(100)).toEqual(records.slice(100));
       expect(damage.rows).toHaveLength(1);
       const index = new RunIndex(db);
-      const responses = index.allSummaries().flatMap((s) => index.run(s.id)!.responses.map((r) => index.fullRecordOf(r)));
-      expect(responses.filter((r) => r.status === 'unreadable').map((r) => r.responseId)).toEqual([records[99]!.responseId]);
+      const responses = index
+        .allSummaries()
+        .flatMap((s) => index.run(s.id)!.responses.map((r) => index.fullRecordOf(r)));
+      expect(responses.filter((r) => r.status === 'unreadable').map((r) => r.responseId)).toEqual([
+        records[99]!.responseId,
+      ]);
       expect(responses.find((r) => r.responseId === records[100]!.responseId)).toEqual(records[100]);
     } finally {
       db.close();
@@ -117,7 +142,10 @@ describe('a 300-turn stateless run through the proxy', () => {
     const copy = path.join(h.dir, 'damaged-context.loupe');
     await h.core.db.backup(copy);
     const raw = new Database(copy);
-    const context = raw.prepare('SELECT input_context FROM responses WHERE response_id = ?').pluck().get(records[200]!.responseId) as number;
+    const context = raw
+      .prepare('SELECT input_context FROM responses WHERE response_id = ?')
+      .pluck()
+      .get(records[200]!.responseId) as number;
     raw.prepare('DELETE FROM contexts WHERE id = ?').run(context);
     raw.close();
     const readOnly = openDb(copy, { readonly: true });
@@ -126,7 +154,11 @@ describe('a 300-turn stateless run through the proxy', () => {
       const read = loadRecords(readOnly, damage);
       expect(read.slice(0, 200)).toEqual(records.slice(0, 200));
       expect(read.slice(200).every((r) => r.status === 'unreadable')).toBe(true);
-      expect(damage.rows[0]).toMatch(new RegExp(`^response ${records[200]!.responseId} of exchange \\d+: its input \\(context ${context}\\) is not in the file`));
+      expect(damage.rows[0]).toMatch(
+        new RegExp(
+          `^response ${records[200]!.responseId} of exchange \\d+: its input \\(context ${context}\\) is not in the file`,
+        ),
+      );
       const index = new RunIndex(readOnly);
       expect(index.allSummaries().reduce((n, s) => n + s.responses, 0)).toBe(TURNS);
     } finally {

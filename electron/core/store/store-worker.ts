@@ -30,7 +30,9 @@ db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = 5000');
 const post = (msg: WorkerMessage) => parentPort!.postMessage(msg);
 const writeRaw = lossTrackingWriter(db, redact);
-const checkpointer = new QuietCheckpointer(db, undefined, (err) => post({ type: 'checkpoint-failed', error: errorMessage(err) }));
+const checkpointer = new QuietCheckpointer(db, undefined, (err) =>
+  post({ type: 'checkpoint-failed', error: errorMessage(err) }),
+);
 const derive = new DeriveQueue(db, {
   onDerived: (ids) => {
     checkpointer.noteWrite();
@@ -38,7 +40,8 @@ const derive = new DeriveQueue(db, {
   },
   onError: (id, err) => post({ type: 'derive-failed', id, error: errorMessage(err) }),
   // A cache: readers thread the records instead meanwhile, so it is told, not counted as a loss.
-  onSnapshotError: (err) => process.stderr.write(`loupe: the run snapshot could not be written (it is tried again): ${errorMessage(err)}\n`),
+  onSnapshotError: (err) =>
+    process.stderr.write(`loupe: the run snapshot could not be written (it is tried again): ${errorMessage(err)}\n`),
 });
 
 let chain = Promise.resolve();

@@ -60,7 +60,8 @@ export function createStoreWriter(
   /** Names to mask in client JSON beyond the built-in rule (raw-batch.ts). */
   redact: readonly string[] = [],
 ): StoreWriter {
-  if (workerScript && dbPath !== ':memory:' && fs.existsSync(workerScript)) return new WorkerStoreWriter(dbPath, events, workerScript, nativeBinding, redact);
+  if (workerScript && dbPath !== ':memory:' && fs.existsSync(workerScript))
+    return new WorkerStoreWriter(dbPath, events, workerScript, nativeBinding, redact);
   return new InlineStoreWriter(db, events, redact);
 }
 

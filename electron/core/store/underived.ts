@@ -81,7 +81,9 @@ async function normalizeUnderived(
     } catch (err) {
       // Headers stored as JSON that no longer parses, or a page SQLite cannot read.
       if (!(err instanceof SyntaxError) && !isCorruption(err)) throw err;
-      out.records.push(unreadableResponse(db, { exchangeId: id, responseId: null, model: null }, damage.note(`exchange ${id}`, err)));
+      out.records.push(
+        unreadableResponse(db, { exchangeId: id, responseId: null, model: null }, damage.note(`exchange ${id}`, err)),
+      );
       continue;
     }
     if (!result) continue;

@@ -1,7 +1,8 @@
 // What a user sees while an existing recording is upgraded to this build's schema: the
 // upgrade can copy every recorded byte (v3, ~17 s per GB on the dev machine) and read every
 // derived record to index it for search (v4) and to store its context once (v5) and to
-// thread it into runs (v6), and a proxy that is silent for that long at start-up looks hung. Progress is a line a second at most, so a log stays readable.
+// thread it into runs (v6), and a proxy that is silent for that long at start-up looks hung. Progress is a line a
+// second at most, so a log stays readable.
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { UpgradeListener } from './migrations.js';

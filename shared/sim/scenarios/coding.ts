@@ -12,10 +12,15 @@ export const CODING_INSTRUCTIONS =
   'read the code you touch, make the smallest fix, and rerun the tests.';
 
 export const CODING_TOOLS = [
-  functionTool('run_tests', 'Run the test suite, optionally filtered by a name pattern.', { pattern: { type: 'string' } }),
+  functionTool('run_tests', 'Run the test suite, optionally filtered by a name pattern.', {
+    pattern: { type: 'string' },
+  }),
   functionTool('search_code', 'Search the repository for a string or identifier.', { query: { type: 'string' } }),
   functionTool('read_file', 'Read a file from the repository.', { path: { type: 'string' } }),
-  functionTool('apply_patch', 'Apply a unified diff to one file.', { path: { type: 'string' }, diff: { type: 'string' } }),
+  functionTool('apply_patch', 'Apply a unified diff to one file.', {
+    path: { type: 'string' },
+    diff: { type: 'string' },
+  }),
 ];
 
 /** The threshold the demo client asks for; the file reads cross it around turn 4. */
@@ -37,7 +42,8 @@ const PATCH = [
 export const CODING_SCENARIO: Scenario = {
   name: 'coding',
   title: 'Long coding session over WebSocket mode, with compaction',
-  description: 'A coding agent on one WebSocket: warm-up, seven continuations, and a compaction once the context crosses compact_threshold.',
+  description:
+    'A coding agent on one WebSocket: warm-up, seven continuations, and a compaction once the context crosses compact_threshold.',
   turns: [
     [
       { type: 'reasoning', summary: 'Reproduce the failure first.' },
@@ -59,7 +65,8 @@ export const CODING_SCENARIO: Scenario = {
     [
       {
         type: 'reasoning',
-        summary: '19% VAT on 10.05 is 1.9095; float noise makes it 1.909499..., which rounds down. Round on the scaled value with an epsilon.',
+        summary:
+          '19% VAT on 10.05 is 1.9095; float noise makes it 1.909499..., which rounds down. Round on the scaled value with an epsilon.',
       },
       { type: 'function_call', name: 'apply_patch', arguments: { path: 'src/billing/round.ts', diff: PATCH } },
     ],

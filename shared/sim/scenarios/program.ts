@@ -9,7 +9,10 @@ export const PROGRAM_QUESTION = 'Which of our services regressed in p95 latency 
 export const PROGRAM_SERVICES = ['checkout', 'search', 'auth', 'payments', 'inventory'] as const;
 
 /** What get_latency_stats returns per service; the demo client plays it. */
-export const LATENCY_STATS: Record<(typeof PROGRAM_SERVICES)[number], { p95_ms: number; prev_p95_ms: number; requests: number }> = {
+export const LATENCY_STATS: Record<
+  (typeof PROGRAM_SERVICES)[number],
+  { p95_ms: number; prev_p95_ms: number; requests: number }
+> = {
   checkout: { p95_ms: 412, prev_p95_ms: 298, requests: 1_840_221 },
   search: { p95_ms: 187, prev_p95_ms: 181, requests: 9_203_117 },
   auth: { p95_ms: 64, prev_p95_ms: 66, requests: 12_004_530 },
@@ -17,10 +20,14 @@ export const LATENCY_STATS: Record<(typeof PROGRAM_SERVICES)[number], { p95_ms: 
   inventory: { p95_ms: 121, prev_p95_ms: 119, requests: 3_310_078 },
 };
 
-const latencyTool = functionTool('get_latency_stats', 'p95 latency of a service over a time window, and over the window before it.', {
-  service: { type: 'string', enum: [...PROGRAM_SERVICES] },
-  window: { type: 'string', enum: ['24h', '7d', '30d'] },
-});
+const latencyTool = functionTool(
+  'get_latency_stats',
+  'p95 latency of a service over a time window, and over the window before it.',
+  {
+    service: { type: 'string', enum: [...PROGRAM_SERVICES] },
+    window: { type: 'string', enum: ['24h', '7d', '30d'] },
+  },
+);
 
 export const PROGRAM_TOOLS: Array<ScenarioTool | { type: 'programmatic_tool_calling' }> = [
   { ...latencyTool, allowed_callers: ['programmatic'] },
@@ -46,7 +53,8 @@ function programResult(): string {
 export const PROGRAM_SCENARIO: Scenario = {
   name: 'program',
   title: 'Programmatic tool calling: one program, five tool calls',
-  description: 'The model writes a program that calls get_latency_stats for five services in parallel, then summarizes.',
+  description:
+    'The model writes a program that calls get_latency_stats for five services in parallel, then summarizes.',
   turns: [
     [
       { type: 'reasoning', summary: 'Five independent lookups: one program can fan them out and rank the result.' },

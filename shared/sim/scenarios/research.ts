@@ -72,7 +72,10 @@ export const RESEARCH_TEAM: TeamSpec = {
     {
       name: 'cost_researcher',
       task: 'Monthly cost for 50M 1536-d vectors, 20 QPS steady, on three managed vector databases.',
-      searches: ['managed vector database pricing 50 million vectors', 'pgvector on managed postgres storage cost 1536 dimensions'],
+      searches: [
+        'managed vector database pricing 50 million vectors',
+        'pgvector on managed postgres storage cost 1536 dimensions',
+      ],
       report:
         'Cost at 50M x 1536-d, 20 QPS: serverless option A about $1,150/month; dedicated cluster B about $1,900; ' +
         'pgvector on a managed Postgres (2 x r6g.2xlarge + storage) about $1,300. Storage dominates everywhere.',

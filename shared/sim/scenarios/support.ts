@@ -40,8 +40,22 @@ export const SUPPORT_TOOL_RESULTS: Record<string, unknown> = {
   },
   list_recent_charges: {
     charges: [
-      { id: 'ch_3PqL0a', date: '2025-03-03', amount: 228.0, currency: 'EUR', description: 'Pro annual renewal', status: 'succeeded' },
-      { id: 'ch_3PqM7c', date: '2025-03-04', amount: 228.0, currency: 'EUR', description: 'Pro annual renewal (retry)', status: 'succeeded' },
+      {
+        id: 'ch_3PqL0a',
+        date: '2025-03-03',
+        amount: 228.0,
+        currency: 'EUR',
+        description: 'Pro annual renewal',
+        status: 'succeeded',
+      },
+      {
+        id: 'ch_3PqM7c',
+        date: '2025-03-04',
+        amount: 228.0,
+        currency: 'EUR',
+        description: 'Pro annual renewal (retry)',
+        status: 'succeeded',
+      },
     ],
   },
   get_refund_policy: {
@@ -57,13 +71,17 @@ export const SUPPORT_SCENARIO: Scenario = {
   description: 'A triage agent hands off to billing, which calls three tools in parallel and answers (@openai/agents).',
   turns: [
     [
-      { type: 'reasoning', summary: 'The customer reports a duplicate charge. Refunds belong to billing, so hand off.' },
+      {
+        type: 'reasoning',
+        summary: 'The customer reports a duplicate charge. Refunds belong to billing, so hand off.',
+      },
       { type: 'function_call', name: SUPPORT_HANDOFF_TOOL, arguments: {} },
     ],
     [
       {
         type: 'reasoning',
-        summary: 'I need the account, the recent charges and the refund policy. None depends on another, so fetch all three at once.',
+        summary:
+          'I need the account, the recent charges and the refund policy. None depends on another, so fetch all three at once.',
       },
       { type: 'function_call', name: 'lookup_customer', arguments: { email: SUPPORT_CUSTOMER.email } },
       { type: 'function_call', name: 'list_recent_charges', arguments: { email: SUPPORT_CUSTOMER.email, days: 30 } },

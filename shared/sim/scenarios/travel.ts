@@ -25,7 +25,12 @@ export const TRAVEL_TOOLS = [
 ];
 
 export const TRAVEL_TOOL_RESULTS: Record<string, (args: Record<string, unknown>) => unknown> = {
-  get_weather: () => ({ forecast: [{ day: 'Sat', high_c: 22, rain: '10%' }, { day: 'Sun', high_c: 20, rain: '40%' }] }),
+  get_weather: () => ({
+    forecast: [
+      { day: 'Sat', high_c: 22, rain: '10%' },
+      { day: 'Sun', high_c: 20, rain: '40%' },
+    ],
+  }),
   search_hotels: () => ({
     results: [
       { name: 'Casa do Largo', area: 'Alfama', price_eur: 95, rating: 4.6 },
@@ -35,7 +40,12 @@ export const TRAVEL_TOOL_RESULTS: Record<string, (args: Record<string, unknown>)
   find_restaurants: (args) =>
     args['cuisine'] === 'vegetarian'
       ? { results: [{ name: 'Ao 26 Vegan Food Project', area: 'Chiado', price_pp_eur: 22 }] }
-      : { results: [{ name: 'Taberna da Rua das Flores', area: 'Chiado', price_pp_eur: 28 }, { name: 'Cervejaria Ramiro', area: 'Anjos', price_pp_eur: 40 }] },
+      : {
+          results: [
+            { name: 'Taberna da Rua das Flores', area: 'Chiado', price_pp_eur: 28 },
+            { name: 'Cervejaria Ramiro', area: 'Anjos', price_pp_eur: 40 },
+          ],
+        },
 };
 
 export const TRAVEL_SCENARIO: Scenario = {
@@ -47,7 +57,13 @@ export const TRAVEL_SCENARIO: Scenario = {
       { type: 'function_call', name: 'get_weather', arguments: { city: 'Lisbon', days: 2 } },
       { type: 'function_call', name: 'search_hotels', arguments: { city: 'Lisbon', max_price_eur: 120, nights: 1 } },
     ],
-    [{ type: 'function_call', name: 'find_restaurants', arguments: { city: 'Lisbon', area: 'Chiado', cuisine: 'portuguese' } }],
+    [
+      {
+        type: 'function_call',
+        name: 'find_restaurants',
+        arguments: { city: 'Lisbon', area: 'Chiado', cuisine: 'portuguese' },
+      },
+    ],
     [
       {
         type: 'message',
@@ -58,7 +74,13 @@ export const TRAVEL_SCENARIO: Scenario = {
           'for transport and museums: about EUR 150.',
       },
     ],
-    [{ type: 'function_call', name: 'find_restaurants', arguments: { city: 'Lisbon', area: 'Chiado', cuisine: 'vegetarian' } }],
+    [
+      {
+        type: 'function_call',
+        name: 'find_restaurants',
+        arguments: { city: 'Lisbon', area: 'Chiado', cuisine: 'vegetarian' },
+      },
+    ],
     [
       {
         type: 'message',

@@ -54,6 +54,10 @@ export function objectSchema(properties: Record<string, Record<string, unknown>>
   return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
 }
 
-export function functionTool(name: string, description: string, properties: Record<string, Record<string, unknown>>): ScenarioTool {
+export function functionTool(
+  name: string,
+  description: string,
+  properties: Record<string, Record<string, unknown>>,
+): ScenarioTool {
   return { type: 'function', name, description, strict: true, parameters: objectSchema(properties) };
 }

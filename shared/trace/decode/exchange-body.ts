@@ -21,7 +21,9 @@ export function header(headers: HeaderList | null, name: string): string | null 
 export function isEventStream(raw: RawExchange): boolean {
   const type = header(raw.responseHeaders, 'content-type');
   if (type !== null && /text\/event-stream/i.test(type)) return true;
-  const head = firstText(raw.response).replace(/^\uFEFF/, '').trimStart();
+  const head = firstText(raw.response)
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   return /^(?:event|data|id):|^:/.test(head);
 }
 
@@ -53,7 +55,7 @@ export function readJsonBody(body: DecodedBody, which: 'request' | 'response', n
   }
   const parsed = parseJson(text);
   if (parsed.ok) return { kind: 'json', value: parsed.value };
-  const cut = body.truncated ? ' (the body was truncated by the store\'s size cap)' : '';
+  const cut = body.truncated ? " (the body was truncated by the store's size cap)" : '';
   const reason = `${which} body is not valid JSON: ${parsed.error}${cut}`;
   notes.push(reason);
   return { kind: 'unusable', reason };

@@ -11,7 +11,10 @@ function read(text: string, size: number, maxChars?: number) {
 describe('TopLevelScalars', () => {
   const body = {
     model: 'gpt-5',
-    input: [{ role: 'user', content: 'a "quoted" {brace} [bracket], \\ and more' }, { type: 'function_call_output', call_id: 'call_1', output: '{"x":1}' }],
+    input: [
+      { role: 'user', content: 'a "quoted" {brace} [bracket], \\ and more' },
+      { type: 'function_call_output', call_id: 'call_1', output: '{"x":1}' },
+    ],
     previous_response_id: 'resp_\u00e9\u4e2d\ud83d\ude00',
     stream: true,
     temperature: 0.5,
@@ -22,7 +25,14 @@ describe('TopLevelScalars', () => {
   const json = JSON.stringify(body, null, 1);
 
   it('keeps the top-level scalars and nothing nested, however the text is split', () => {
-    const expected = { model: 'gpt-5', previous_response_id: body.previous_response_id, stream: true, temperature: 0.5, max_output_tokens: null, conversation: 'conv_1' };
+    const expected = {
+      model: 'gpt-5',
+      previous_response_id: body.previous_response_id,
+      stream: true,
+      temperature: 0.5,
+      max_output_tokens: null,
+      conversation: 'conv_1',
+    };
     for (const size of [1, 2, 3, 7, 64, json.length]) expect(read(json, size)).toEqual(expected);
   });
 

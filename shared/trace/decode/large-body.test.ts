@@ -6,15 +6,30 @@ import { parseSse, SseParser } from './sse.js';
 import type { DecodedBody, Json, RawExchange } from '../types.js';
 import { completed, RESP_ID, response, textStream } from '../testing/wire-samples.js';
 
-/** The same exchange with its response (or request) body read a piece at a time, as the store hands over one over its limit. */
+/**
+ * The same exchange with its response (or request) body read a piece at a time, as the store hands over one over its
+ * limit.
+ */
 function asLarge(body: DecodedBody): DecodedBody {
   const pieces = body.chunks;
   const bytes = pieces.reduce((n, c) => n + c.text.length, 0);
-  return { chunks: [], decodeError: null, truncated: false, large: { bytes, limitBytes: 16 << 20, lastUs: pieces[pieces.length - 1]?.tUs ?? null, read: () => pieces } };
+  return {
+    chunks: [],
+    decodeError: null,
+    truncated: false,
+    large: { bytes, limitBytes: 16 << 20, lastUs: pieces[pieces.length - 1]?.tUs ?? null, read: () => pieces },
+  };
 }
 
 const item = { id: 'msg_big', type: 'message', status: 'in_progress', role: 'assistant', content: [] };
-const delta = (i: number, text: string) => ({ type: 'response.output_text.delta', sequence_number: i, item_id: 'msg_big', output_index: 0, content_index: 0, delta: text });
+const delta = (i: number, text: string) => ({
+  type: 'response.output_text.delta',
+  sequence_number: i,
+  item_id: 'msg_big',
+  output_index: 0,
+  content_index: 0,
+  delta: text,
+});
 
 /** A long answer: `deltas` deltas of `text`, then done events that repeat the whole text. */
 function longStream(deltas: number, text: string): Json[] {
@@ -23,11 +38,29 @@ function longStream(deltas: number, text: string): Json[] {
   return [
     { type: 'response.created', sequence_number: 0, response: response() },
     { type: 'response.output_item.added', sequence_number: 1, output_index: 0, item },
-    { type: 'response.content_part.added', sequence_number: 2, item_id: 'msg_big', output_index: 0, content_index: 0, part: { type: 'output_text', text: '' } },
+    {
+      type: 'response.content_part.added',
+      sequence_number: 2,
+      item_id: 'msg_big',
+      output_index: 0,
+      content_index: 0,
+      part: { type: 'output_text', text: '' },
+    },
     ...Array.from({ length: deltas }, (_, i) => delta(3 + i, text)),
-    { type: 'response.output_text.done', sequence_number: deltas + 3, item_id: 'msg_big', output_index: 0, content_index: 0, text: whole },
+    {
+      type: 'response.output_text.done',
+      sequence_number: deltas + 3,
+      item_id: 'msg_big',
+      output_index: 0,
+      content_index: 0,
+      text: whole,
+    },
     { type: 'response.output_item.done', sequence_number: deltas + 4, output_index: 0, item: done },
-    { type: 'response.completed', sequence_number: deltas + 5, response: response({ status: 'completed', output: [done] }) },
+    {
+      type: 'response.completed',
+      sequence_number: deltas + 5,
+      response: response({ status: 'completed', output: [done] }),
+    },
   ];
 }
 
@@ -36,7 +69,11 @@ describe('SseParser with a line limit', () => {
     const long = `data: {"type":"big","text":"${'x'.repeat(1_000)}"}\n\n`;
     const parser = new SseParser(100);
     // Split mid-line, as a stream arrives.
-    const events = [...parser.push(long.slice(0, 40), 1), ...parser.push(long.slice(40) + 'data: {"type":"small"}\n\n', 2), ...parser.end(3)];
+    const events = [
+      ...parser.push(long.slice(0, 40), 1),
+      ...parser.push(long.slice(40) + 'data: {"type":"small"}\n\n', 2),
+      ...parser.end(3),
+    ];
     expect(events.map((e) => [e.data.length, e.cutChars])).toEqual([
       [94, long.length - 2 - 100],
       [16, undefined],
@@ -56,17 +93,27 @@ describe('SseParser with a line limit', () => {
 
 describe('normalizing a large body', () => {
   it('derives a stream within the limits the same as whole', () => {
-    const raw = rawExchange({ request: { model: 'gpt-5', input: 'hi', stream: true }, response: sseChunks(textStream(completed)) });
+    const raw = rawExchange({
+      request: { model: 'gpt-5', input: 'hi', stream: true },
+      response: sseChunks(textStream(completed)),
+    });
     const whole = normalizeExchange(raw);
     const large = normalizeExchange({ ...raw, response: asLarge(raw.response) });
     expect(large.responses).toEqual(whole.responses);
-    expect(large.notes).toEqual([expect.stringMatching(/^response stream is 0\.0 MB, over the 16 MB that Loupe parses whole: derived as it was read/)]);
+    expect(large.notes).toEqual([
+      expect.stringMatching(
+        /^response stream is 0\.0 MB, over the 16 MB that Loupe parses whole: derived as it was read/,
+      ),
+    ]);
   });
 
   it('keeps a long answer within the limits: huge events counted, text cut, deltas merged', () => {
     const text = 'abcdefghijklmnopqrstuvwxyz0123456789 '.repeat(3); // 111 chars
     const deltas = Math.ceil((LARGE_STREAM_LIMITS.eventChars + 1) / text.length);
-    const raw: RawExchange = rawExchange({ request: { model: 'gpt-5', input: 'write', stream: true }, response: sseChunks(longStream(deltas, text)) });
+    const raw: RawExchange = rawExchange({
+      request: { model: 'gpt-5', input: 'write', stream: true },
+      response: sseChunks(longStream(deltas, text)),
+    });
     const { responses, notes } = normalizeExchange({ ...raw, response: asLarge(raw.response) });
     expect(responses).toHaveLength(1);
     const record = responses[0]!;
@@ -80,34 +127,57 @@ describe('normalizing a large body', () => {
     expect(deltaEvents).toHaveLength(LARGE_STREAM_LIMITS.deltaEvents + 1);
     expect(deltaEvents.reduce((n, e) => n + (e.chars ?? 0), 0)).toBe(deltas * text.length);
     expect(record.events.at(-1)).toMatchObject({ type: 'response.completed' });
-    expect(notes.join('\n')).toMatch(/stream events over 4\.0 MB were not parsed.*response\.output_text\.done \(4\.0 MB\), response\.output_item\.done \(4\.0 MB\), response\.completed \(4\.0 MB\)/);
+    expect(notes.join('\n')).toMatch(
+      /stream events over 4\.0 MB were not parsed.*response\.output_text\.done \(4\.0 MB\), response\.output_item\.done \(4\.0 MB\), response\.completed \(4\.0 MB\)/,
+    );
     expect(notes.join('\n')).toMatch(/after the first 10000, each item's deltas of one kind are one timeline event/);
     expect(notes.join('\n')).toMatch(/streamed text past its first 1048576 characters/);
   });
 
   it('reads a large JSON request for its top-level fields only, so it still threads, and shows the rest raw', () => {
-    const request = { model: 'gpt-5', input: [{ role: 'user', content: 'x'.repeat(10_000) }], previous_response_id: 'resp_before', store: true };
+    const request = {
+      model: 'gpt-5',
+      input: [{ role: 'user', content: 'x'.repeat(10_000) }],
+      previous_response_id: 'resp_before',
+      store: true,
+    };
     const raw = rawExchange({ request, response: response({ status: 'completed', output: [] }) });
     const { responses, notes } = normalizeExchange({ ...raw, request: asLarge(raw.request) });
     expect(responses).toHaveLength(1);
     expect(responses[0]).toMatchObject({
       responseId: RESP_ID,
       status: 'completed',
-      request: { input: [], previousResponseId: 'resp_before', params: { model: 'gpt-5', previous_response_id: 'resp_before', store: true } },
+      request: {
+        input: [],
+        previousResponseId: 'resp_before',
+        params: { model: 'gpt-5', previous_response_id: 'resp_before', store: true },
+      },
     });
-    expect(notes).toEqual(['request body is 0.0 MB, over the 16 MB that Loupe parses whole: only its top-level fields model, previous_response_id, store were read, the rest is shown raw (its bytes are stored whole)']);
+    expect(notes).toEqual([
+      'request body is 0.0 MB, over the 16 MB that Loupe parses whole: only its top-level fields model, previous_response_id, store were read, the rest is shown raw (its bytes are stored whole)',
+    ]);
   });
 
   it('shows a large JSON body with no top-level scalars raw, not derived', () => {
-    const raw = rawExchange({ request: [{ role: 'user', content: 'hi' }], response: response({ status: 'completed', output: [] }) });
+    const raw = rawExchange({
+      request: [{ role: 'user', content: 'hi' }],
+      response: response({ status: 'completed', output: [] }),
+    });
     const { notes } = normalizeExchange({ ...raw, request: asLarge(raw.request) });
-    expect(notes).toEqual(['request body is 0.0 MB, over the 16 MB that Loupe parses whole: not derived, shown raw (its bytes are stored whole)']);
+    expect(notes).toEqual([
+      'request body is 0.0 MB, over the 16 MB that Loupe parses whole: not derived, shown raw (its bytes are stored whole)',
+    ]);
   });
 
   it('says why a compressed large stream is not derived', () => {
-    const raw = rawExchange({ request: { model: 'gpt-5', input: 'hi', stream: true }, response: sseChunks(textStream(completed)) });
+    const raw = rawExchange({
+      request: { model: 'gpt-5', input: 'hi', stream: true },
+      response: sseChunks(textStream(completed)),
+    });
     const response: DecodedBody = { ...asLarge(raw.response), large: { ...asLarge(raw.response).large!, read: null } };
     const { notes } = normalizeExchange({ ...raw, response });
-    expect(notes[0]).toMatch(/response stream is 0\.0 MB and compressed, over the 16 MB that Loupe decodes whole: shown raw, not derived/);
+    expect(notes[0]).toMatch(
+      /response stream is 0\.0 MB and compressed, over the 16 MB that Loupe decodes whole: shown raw, not derived/,
+    );
   });
 });

@@ -38,7 +38,9 @@ export function firstText(body: DecodedBody): string {
 /** Why a large body is shown raw rather than parsed as JSON, and which of its top-level fields were read. */
 export function largeJsonNote(which: 'request' | 'response', body: DecodedBody, fieldsRead: string[]): string {
   const large = body.large!;
-  const read = fieldsRead.length ? `only its top-level fields ${fieldsRead.join(', ')} were read, the rest is` : 'not derived,';
+  const read = fieldsRead.length
+    ? `only its top-level fields ${fieldsRead.join(', ')} were read, the rest is`
+    : 'not derived,';
   return `${which} body is ${mb(large.bytes)}, over the ${mb(large.limitBytes)} that Loupe parses whole: ${read} shown raw (its bytes are stored whole)`;
 }
 
@@ -60,7 +62,11 @@ export class UnreadEvents {
 
   notes(): string[] {
     if (!this.byType.size) return [];
-    const list = [...this.byType].map(([type, { count, chars }]) => `${count > 1 ? `${count}× ` : ''}${type} (${mb(chars)})`);
-    return [`stream events over ${mb(LARGE_STREAM_LIMITS.eventChars)} were not parsed, so what only they carry (a final text, usage) is not shown: ${list.join(', ')}`];
+    const list = [...this.byType].map(
+      ([type, { count, chars }]) => `${count > 1 ? `${count}× ` : ''}${type} (${mb(chars)})`,
+    );
+    return [
+      `stream events over ${mb(LARGE_STREAM_LIMITS.eventChars)} were not parsed, so what only they carry (a final text, usage) is not shown: ${list.join(', ')}`,
+    ];
   }
 }

@@ -8,7 +8,11 @@ describe('routeOf', () => {
     ['POST', '/openai/v1/responses/', { kind: 'responses.create' }],
     ['POST', '/api/v1/responses', { kind: 'responses.create' }],
     ['POST', '/v1/responses/compact', { kind: 'responses.compact' }],
-    ['GET', '/v1/responses/resp_123?stream=true&starting_after=4', { kind: 'responses.retrieve', responseId: 'resp_123' }],
+    [
+      'GET',
+      '/v1/responses/resp_123?stream=true&starting_after=4',
+      { kind: 'responses.retrieve', responseId: 'resp_123' },
+    ],
     ['POST', '/v1/responses/resp_123/cancel', { kind: 'responses.cancel', responseId: 'resp_123' }],
     ['GET', '/v1/responses/resp_1/input_items?order=asc', { kind: 'responses.input_items', responseId: 'resp_1' }],
     ['POST', '/openai/deployments/gpt-4o/chat/completions?api-version=2024-10-21', { kind: 'chat.completions' }],

@@ -5,7 +5,8 @@ function feed(chunks: string[]): SseEvent[] {
   return parseSse(chunks.map((text, i) => ({ tUs: (i + 1) * 10, text })));
 }
 
-const strip = (events: SseEvent[]) => events.map(({ event, data, id, unterminated }) => ({ event, data, id, unterminated }));
+const strip = (events: SseEvent[]) =>
+  events.map(({ event, data, id, unterminated }) => ({ event, data, id, unterminated }));
 
 describe('SseParser', () => {
   it('parses named events with JSON data, as the Responses API frames them', () => {
@@ -15,7 +16,12 @@ describe('SseParser', () => {
     ]);
     expect(strip(events)).toEqual([
       { event: 'response.created', data: '{"type":"response.created"}', id: null, unterminated: false },
-      { event: 'response.output_text.delta', data: '{"type":"response.output_text.delta","delta":"Hi"}', id: null, unterminated: false },
+      {
+        event: 'response.output_text.delta',
+        data: '{"type":"response.output_text.delta","delta":"Hi"}',
+        id: null,
+        unterminated: false,
+      },
     ]);
     expect(events.map((e) => e.tUs)).toEqual([10, 20]);
   });
@@ -23,7 +29,10 @@ describe('SseParser', () => {
   it('accepts CRLF, CR and LF line endings alike', () => {
     for (const nl of ['\n', '\r\n', '\r']) {
       const events = feed([`event: a${nl}data: 1${nl}${nl}data: 2${nl}${nl}`]);
-      expect(strip(events).map((e) => [e.event, e.data])).toEqual([['a', '1'], [null, '2']]);
+      expect(strip(events).map((e) => [e.event, e.data])).toEqual([
+        ['a', '1'],
+        [null, '2'],
+      ]);
     }
   });
 

@@ -132,7 +132,11 @@ export function parseSse(chunks: ReadonlyArray<{ tUs: number; text: string }>, e
 }
 
 /** The events of a body read a piece at a time, each as soon as it is complete; lines are kept up to `maxLineChars`. */
-export function* streamSse(pieces: Iterable<{ tUs: number; text: string }>, endUs?: number | null, maxLineChars = Infinity): Generator<SseEvent> {
+export function* streamSse(
+  pieces: Iterable<{ tUs: number; text: string }>,
+  endUs?: number | null,
+  maxLineChars = Infinity,
+): Generator<SseEvent> {
   const parser = new SseParser(maxLineChars);
   let lastUs = 0;
   for (const c of pieces) {

@@ -11,7 +11,7 @@ import { layoutRun } from '../layout/layout.js';
 import { normalizeExchange } from '../normalize/normalize.js';
 import { threadRuns } from '../thread/thread.js';
 import { buildTimeline } from '../timeline/timeline.js';
-import type { RawExchange, TraceItem } from '../types.js';
+import type { TraceItem } from '../types.js';
 
 const root = fixturesRoot();
 
@@ -42,7 +42,10 @@ describe.skipIf(!root)('real recordings through the whole trace model', () => {
           expect(nodes.has(id), `${record.responseId} output ${k}`).toBe(true);
           if (item.id !== null) expect(id).toBe(item.id);
         });
-        for (const [items, ids] of [[record.request.input, mapped.input], [record.output, mapped.output]] as const) {
+        for (const [items, ids] of [
+          [record.request.input, mapped.input],
+          [record.output, mapped.output],
+        ] as const) {
           items.forEach((item, k) => {
             if (item.callId === null) return;
             if (isCall(item) && !calls.has(item.callId)) calls.set(item.callId, ids[k]!);
@@ -52,7 +55,8 @@ describe.skipIf(!root)('real recordings through the whole trace model', () => {
       });
       for (const [item, id] of answers) {
         const call = calls.get(item.callId ?? '');
-        if (call !== undefined) expect(callEdges.has(`${call}\u0000${id}`), `call ${item.callId} joined to its ${item.type}`).toBe(true);
+        if (call !== undefined)
+          expect(callEdges.has(`${call}\u0000${id}`), `call ${item.callId} joined to its ${item.type}`).toBe(true);
       }
       // The rest of the pipeline holds on real data too.
       const layout = layoutRun(graph);
@@ -65,7 +69,8 @@ describe.skipIf(!root)('real recordings through the whole trace model', () => {
     for (const record of records) {
       const nodes = nodesOfRun.get(record.responseId);
       if (nodes === undefined) continue;
-      for (const item of record.output) if (item.id !== null) expect(nodes.has(item.id), `${record.responseId} read item ${item.id}`).toBe(true);
+      for (const item of record.output)
+        if (item.id !== null) expect(nodes.has(item.id), `${record.responseId} read item ${item.id}`).toBe(true);
     }
   });
 });

@@ -204,7 +204,10 @@ class GraphBuilder {
     const members =
       step.record.api === 'responses.compact'
         ? [...new Set(step.nodes.input)]
-        : this.nodes.slice(start, -1).filter((n) => n.lane === node.lane).map((n) => n.id);
+        : this.nodes
+            .slice(start, -1)
+            .filter((n) => n.lane === node.lane)
+            .map((n) => n.id);
     this.compactions.set(node.id, members);
     this.windowStart.set(node.lane, this.nodes.length - 1);
   }
@@ -238,8 +241,10 @@ class GraphBuilder {
         : record.api === 'responses.compact'
           ? { before: usage?.inputTokens ?? null, after: usage?.outputTokens ?? null }
           : { before: usage?.inputTokens ?? null, after: null };
-    const callNode = item.callId !== null && isCallOutput(item) ? this.byId.get(this.calls.get(item.callId) ?? '') : undefined;
-    const callName = callNode === undefined ? null : (str(callNode.item.raw.name) ?? str(callNode.item.raw.action) ?? callNode.type);
+    const callNode =
+      item.callId !== null && isCallOutput(item) ? this.byId.get(this.calls.get(item.callId) ?? '') : undefined;
+    const callName =
+      callNode === undefined ? null : (str(callNode.item.raw.name) ?? str(callNode.item.raw.action) ?? callNode.type);
     return { reasoningTokens, compaction, callName };
   }
 }
@@ -247,7 +252,8 @@ class GraphBuilder {
 /**
  * The lane a node is drawn in: its agent (the item's own, an agent message's author, the
  * Agents SDK agent whose response it is, the exchange's `x-loupe-agent`, else `main`), split
- * by WebSocket `stream_id` because the API's lanes run side by side too (`main#a`, `main#b`). The first agent to speak in a lane
+ * by WebSocket `stream_id` because the API's lanes run side by side too (`main#a`, `main#b`). The first agent to speak
+ * in a lane
  * of no named agent takes that lane over, so the user's message sits in the root agent's
  * lane: known when the agent's first item arrives, so a lane never changes afterwards.
  */

@@ -8,7 +8,13 @@ import type { CompactionGroup, FanGroup, GraphGroup, GraphNode, ResponseGroup, R
 import type { Run } from '../thread/thread.js';
 import type { ResponseRecord } from '../types.js';
 
-export function groupsOf(run: Run, nodes: GraphNode[], responses: ResponseNodes[], compactions: Map<string, string[]>, laneAgents: ReadonlyMap<string, string>): GraphGroup[] {
+export function groupsOf(
+  run: Run,
+  nodes: GraphNode[],
+  responses: ResponseNodes[],
+  compactions: Map<string, string[]>,
+  laneAgents: ReadonlyMap<string, string>,
+): GraphGroup[] {
   const groups: GraphGroup[] = [];
   const seen = new Map<string, number>();
   run.responses.forEach((record, i) => {
@@ -33,13 +39,25 @@ export function groupsOf(run: Run, nodes: GraphNode[], responses: ResponseNodes[
   groups.push(...fanGroups(nodes));
   const labelOf = new Map(nodes.map((n) => [n.id, n.label]));
   for (const [compaction, members] of compactions) {
-    const group: CompactionGroup = { kind: 'compaction', id: `compaction:${compaction}`, label: labelOf.get(compaction) ?? 'compaction', compaction, members };
+    const group: CompactionGroup = {
+      kind: 'compaction',
+      id: `compaction:${compaction}`,
+      label: labelOf.get(compaction) ?? 'compaction',
+      compaction,
+      members,
+    };
     groups.push(group);
   }
   return groups;
 }
 
-function responseGroup(record: ResponseRecord, i: number, parent: number | null, members: string[], repeat: number): ResponseGroup {
+function responseGroup(
+  record: ResponseRecord,
+  i: number,
+  parent: number | null,
+  members: string[],
+  repeat: number,
+): ResponseGroup {
   return {
     kind: 'response',
     id: repeat === 0 ? `response:${record.responseId}` : `response:${record.responseId}#${repeat}`,
@@ -89,7 +107,19 @@ function fanGroups(nodes: GraphNode[]): FanGroup[] {
     const key = program === null ? `fan:${node.fan.id}:${tool}` : `fan:${node.fan.id}`;
     let g = byKey.get(key);
     if (g === undefined) {
-      g = { kind: 'fan', id: key, label: '', fan: node.fan.id, tool, program, folded: false, lane: node.lane, response: node.response, members: [], outputs: [] };
+      g = {
+        kind: 'fan',
+        id: key,
+        label: '',
+        fan: node.fan.id,
+        tool,
+        program,
+        folded: false,
+        lane: node.lane,
+        response: node.response,
+        members: [],
+        outputs: [],
+      };
       byKey.set(key, g);
       tools.set(g, new Set());
     }

@@ -18,7 +18,13 @@ export class NodeIdentity {
   private readonly byFingerprint = new Map<string, string[]>();
 
   /** The existing node for the item, or null with the id a new node must take. */
-  resolve(item: TraceItem, responseId: string, role: ItemRole, index: number, usedInRequest: ReadonlySet<string>): { id: string; existing: boolean } {
+  resolve(
+    item: TraceItem,
+    responseId: string,
+    role: ItemRole,
+    index: number,
+    usedInRequest: ReadonlySet<string>,
+  ): { id: string; existing: boolean } {
     if (item.id !== null && this.known.has(item.id)) return { id: item.id, existing: true };
     if (item.id !== null && role === 'output') return { id: item.id, existing: false };
     const callKey = item.callId === null ? null : `${item.type}|${item.callId}`;

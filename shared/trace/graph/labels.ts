@@ -35,7 +35,11 @@ export function itemLabel(item: TraceItem, ctx: LabelContext): string {
     case 'web_search_call':
       return webSearchLabel(obj(r.action));
     case 'file_search_call':
-      return `searched files: ${arr(r.queries).map((q) => quote(str(q) ?? '')).join(', ') || '…'}`;
+      return `searched files: ${
+        arr(r.queries)
+          .map((q) => quote(str(q) ?? ''))
+          .join(', ') || '…'
+      }`;
     case 'code_interpreter_call':
       return `ran code (${lines(str(r.code))})`;
     case 'image_generation_call':
@@ -43,9 +47,17 @@ export function itemLabel(item: TraceItem, ctx: LabelContext): string {
     case 'computer_call':
       return `computer: ${computerAction(obj(r.action) ?? obj(arr(r.actions)[0]))}`;
     case 'shell_call':
-      return `$ ${short(arr(obj(r.action)?.commands).map((c) => str(c) ?? '').join(' && '))}`;
+      return `$ ${short(
+        arr(obj(r.action)?.commands)
+          .map((c) => str(c) ?? '')
+          .join(' && '),
+      )}`;
     case 'local_shell_call':
-      return `$ ${short(arr(obj(r.action)?.command).map((c) => str(c) ?? '').join(' '))}`;
+      return `$ ${short(
+        arr(obj(r.action)?.command)
+          .map((c) => str(c) ?? '')
+          .join(' '),
+      )}`;
     case 'apply_patch_call': {
       const op = obj(r.operation);
       return `patch: ${(str(op?.type) ?? 'edit').replace('_file', '')} ${str(op?.path) ?? ''}`.trim();
@@ -85,7 +97,10 @@ function messageLabel(r: JsonObject): string {
 }
 
 function reasoningLabel(r: JsonObject, tokens: number | null): string {
-  const summary = arr(r.summary).map((s) => str(obj(s)?.text) ?? '').join(' ').trim();
+  const summary = arr(r.summary)
+    .map((s) => str(obj(s)?.text) ?? '')
+    .join(' ')
+    .trim();
   const count = tokens === null ? null : `${fmt(tokens)} tokens`;
   if (summary !== '') return `reasoning${count === null ? '' : ` (${count})`}: ${quote(summary)}`;
   const hidden = contentText(r.content) === '' ? 'summary hidden' : 'raw text';
@@ -104,7 +119,9 @@ function webSearchLabel(action: JsonObject | null): string {
     case 'find_in_page':
       return `found ${quote(str(action?.pattern) ?? '')} in ${str(action?.url) ?? 'a page'}`;
     default: {
-      const queries = [str(action?.query), ...arr(action?.queries).map(str)].filter((q): q is string => q !== null && q !== '');
+      const queries = [str(action?.query), ...arr(action?.queries).map(str)].filter(
+        (q): q is string => q !== null && q !== '',
+      );
       return `searched: ${queries.length === 0 ? '…' : [...new Set(queries)].map(quote).join(', ')}`;
     }
   }
@@ -130,7 +147,9 @@ export function callLabel(name: string, args: string | null): string {
   if (args === null || args.trim() === '') return `${name}()`;
   const parsed = parseJson(args);
   if (!parsed.ok || !isObject(parsed.value)) return `${name}(${short(args)})`;
-  const inner = Object.entries(parsed.value).map(([k, v]) => `${k}: ${valueText(v)}`).join(', ');
+  const inner = Object.entries(parsed.value)
+    .map(([k, v]) => `${k}: ${valueText(v)}`)
+    .join(', ');
   return `${name}(${short(inner)})`;
 }
 

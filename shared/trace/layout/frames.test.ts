@@ -21,17 +21,23 @@ function graphOf(exchanges: RawExchange[]): RunGraph {
   return buildRunGraph(runs[0]!);
 }
 
-const inside = (b: Box, f: Box) => b.x >= f.x && b.y >= f.y && b.x + b.width <= f.x + f.width && b.y + b.height <= f.y + f.height;
-const overlap = (p: Box, q: Box) => p.x < q.x + q.width && q.x < p.x + p.width && p.y < q.y + q.height && q.y < p.y + p.height;
+const inside = (b: Box, f: Box) =>
+  b.x >= f.x && b.y >= f.y && b.x + b.width <= f.x + f.width && b.y + b.height <= f.y + f.height;
+const overlap = (p: Box, q: Box) =>
+  p.x < q.x + q.width && q.x < p.x + p.width && p.y < q.y + q.height && q.y < p.y + p.height;
 
 /** Every geometric invariant the canvas relies on; returns the violations, none expected. */
 function violations(graph: RunGraph, layout: RunLayout, options: LayoutOptions = {}): string[] {
   const out: string[] = [];
   const collapsed = new Set(Object.keys(layout.fans));
-  const windows = graph.groups.flatMap((g) => (g.kind === 'compaction' && options.foldedCompactions?.has(g.id) ? [g.members] : []));
+  const windows = graph.groups.flatMap((g) =>
+    g.kind === 'compaction' && options.foldedCompactions?.has(g.id) ? [g.members] : [],
+  );
   const inWindow = new Set(windows.flat());
   const folded = new Set([
-    ...graph.groups.flatMap((g) => (g.kind === 'fan' && collapsed.has(g.id) ? [...g.members.slice(1), ...g.outputs.slice(1)] : [])),
+    ...graph.groups.flatMap((g) =>
+      g.kind === 'fan' && collapsed.has(g.id) ? [...g.members.slice(1), ...g.outputs.slice(1)] : [],
+    ),
     ...windows.flatMap((members) => members.slice(1)),
   ]);
   for (const g of graph.groups) {
@@ -43,23 +49,28 @@ function violations(graph: RunGraph, layout: RunLayout, options: LayoutOptions =
     }
     const reason = layout.failures[g.id];
     if (g.failure !== null && reason === undefined) out.push(`${g.id} failed with no row for its reason`);
-    if (reason !== undefined && !frames.some((f) => inside(reason, f))) out.push(`the reason of ${g.id} outside its frames`);
-    for (const [id, b] of Object.entries(layout.nodes)) if (reason !== undefined && overlap(reason, b)) out.push(`the reason of ${g.id} overlaps ${id}`);
+    if (reason !== undefined && !frames.some((f) => inside(reason, f)))
+      out.push(`the reason of ${g.id} outside its frames`);
+    for (const [id, b] of Object.entries(layout.nodes))
+      if (reason !== undefined && overlap(reason, b)) out.push(`the reason of ${g.id} overlaps ${id}`);
   }
   const frames = Object.entries(layout.frames).flatMap(([id, fs]) => fs.map((f, i) => ({ id: `${id}[${i}]`, f })));
   for (let i = 0; i < frames.length; i++) {
-    for (let j = i + 1; j < frames.length; j++) if (overlap(frames[i]!.f, frames[j]!.f)) out.push(`frame ${frames[i]!.id} overlaps ${frames[j]!.id}`);
+    for (let j = i + 1; j < frames.length; j++)
+      if (overlap(frames[i]!.f, frames[j]!.f)) out.push(`frame ${frames[i]!.id} overlaps ${frames[j]!.id}`);
   }
   const boxes = Object.entries(layout.nodes).filter(([id]) => !folded.has(id));
   for (let i = 0; i < boxes.length; i++) {
     for (let j = i + 1; j < boxes.length; j++) {
       const [a, p] = boxes[i]!;
       const [b, q] = boxes[j]!;
-      if (p !== q && overlap(p, q) && !(p.x === q.x && p.y === q.y && collapsedPair(graph, layout, a, b))) out.push(`node ${a} overlaps ${b}`);
+      if (p !== q && overlap(p, q) && !(p.x === q.x && p.y === q.y && collapsedPair(graph, layout, a, b)))
+        out.push(`node ${a} overlaps ${b}`);
     }
   }
   for (const e of graph.edges) {
-    if (layout.cells[e.to] !== layout.cells[e.from] && layout.cells[e.to]!.row <= layout.cells[e.from]!.row) out.push(`edge ${e.from} -> ${e.to} points up`);
+    if (layout.cells[e.to] !== layout.cells[e.from] && layout.cells[e.to]!.row <= layout.cells[e.from]!.row)
+      out.push(`edge ${e.from} -> ${e.to} points up`);
   }
   for (let i = 1; i < layout.lanes.length; i++) {
     const [a, b] = [layout.lanes[i - 1]!, layout.lanes[i]!];
@@ -69,7 +80,13 @@ function violations(graph: RunGraph, layout: RunLayout, options: LayoutOptions =
 }
 
 function collapsedPair(graph: RunGraph, layout: RunLayout, a: string, b: string): boolean {
-  return graph.groups.some((g) => g.kind === 'fan' && layout.fans[g.id] !== undefined && [...g.members, ...g.outputs].includes(a) && [...g.members, ...g.outputs].includes(b));
+  return graph.groups.some(
+    (g) =>
+      g.kind === 'fan' &&
+      layout.fans[g.id] !== undefined &&
+      [...g.members, ...g.outputs].includes(a) &&
+      [...g.members, ...g.outputs].includes(b),
+  );
 }
 
 const cases: Array<[string, () => RawExchange[], LayoutOptions?]> = [
@@ -150,12 +167,18 @@ describe('layout packs to content', () => {
   });
 
   it('never moves a placed node as the runs grow, exchange by exchange', () => {
-    for (const [name, build] of [['5 program calls', () => programFan(5)], ['three subagents', () => researchTeam(3)], ['40 stateless turns', () => statelessTurns(40)], ['a failed turn and its retry', unreachableTurn]] as const) {
+    for (const [name, build] of [
+      ['5 program calls', () => programFan(5)],
+      ['three subagents', () => researchTeam(3)],
+      ['40 stateless turns', () => statelessTurns(40)],
+      ['a failed turn and its retry', unreachableTurn],
+    ] as const) {
       const exchanges = build();
       const full = layoutRun(graphOf(exchanges));
       for (let k = 1; k < exchanges.length; k++) {
         const partial = layoutRun(graphOf(exchanges.slice(0, k)));
-        for (const [id, box] of Object.entries(partial.nodes)) expect(full.nodes[id], `${name}: ${id} after ${k}`).toEqual(box);
+        for (const [id, box] of Object.entries(partial.nodes))
+          expect(full.nodes[id], `${name}: ${id} after ${k}`).toEqual(box);
       }
     }
   });
@@ -180,7 +203,12 @@ describe('layout packs to content', () => {
   it("folds a program's calls into one node and their outputs into another, on demand", () => {
     const graph = graphOf(programFan(5));
     const group = graph.groups.find((g) => g.kind === 'fan');
-    expect(group).toMatchObject({ id: 'fan:prog_w:program-calls', program: 'prog_w', folded: false, label: '×5 get_latency_stats' });
+    expect(group).toMatchObject({
+      id: 'fan:prog_w:program-calls',
+      program: 'prog_w',
+      folded: false,
+      label: '×5 get_latency_stats',
+    });
     const open = layoutRun(graph);
     expect(open.fans).toEqual({});
     const folded = layoutRun(graph, { toggledFans: new Set([group!.id]) });

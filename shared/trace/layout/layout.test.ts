@@ -20,7 +20,8 @@ function overlaps(layout: RunLayout): string[] {
     for (let j = i + 1; j < boxes.length; j++) {
       const [a, p] = boxes[i]!;
       const [b, q] = boxes[j]!;
-      if (p.x < q.x + q.width && q.x < p.x + p.width && p.y < q.y + q.height && q.y < p.y + p.height) hits.push(`${a} / ${b}`);
+      if (p.x < q.x + q.width && q.x < p.x + p.width && p.y < q.y + q.height && q.y < p.y + p.height)
+        hits.push(`${a} / ${b}`);
     }
   }
   return hits;
@@ -30,8 +31,21 @@ describe('layout', () => {
   it('puts parallel calls side by side, each output under its call, and the join below them', () => {
     const { layout } = laidOut(parallelCalls());
     const c = layout.cells;
-    expect([c.fc_1, c.fc_2, c.fc_3].map((x) => [x?.row, x?.column])).toEqual([[2, 0], [2, 1], [2, 2]]);
-    expect(['function_call_output:call_1', 'function_call_output:call_2', 'function_call_output:call_3'].map((id) => [c[id]?.row, c[id]?.column])).toEqual([[3, 0], [3, 1], [3, 2]]);
+    expect([c.fc_1, c.fc_2, c.fc_3].map((x) => [x?.row, x?.column])).toEqual([
+      [2, 0],
+      [2, 1],
+      [2, 2],
+    ]);
+    expect(
+      ['function_call_output:call_1', 'function_call_output:call_2', 'function_call_output:call_3'].map((id) => [
+        c[id]?.row,
+        c[id]?.column,
+      ]),
+    ).toEqual([
+      [3, 0],
+      [3, 1],
+      [3, 2],
+    ]);
     expect(c.msg_par).toEqual({ lane: 0, column: 0, row: 4 });
     expect(overlaps(layout)).toEqual([]);
   });
@@ -43,7 +57,11 @@ describe('layout', () => {
     for (const e of graph.edges) expect(row(e.to), `${e.from} -${e.kind}-> ${e.to}`).toBeGreaterThan(row(e.from));
     // The user's message sits in the root's lane: no lane holds only it.
     expect(graph.lanes).toEqual(['main', 'researcher', 'fact_checker']);
-    expect(graph.groups.filter((g) => g.kind === 'agent').map((g) => g.label)).toEqual(['root', 'researcher', 'fact_checker']);
+    expect(graph.groups.filter((g) => g.kind === 'agent').map((g) => g.label)).toEqual([
+      'root',
+      'researcher',
+      'fact_checker',
+    ]);
     expect(layout.cells[graph.responses[0]!.input[0]!]?.lane).toBe(0);
     expect(layout.cells.ws_f?.lane).toBe(2);
     expect(new Set(Object.values(layout.nodes).map((b) => b.x)).size).toBe(3);

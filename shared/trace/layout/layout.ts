@@ -80,7 +80,8 @@ export interface RunLayout {
   height: number;
 }
 
-const DEFAULTS: Required<Omit<LayoutOptions, 'toggledFans' | 'foldedResponses' | 'foldedLanes' | 'foldedCompactions'>> = { nodeWidth: 240, nodeHeight: 64, gapX: 24, gapY: 36, maxColumns: 6, laneGap: 96, groupPadding: 12 };
+const DEFAULTS: Required<Omit<LayoutOptions, 'toggledFans' | 'foldedResponses' | 'foldedLanes' | 'foldedCompactions'>> =
+  { nodeWidth: 240, nodeHeight: 64, gapX: 24, gapY: 36, maxColumns: 6, laneGap: 96, groupPadding: 12 };
 
 interface LaneState {
   index: number;
@@ -155,7 +156,13 @@ export function layoutRun(graph: RunGraph, options: LayoutOptions = {}): RunLayo
     const id = failed.get(lane.response);
     if (id === undefined || failures[id] !== undefined) return;
     const row = lane.bottom;
-    failures[id] = { x: lane.x, y: row * (o.nodeHeight + o.gapY), width: o.nodeWidth, height: o.nodeHeight, lane: name };
+    failures[id] = {
+      x: lane.x,
+      y: row * (o.nodeHeight + o.gapY),
+      width: o.nodeWidth,
+      height: o.nodeHeight,
+      lane: name,
+    };
     lane.lastRow[0] = row;
     lane.used = Math.max(lane.used, 1);
     lane.bottom = row + 1;
@@ -177,7 +184,13 @@ export function layoutRun(graph: RunGraph, options: LayoutOptions = {}): RunLayo
     const folded = options.foldedResponses?.has(node.response) || options.foldedLanes?.has(node.lane);
     const window = windowOf.get(node.id);
     const sharedKey =
-      window !== undefined ? `${window}@${node.lane}` : folded ? `response:${node.response}@${node.lane}` : group === undefined ? null : `${node.fan !== null ? '' : 'out:'}${group.id}@${node.response}`;
+      window !== undefined
+        ? `${window}@${node.lane}`
+        : folded
+          ? `response:${node.response}@${node.lane}`
+          : group === undefined
+            ? null
+            : `${node.fan !== null ? '' : 'out:'}${group.id}@${node.response}`;
     let cell = sharedKey === null ? undefined : shared.get(sharedKey);
     if (cell !== undefined && node.fan !== null && !folded && window === undefined) {
       // The group's outputs find their band through any member.
@@ -194,10 +207,19 @@ export function layoutRun(graph: RunGraph, options: LayoutOptions = {}): RunLayo
       maxRow = Math.max(maxRow, row);
     }
     cells[node.id] = cell;
-    boxes[node.id] = { x: lane.x + cell.column * stepX, y: cell.row * (o.nodeHeight + o.gapY), width: o.nodeWidth, height: o.nodeHeight };
+    boxes[node.id] = {
+      x: lane.x + cell.column * stepX,
+      y: cell.row * (o.nodeHeight + o.gapY),
+      width: o.nodeWidth,
+      height: o.nodeHeight,
+    };
   }
   for (const [name, lane] of lanes) reserve(name, lane);
-  const laneList = [...lanes.entries()].map(([lane, s]) => ({ lane, x: s.x, width: Math.max(1, s.used) * stepX - o.gapX }));
+  const laneList = [...lanes.entries()].map(([lane, s]) => ({
+    lane,
+    x: s.x,
+    width: Math.max(1, s.used) * stepX - o.gapX,
+  }));
   const fans: RunLayout['fans'] = {};
   for (const g of new Set(collapsed.values())) {
     const calls = boxes[g.members[0]!];
@@ -259,7 +281,12 @@ function place(
 }
 
 /** The next slot of a band (started below the lane on first use), row by row at the lane's width. */
-function takeSlot(bands: Map<string, Band>, key: string, lane: LaneState, floor: number): { column: number; row: number; slot: number; cols: number } {
+function takeSlot(
+  bands: Map<string, Band>,
+  key: string,
+  lane: LaneState,
+  floor: number,
+): { column: number; row: number; slot: number; cols: number } {
   let band = bands.get(key);
   if (band === undefined) {
     band = { base: Math.max(floor, lane.bottom), cols: lane.cap, slots: 0 };
@@ -269,7 +296,12 @@ function takeSlot(bands: Map<string, Band>, key: string, lane: LaneState, floor:
   const cols = Math.min(band.cols, lane.cap);
   const slot = band.slots++;
   const column = slot % cols;
-  return { column, row: Math.max(band.base + Math.floor(slot / cols), floor, (lane.lastRow[column] ?? -1) + 1), slot, cols };
+  return {
+    column,
+    row: Math.max(band.base + Math.floor(slot / cols), floor, (lane.lastRow[column] ?? -1) + 1),
+    slot,
+    cols,
+  };
 }
 
 /** Calls and outputs of every fan group drawn folded → their group. */
@@ -287,7 +319,8 @@ function collapsedFans(groups: GraphGroup[], toggled: ReadonlySet<string> | unde
 function foldedWindows(groups: GraphGroup[], folded: ReadonlySet<string> | undefined): Map<string, string> {
   const out = new Map<string, string>();
   if (folded === undefined || folded.size === 0) return out;
-  for (const g of groups) if (g.kind === 'compaction' && folded.has(g.id)) for (const id of g.members) out.set(id, g.id);
+  for (const g of groups)
+    if (g.kind === 'compaction' && folded.has(g.id)) for (const id of g.members) out.set(id, g.id);
   return out;
 }
 
@@ -318,7 +351,14 @@ function groupBoxes(groups: GraphGroup[], boxes: Record<string, Box>, pad: numbe
 }
 
 /** A response's members split by lane, each part boxed on its own; members in a folded compaction window left out. */
-function responseFrames(groups: GraphGroup[], nodes: GraphNode[], boxes: Record<string, Box>, pad: number, windowOf: ReadonlyMap<string, string>, failures: Record<string, Frame>): Record<string, Frame[]> {
+function responseFrames(
+  groups: GraphGroup[],
+  nodes: GraphNode[],
+  boxes: Record<string, Box>,
+  pad: number,
+  windowOf: ReadonlyMap<string, string>,
+  failures: Record<string, Frame>,
+): Record<string, Frame[]> {
   const laneOf = new Map<string, string>();
   for (const n of nodes) laneOf.set(n.id, n.lane);
   const out: Record<string, Frame[]> = {};

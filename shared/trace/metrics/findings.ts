@@ -43,12 +43,29 @@ export function findings(run: Run, m: RunMetrics): Finding[] {
   }
   for (const resp of m.responses) {
     if (resp.cache.verdict !== 'miss') continue;
-    const why = resp.cache.reason === null ? 'for a reason the API did not give' : (CACHE_ADVICE[resp.cache.reason] ?? resp.cache.reason);
-    const missed = resp.cache.missedTokens === null ? '' : ` (~${fmt(resp.cache.missedTokens)} tokens billed at the full input price)`;
-    out.push({ kind: 'cache_miss', severity: 'warning', message: `${resp.responseId} missed the prompt cache${missed}: ${why}.`, responses: [resp.response], nodes: [] });
+    const why =
+      resp.cache.reason === null
+        ? 'for a reason the API did not give'
+        : (CACHE_ADVICE[resp.cache.reason] ?? resp.cache.reason);
+    const missed =
+      resp.cache.missedTokens === null
+        ? ''
+        : ` (~${fmt(resp.cache.missedTokens)} tokens billed at the full input price)`;
+    out.push({
+      kind: 'cache_miss',
+      severity: 'warning',
+      message: `${resp.responseId} missed the prompt cache${missed}: ${why}.`,
+      responses: [resp.response],
+      nodes: [],
+    });
   }
   const t = m.totals.tokens;
-  if (m.responses.length > 2 && t.input >= 10_000 && t.cached / t.input < 0.25 && !out.some((f) => f.kind === 'cache_miss')) {
+  if (
+    m.responses.length > 2 &&
+    t.input >= 10_000 &&
+    t.cached / t.input < 0.25 &&
+    !out.some((f) => f.kind === 'cache_miss')
+  ) {
     out.push({
       kind: 'low_cache_use',
       severity: 'info',
@@ -59,7 +76,9 @@ export function findings(run: Run, m: RunMetrics): Finding[] {
   }
   for (const p of m.parallelism) {
     const names = [...new Set(p.names)].join(', ');
-    const how = p.parallelDisabled ? 'set parallel_tool_calls to true (it was false) so the model can request them together' : 'prompt or allow the model to request them in one turn (parallel tool calls)';
+    const how = p.parallelDisabled
+      ? 'set parallel_tool_calls to true (it was false) so the model can request them together'
+      : 'prompt or allow the model to request them in one turn (parallel tool calls)';
     out.push({
       kind: 'missed_parallelism',
       severity: p.savedMs >= 1_000 ? 'warning' : 'info',
@@ -83,7 +102,9 @@ export function findings(run: Run, m: RunMetrics): Finding[] {
   }
   // A response cut short by steering (WebSocket `response.steer`) ended as the client asked.
   const steered = (i: number) => run.responses[i]?.error?.code === 'steered';
-  const failed = m.responses.filter((x) => ['failed', 'error', 'aborted', 'incomplete'].includes(x.status) && !steered(x.response));
+  const failed = m.responses.filter(
+    (x) => ['failed', 'error', 'aborted', 'incomplete'].includes(x.status) && !steered(x.response),
+  );
   if (failed.length > 0) {
     out.push({
       kind: 'failed_responses',

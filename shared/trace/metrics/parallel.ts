@@ -31,7 +31,9 @@ export function missedParallelism(run: Run, graph: RunGraph): MissedParallelism[
   const outputOf = new Map<string, GraphNode>();
   for (const n of graph.nodes) if (n.callNode !== null) outputOf.set(n.callNode, n);
   const single = graph.responses.map((r) => {
-    const calls = r.output.map((id) => byId.get(id)).filter((n): n is GraphNode => n !== undefined && n.kind === 'tool_call' && !madeByProgram(n));
+    const calls = r.output
+      .map((id) => byId.get(id))
+      .filter((n): n is GraphNode => n !== undefined && n.kind === 'tool_call' && !madeByProgram(n));
     return calls.length === 1 ? calls[0] : undefined;
   });
   // The child request that carried the call's output back: the tool continuation.
@@ -39,7 +41,13 @@ export function missedParallelism(run: Run, graph: RunGraph): MissedParallelism[
   run.links.forEach((link, i) => {
     const call = link.parent === null ? undefined : single[link.parent];
     const output = call === undefined ? undefined : outputOf.get(call.id);
-    if (link.parent !== null && output !== undefined && graph.responses[i]?.input.includes(output.id) && !next.has(link.parent)) next.set(link.parent, i);
+    if (
+      link.parent !== null &&
+      output !== undefined &&
+      graph.responses[i]?.input.includes(output.id) &&
+      !next.has(link.parent)
+    )
+      next.set(link.parent, i);
   });
 
   const found: MissedParallelism[] = [];
@@ -47,7 +55,11 @@ export function missedParallelism(run: Run, graph: RunGraph): MissedParallelism[
   single.forEach((call, i) => {
     if (call === undefined || inChain.has(i)) return;
     const chain: number[] = [];
-    for (let j: number | undefined = i; j !== undefined && single[j] !== undefined && !inChain.has(j); j = next.get(j)) {
+    for (
+      let j: number | undefined = i;
+      j !== undefined && single[j] !== undefined && !inChain.has(j);
+      j = next.get(j)
+    ) {
       chain.push(j);
       inChain.add(j);
     }
@@ -57,7 +69,11 @@ export function missedParallelism(run: Run, graph: RunGraph): MissedParallelism[
 }
 
 /** Splits a chain where a call repeats an earlier call of its group or quotes an earlier output of it. */
-function independentGroups(chain: number[], single: Array<GraphNode | undefined>, outputOf: Map<string, GraphNode>): number[][] {
+function independentGroups(
+  chain: number[],
+  single: Array<GraphNode | undefined>,
+  outputOf: Map<string, GraphNode>,
+): number[][] {
   const calls = chain.map((r) => single[r]).filter((n): n is GraphNode => n !== undefined);
   const args = calls.map((c) => str(c.item.raw.arguments) ?? str(c.item.raw.input) ?? '');
   const outputs = calls.map((c) => {
@@ -85,7 +101,12 @@ function independentGroups(chain: number[], single: Array<GraphNode | undefined>
 }
 
 /** Sequential: every turn and every tool run; together: the first turn and the slowest tool. */
-function describe(group: number[], run: Run, single: Array<GraphNode | undefined>, next: Map<number, number>): MissedParallelism {
+function describe(
+  group: number[],
+  run: Run,
+  single: Array<GraphNode | undefined>,
+  next: Map<number, number>,
+): MissedParallelism {
   let turns = 0;
   let tools = 0;
   let slowest = 0;

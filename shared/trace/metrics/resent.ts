@@ -35,7 +35,18 @@ export interface ResentInput {
 /** Token counts of items are estimates (~4 characters a token); the API reports none per item. */
 export function resentInput(run: Run, graph: RunGraph): ResentInput {
   const firstSeen = new Map(graph.nodes.map((n) => [n.id, n.response]));
-  const out: ResentInput = { requests: 0, sentItems: 0, sentTokens: 0, resentItems: 0, resentTokens: 0, minimalItems: 0, minimalTokens: 0, billed: { input: 0, cached: 0 }, uncachedTokens: 0, apis: [] };
+  const out: ResentInput = {
+    requests: 0,
+    sentItems: 0,
+    sentTokens: 0,
+    resentItems: 0,
+    resentTokens: 0,
+    minimalItems: 0,
+    minimalTokens: 0,
+    billed: { input: 0, cached: 0 },
+    uncachedTokens: 0,
+    apis: [],
+  };
   const apis = new Set<ApiKind>();
   run.responses.forEach((record, i) => {
     if (record.api === 'conversations') return; // items written to a conversation are stored, not resent
@@ -64,7 +75,8 @@ export function resentInput(run: Run, graph: RunGraph): ResentInput {
     if (u === null) return;
     out.billed.input += u.inputTokens;
     out.billed.cached += u.cachedTokens;
-    if (u.inputTokens >= CACHE_MIN_TOKENS) out.uncachedTokens += Math.max(0, Math.min(resentTokensHere, u.inputTokens) - u.cachedTokens);
+    if (u.inputTokens >= CACHE_MIN_TOKENS)
+      out.uncachedTokens += Math.max(0, Math.min(resentTokensHere, u.inputTokens) - u.cachedTokens);
   });
   out.apis = [...apis].sort();
   return out;

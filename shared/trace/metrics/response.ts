@@ -48,7 +48,16 @@ export function responseMetrics(record: ResponseRecord, index: number, prices: P
     status: record.status,
     ttftMs: ms(record.timings.ttftUs),
     durationMs: ms(record.timings.durationUs),
-    tokens: u === null ? null : { input: u.inputTokens, cached: u.cachedTokens, output: u.outputTokens, reasoning: u.reasoningTokens, total: u.totalTokens },
+    tokens:
+      u === null
+        ? null
+        : {
+            input: u.inputTokens,
+            cached: u.cachedTokens,
+            output: u.outputTokens,
+            reasoning: u.reasoningTokens,
+            total: u.totalTokens,
+          },
     costUsd: costOf(u, record.model, prices),
     cache: cacheMetrics(record),
   };

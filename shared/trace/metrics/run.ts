@@ -42,7 +42,10 @@ export function runMetrics(run: Run, graph: RunGraph, prices: PriceTable): RunMe
 
 function runTime(run: Run, graph: RunGraph): { time: RunTime; gaps: RunMetrics['clientGaps'] } {
   if (run.responses.length === 0) return { time: { wallMs: 0, modelMs: 0, clientMs: 0, idleMs: 0 }, gaps: [] };
-  const model: Interval[] = run.responses.map((r) => ({ start: recordStartUs(r), end: Math.max(recordEndUs(r), recordStartUs(r)) }));
+  const model: Interval[] = run.responses.map((r) => ({
+    start: recordStartUs(r),
+    end: Math.max(recordEndUs(r), recordStartUs(r)),
+  }));
   const client: Interval[] = [];
   const gaps: RunMetrics['clientGaps'] = [];
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
@@ -67,7 +70,12 @@ function runTime(run: Run, graph: RunGraph): { time: RunTime; gaps: RunMetrics['
   const split = splitTime(from, to, [model, client]);
   gaps.sort((a, b) => b.ms - a.ms);
   return {
-    time: { wallMs: (to - from) / 1000, modelMs: (split.covered[0] ?? 0) / 1000, clientMs: (split.covered[1] ?? 0) / 1000, idleMs: split.rest / 1000 },
+    time: {
+      wallMs: (to - from) / 1000,
+      modelMs: (split.covered[0] ?? 0) / 1000,
+      clientMs: (split.covered[1] ?? 0) / 1000,
+      idleMs: split.rest / 1000,
+    },
     gaps,
   };
 }

@@ -109,7 +109,8 @@ export function latestQuoted(values: string[][], outputs: string[][]): number[] 
           if (k >= width) h = (h - Math.imul(t.charCodeAt(k - width), out)) | 0;
           if (k < width - 1 || (bits[(h >>> 5) & (BLOOM_WORDS - 1)]! & (1 << (h & 31))) === 0) continue;
           const start = k - width + 1;
-          for (const run of table.get(h) ?? []) if (run.call > i && latest[run.call]! < i && t.startsWith(run.text, start)) latest[run.call] = i;
+          for (const run of table.get(h) ?? [])
+            if (run.call > i && latest[run.call]! < i && t.startsWith(run.text, start)) latest[run.call] = i;
         }
       }
   });

@@ -40,7 +40,12 @@ export function chatMessageItems(m: JsonObject, customIds: ReadonlySet<string> =
   }
   for (const call of calls) items.push(toolCallItem(call));
   if (legacyCall !== null) {
-    items.push({ type: 'function_call', call_id: null, name: legacyCall.name ?? null, arguments: legacyCall.arguments ?? null });
+    items.push({
+      type: 'function_call',
+      call_id: null,
+      name: legacyCall.name ?? null,
+      arguments: legacyCall.arguments ?? null,
+    });
   }
   return items;
 }
@@ -48,7 +53,12 @@ export function chatMessageItems(m: JsonObject, customIds: ReadonlySet<string> =
 function toolCallItem(call: JsonObject): JsonObject {
   const custom = obj(call.custom);
   if (call.type === 'custom' || custom !== null) {
-    return { type: 'custom_tool_call', call_id: str(call.id), name: custom?.name ?? null, input: custom?.input ?? null };
+    return {
+      type: 'custom_tool_call',
+      call_id: str(call.id),
+      name: custom?.name ?? null,
+      input: custom?.input ?? null,
+    };
   }
   const fn = obj(call.function);
   return { type: 'function_call', call_id: str(call.id), name: fn?.name ?? null, arguments: fn?.arguments ?? null };

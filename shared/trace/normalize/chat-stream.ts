@@ -31,8 +31,16 @@ export interface ChatStreamOutcome {
 
 export function foldChatStream(raw: RawExchange, notes: string[]): ChatStreamOutcome {
   const out: ChatStreamOutcome = {
-    id: null, model: null, finishReason: null, sawDone: false, output: [], events: [],
-    usage: null, error: null, ttftUs: null, lastUs: null,
+    id: null,
+    model: null,
+    finishReason: null,
+    sawDone: false,
+    output: [],
+    events: [],
+    usage: null,
+    error: null,
+    ttftUs: null,
+    lastUs: null,
   };
   const text = { content: '', refusal: '', reasoning: '' };
   const calls = new Map<number, ToolCallParts>();
@@ -82,7 +90,8 @@ export function foldChatStream(raw: RawExchange, notes: string[]): ChatStreamOut
   if (calls.size > 0) {
     message.tool_calls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, c]) => toolCallJson(c));
   }
-  const receivedAnything = role !== null || message.content !== null || calls.size > 0 || text.refusal !== '' || text.reasoning !== '';
+  const receivedAnything =
+    role !== null || message.content !== null || calls.size > 0 || text.refusal !== '' || text.reasoning !== '';
   out.output = receivedAnything ? toTraceItems(chatMessageItems(message), raw.agent) : [];
   return out;
 }

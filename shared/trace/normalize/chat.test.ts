@@ -65,9 +65,23 @@ describe('Chat Completions', () => {
       ['function_call_output', 'call_a', null],
       ['custom_tool_call_output', 'call_b', null],
     ]);
-    expect(record.request.input[2]?.raw).toEqual({ type: 'function_call', call_id: 'call_a', name: 'get_weather', arguments: '{"city":"Paris"}' });
-    expect(record.request.input[3]?.raw).toEqual({ type: 'custom_tool_call', call_id: 'call_b', name: 'run_sql', input: 'select 1' });
-    expect(record.request.input[4]?.raw).toEqual({ type: 'function_call_output', call_id: 'call_a', output: '{"temp":21}' });
+    expect(record.request.input[2]?.raw).toEqual({
+      type: 'function_call',
+      call_id: 'call_a',
+      name: 'get_weather',
+      arguments: '{"city":"Paris"}',
+    });
+    expect(record.request.input[3]?.raw).toEqual({
+      type: 'custom_tool_call',
+      call_id: 'call_b',
+      name: 'run_sql',
+      input: 'select 1',
+    });
+    expect(record.request.input[4]?.raw).toEqual({
+      type: 'function_call_output',
+      call_id: 'call_a',
+      output: '{"temp":21}',
+    });
   });
 
   it('reads a JSON completion with text and tool calls', () => {
@@ -86,7 +100,9 @@ describe('Chat Completions', () => {
               content: 'Checking both.',
               refusal: null,
               annotations: [],
-              tool_calls: [{ id: 'call_c', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } }],
+              tool_calls: [
+                { id: 'call_c', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } },
+              ],
             },
             logprobs: null,
             finish_reason: 'tool_calls',
@@ -119,18 +135,29 @@ describe('Chat Completions', () => {
   });
 
   it('maps finish reasons: length and content_filter are incomplete', () => {
-    const body = (finish: string) => ({ id: ID, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'Once upon' }, finish_reason: finish }] });
+    const body = (finish: string) => ({
+      id: ID,
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'Once upon' }, finish_reason: finish }],
+    });
     expect(one({ request: history, response: body('stop') }).record.status).toBe('completed');
-    expect(one({ request: history, response: body('length') }).record).toMatchObject({ status: 'incomplete', error: { code: 'length' } });
+    expect(one({ request: history, response: body('length') }).record).toMatchObject({
+      status: 'incomplete',
+      error: { code: 'length' },
+    });
     expect(one({ request: history, response: body('content_filter') }).record.status).toBe('incomplete');
   });
 
   it('accumulates a stream: content, parallel tool calls by index, usage after the last choice', () => {
     const stream = chunks([
       chunk({ role: 'assistant', content: null, refusal: null }),
-      chunk({ tool_calls: [{ index: 0, id: 'call_p', type: 'function', function: { name: 'get_weather', arguments: '' } }] }),
+      chunk({
+        tool_calls: [{ index: 0, id: 'call_p', type: 'function', function: { name: 'get_weather', arguments: '' } }],
+      }),
       chunk({ tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] }),
-      chunk({ tool_calls: [{ index: 1, id: 'call_r', type: 'function', function: { name: 'get_weather', arguments: '' } }] }),
+      chunk({
+        tool_calls: [{ index: 1, id: 'call_r', type: 'function', function: { name: 'get_weather', arguments: '' } }],
+      }),
       chunk({ tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] }),
       chunk({ tool_calls: [{ index: 1, function: { arguments: '{"city":"Rome"}' } }] }),
       chunk({}, 'tool_calls'),
@@ -150,8 +177,17 @@ describe('Chat Completions', () => {
   });
 
   it('accumulates streamed text and marks a cut stream aborted', () => {
-    const stream = chunks([chunk({ role: 'assistant', content: '' }), chunk({ content: 'Bonjour' }), chunk({ content: ' à' })]);
-    const { record, notes } = one({ request: history, response: stream, state: 'upstream_reset', error: 'socket hang up' });
+    const stream = chunks([
+      chunk({ role: 'assistant', content: '' }),
+      chunk({ content: 'Bonjour' }),
+      chunk({ content: ' à' }),
+    ]);
+    const { record, notes } = one({
+      request: history,
+      response: stream,
+      state: 'upstream_reset',
+      error: 'socket hang up',
+    });
     expect(record.status).toBe('aborted');
     expect(record.output.map((i) => i.raw.content)).toEqual(['Bonjour à']);
     expect(record.timings.ttftUs).toBe(2_000);
@@ -160,13 +196,18 @@ describe('Chat Completions', () => {
 
   it('reads a streamed custom tool call', () => {
     const stream = chunks([
-      chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_x', type: 'custom', custom: { name: 'run_sql', input: 'select' } }] }),
+      chunk({
+        role: 'assistant',
+        tool_calls: [{ index: 0, id: 'call_x', type: 'custom', custom: { name: 'run_sql', input: 'select' } }],
+      }),
       chunk({ tool_calls: [{ index: 0, custom: { input: ' 1' } }] }),
       chunk({}, 'tool_calls'),
       'data: [DONE]\n\n',
     ]);
     const { record } = one({ request: history, response: stream });
-    expect(record.output.map((i) => [i.type, i.callId, i.raw.input])).toEqual([['custom_tool_call', 'call_x', 'select 1']]);
+    expect(record.output.map((i) => [i.type, i.callId, i.raw.input])).toEqual([
+      ['custom_tool_call', 'call_x', 'select 1'],
+    ]);
   });
 
   it('turns an error body, before or inside a stream, into status error', () => {
@@ -174,26 +215,52 @@ describe('Chat Completions', () => {
       id: 4,
       status: 401,
       request: history,
-      response: { error: { message: 'Incorrect API key provided: sk-…abcd.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } },
+      response: {
+        error: {
+          message: 'Incorrect API key provided: sk-…abcd.',
+          type: 'invalid_request_error',
+          param: null,
+          code: 'invalid_api_key',
+        },
+      },
     });
-    expect(http.record).toMatchObject({ responseId: 'exchange:4', status: 'error', error: { code: 'invalid_api_key' } });
+    expect(http.record).toMatchObject({
+      responseId: 'exchange:4',
+      status: 'error',
+      error: { code: 'invalid_api_key' },
+    });
     const inStream = one({
       request: history,
-      response: chunks([chunk({ role: 'assistant', content: 'Hi' }), `data: ${JSON.stringify({ error: { message: 'overloaded', type: 'server_error', code: null } })}\n\n`]),
+      response: chunks([
+        chunk({ role: 'assistant', content: 'Hi' }),
+        `data: ${JSON.stringify({ error: { message: 'overloaded', type: 'server_error', code: null } })}\n\n`,
+      ]),
     });
     expect(inStream.record).toMatchObject({ status: 'error', error: { code: 'server_error', message: 'overloaded' } });
   });
 
   it('notes a malformed chunk and carries on', () => {
-    const stream = chunks([chunk({ role: 'assistant', content: 'A' }), 'data: {"id":\n\n', chunk({ content: 'B' }, 'stop'), 'data: [DONE]\n\n']);
+    const stream = chunks([
+      chunk({ role: 'assistant', content: 'A' }),
+      'data: {"id":\n\n',
+      chunk({ content: 'B' }, 'stop'),
+      'data: [DONE]\n\n',
+    ]);
     const { record, notes } = one({ request: history, response: stream });
     expect(record.output.map((i) => i.raw.content)).toEqual(['AB']);
     expect(notes).toEqual([expect.stringMatching(/^stream event 1 \(unnamed\) data is not valid JSON/)]);
   });
 
   it('matches Azure and OpenRouter paths', () => {
-    const body = { id: ID, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] };
-    for (const path of ['/openai/deployments/gpt-4o/chat/completions?api-version=2024-10-21', '/api/v1/chat/completions']) {
+    const body = {
+      id: ID,
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+    };
+    for (const path of [
+      '/openai/deployments/gpt-4o/chat/completions?api-version=2024-10-21',
+      '/api/v1/chat/completions',
+    ]) {
       expect(one({ path, request: history, response: body }).record.api).toBe('chat.completions');
     }
   });
@@ -205,16 +272,38 @@ describe('Conversations', () => {
       rawExchange({
         path: '/v1/conversations/conv_1/items',
         request: { items: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Hello' }] }] },
-        response: { object: 'list', data: [{ id: 'msg_1', type: 'message', role: 'user', status: 'completed', content: [{ type: 'input_text', text: 'Hello' }] }], first_id: 'msg_1', last_id: 'msg_1', has_more: false },
+        response: {
+          object: 'list',
+          data: [
+            {
+              id: 'msg_1',
+              type: 'message',
+              role: 'user',
+              status: 'completed',
+              content: [{ type: 'input_text', text: 'Hello' }],
+            },
+          ],
+          first_id: 'msg_1',
+          last_id: 'msg_1',
+          has_more: false,
+        },
       }),
     );
     expect(added.responses).toHaveLength(1);
-    expect(added.responses[0]).toMatchObject({ api: 'conversations', status: 'completed', request: { conversationId: 'conv_1' } });
+    expect(added.responses[0]).toMatchObject({
+      api: 'conversations',
+      status: 'completed',
+      request: { conversationId: 'conv_1' },
+    });
     expect(added.responses[0]?.request.input.map((i) => i.type)).toEqual(['message']);
     expect(added.responses[0]?.output.map((i) => i.id)).toEqual(['msg_1']);
 
     const created = normalizeExchange(
-      rawExchange({ path: '/v1/conversations', request: { items: [{ role: 'user', content: 'hi' }] }, response: { id: 'conv_2', object: 'conversation', created_at: 1, metadata: {} } }),
+      rawExchange({
+        path: '/v1/conversations',
+        request: { items: [{ role: 'user', content: 'hi' }] },
+        response: { id: 'conv_2', object: 'conversation', created_at: 1, metadata: {} },
+      }),
     );
     expect(created.responses[0]?.request.conversationId).toBe('conv_2');
   });
@@ -225,14 +314,41 @@ describe('Conversations', () => {
         path: '/v1/conversations/conv_x/items',
         status: 404,
         request: { items: [{ role: 'user', content: 'hi' }] },
-        response: { error: { message: "Conversation with id 'conv_x' not found.", type: 'invalid_request_error', param: null, code: null } },
+        response: {
+          error: {
+            message: "Conversation with id 'conv_x' not found.",
+            type: 'invalid_request_error',
+            param: null,
+            code: null,
+          },
+        },
       }),
     );
-    expect(failed.responses[0]).toMatchObject({ status: 'error', error: { code: 'invalid_request_error' }, request: { conversationId: 'conv_x' } });
+    expect(failed.responses[0]).toMatchObject({
+      status: 'error',
+      error: { code: 'invalid_request_error' },
+      request: { conversationId: 'conv_x' },
+    });
   });
 
   it('yields nothing for calls that move no items', () => {
-    expect(normalizeExchange(rawExchange({ path: '/v1/conversations', request: {}, response: { id: 'conv_3', object: 'conversation', metadata: {} } })).responses).toEqual([]);
-    expect(normalizeExchange(rawExchange({ method: 'DELETE', path: '/v1/conversations/conv_3', response: { id: 'conv_3', object: 'conversation.deleted', deleted: true } })).responses).toEqual([]);
+    expect(
+      normalizeExchange(
+        rawExchange({
+          path: '/v1/conversations',
+          request: {},
+          response: { id: 'conv_3', object: 'conversation', metadata: {} },
+        }),
+      ).responses,
+    ).toEqual([]);
+    expect(
+      normalizeExchange(
+        rawExchange({
+          method: 'DELETE',
+          path: '/v1/conversations/conv_3',
+          response: { id: 'conv_3', object: 'conversation.deleted', deleted: true },
+        }),
+      ).responses,
+    ).toEqual([]);
   });
 });

@@ -7,7 +7,16 @@ import { httpErrorRecord } from './http-error.js';
 import { toTraceItems } from './items.js';
 import { arr, isObject, num, obj, omit, str } from '../json.js';
 import { apiError } from './response-object.js';
-import { emptyRequest, exchangeDuration, exchangeResponseId, failedBeforeResponse, newRecord, unfinishedStatus, unreadableRecord, type RecordRequest } from './record.js';
+import {
+  emptyRequest,
+  exchangeDuration,
+  exchangeResponseId,
+  failedBeforeResponse,
+  newRecord,
+  unfinishedStatus,
+  unreadableRecord,
+  type RecordRequest,
+} from './record.js';
 import type { RawExchange, ResponseRecord, ResponseStatus } from '../types.js';
 import { chatUsage } from './usage.js';
 
@@ -37,14 +46,20 @@ function plain(raw: RawExchange, record: ResponseRecord, notes: string[]): Respo
   const error = o?.error === undefined || o.error === null ? null : apiError(o);
   if (o === null || (!Array.isArray(o.choices) && error === null)) {
     const message =
-      body.kind === 'unusable' ? body.reason : body.kind === 'empty' ? 'response body is empty' : 'response body is not a chat completion';
+      body.kind === 'unusable'
+        ? body.reason
+        : body.kind === 'empty'
+          ? 'response body is empty'
+          : 'response body is not a chat completion';
     if (body.kind !== 'unusable') notes.push(message);
     return unreadableRecord(record, message);
   }
   record.responseId = str(o.id) || record.responseId;
   record.model = str(o.model) ?? record.model;
   record.usage = chatUsage(o.usage);
-  const choices = arr(o.choices).map(obj).filter((c) => c !== null);
+  const choices = arr(o.choices)
+    .map(obj)
+    .filter((c) => c !== null);
   const first = choices.find((c) => (num(c.index) ?? 0) === 0) ?? choices[0];
   if (choices.length > 1) notes.push(`completion has ${choices.length} choices; only choice 0 is shown`);
   const message = obj(first?.message);
@@ -68,7 +83,10 @@ function streamed(raw: RawExchange, record: ResponseRecord, notes: string[]): Re
   record.output = o.output;
   record.events = o.events;
   record.usage = o.usage;
-  record.timings = { ttftUs: o.ttftUs, durationUs: o.finishReason !== null || o.sawDone ? o.lastUs : exchangeDuration(raw) };
+  record.timings = {
+    ttftUs: o.ttftUs,
+    durationUs: o.finishReason !== null || o.sawDone ? o.lastUs : exchangeDuration(raw),
+  };
   if (o.error !== null) {
     record.status = 'error';
     record.error = o.error;

@@ -25,7 +25,10 @@ export function normalizeConversations(raw: RawExchange, route: ConversationsRou
   const answer = response?.kind === 'json' && isObject(response.value) ? response.value : null;
   const listed = answer === null ? [] : itemsOf(answer, raw.agent);
   // A listing comes newest first unless asked otherwise; the record keeps conversation order.
-  const newestFirst = raw.method.toUpperCase() === 'GET' && Array.isArray(answer?.data) && splitPath(raw.path).query.get('order') !== 'asc';
+  const newestFirst =
+    raw.method.toUpperCase() === 'GET' &&
+    Array.isArray(answer?.data) &&
+    splitPath(raw.path).query.get('order') !== 'asc';
   const output = newestFirst ? listed.reverse() : listed;
   if (request.input.length === 0 && output.length === 0) return [];
 

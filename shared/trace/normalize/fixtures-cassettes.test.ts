@@ -36,7 +36,8 @@ interface Interaction {
 
 type Loose = Record<string, unknown>;
 const loose = (v: unknown): Loose => (typeof v === 'object' && v !== null ? (v as Loose) : {});
-const obj = (v: unknown): JsonObject | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as JsonObject) : null);
+const obj = (v: unknown): JsonObject | null =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as JsonObject) : null;
 
 /** Bodies come as `parsed_body` (YAML), a string, or `!!binary` gzip that the capture edge would have decoded. */
 function bodyOf(side: Loose): string | undefined {
@@ -44,12 +45,14 @@ function bodyOf(side: Loose): string | undefined {
   if (typeof side.content === 'string') return side.content;
   const b = typeof side.body === 'object' && side.body !== null ? loose(side.body).string : side.body;
   if (typeof b === 'string') return b;
-  if (b instanceof Uint8Array) return (b[0] === 0x1f && b[1] === 0x8b ? gunzipSync(b) : Buffer.from(b)).toString('utf8');
+  if (b instanceof Uint8Array)
+    return (b[0] === 0x1f && b[1] === 0x8b ? gunzipSync(b) : Buffer.from(b)).toString('utf8');
   return undefined;
 }
 
 function headerOf(side: Loose, name: string): string | null {
-  for (const [k, v] of Object.entries(loose(side.headers))) if (k.toLowerCase() === name) return String(Array.isArray(v) ? v[0] : v);
+  for (const [k, v] of Object.entries(loose(side.headers)))
+    if (k.toLowerCase() === name) return String(Array.isArray(v) ? v[0] : v);
   return null;
 }
 
@@ -76,7 +79,13 @@ function load(file: string): Interaction[] {
 function sseData(text: string): JsonObject[] {
   return text
     .split(/\r?\n\r?\n/)
-    .map((block) => block.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n'))
+    .map((block) =>
+      block
+        .split(/\r?\n/)
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trim())
+        .join('\n'),
+    )
     .filter((d) => d !== '' && d !== '[DONE]')
     .map((d) => obj(JSON.parse(d)))
     .filter((e) => e !== null);
@@ -91,7 +100,8 @@ function chatItemCount(messages: Json[]): number {
   return messages.reduce<number>((n, m) => {
     const msg = obj(m);
     const calls = ((msg?.tool_calls as Json[] | undefined) ?? []).length;
-    const text = typeof msg?.content === 'string' ? msg.content !== '' : Array.isArray(msg?.content) && msg.content.length > 0;
+    const text =
+      typeof msg?.content === 'string' ? msg.content !== '' : Array.isArray(msg?.content) && msg.content.length > 0;
     return n + calls + (msg?.role === 'tool' || text || calls === 0 ? 1 : 0);
   }, 0);
 }
@@ -106,7 +116,14 @@ function parseOrNull(text: string): JsonObject | null {
 
 function check(x: Interaction): void {
   const route = routeOf(x.method, x.path);
-  const raw = rawExchange({ method: x.method, path: x.path, request: x.request ?? '', status: x.status, contentType: x.contentType, response: x.response });
+  const raw = rawExchange({
+    method: x.method,
+    path: x.path,
+    request: x.request ?? '',
+    status: x.status,
+    contentType: x.contentType,
+    response: x.response,
+  });
   const { responses, notes } = normalizeExchange(raw);
   if (route.kind === 'other') {
     expect(responses).toEqual([]);
@@ -119,7 +136,11 @@ function check(x: Interaction): void {
   const isStream = /event-stream/.test(x.contentType ?? '') || /^(data|event):/.test(x.response);
   const body = isStream ? null : parseOrNull(x.response);
   if (x.status >= 400) {
-    expect(record).toMatchObject({ status: 'error', responseId: 'exchange:1', error: { message: obj(body?.error)?.message } });
+    expect(record).toMatchObject({
+      status: 'error',
+      responseId: 'exchange:1',
+      error: { message: obj(body?.error)?.message },
+    });
     return;
   }
   const request = x.request ? parseOrNull(x.request) : null;
@@ -157,9 +178,11 @@ function check(x: Interaction): void {
     const status = body?.status;
     const known = typeof status === 'string' && STATUSES.includes(status);
     const expectedNotes =
-      typeof status === 'string' && !known ? [`unknown response status "${status}"; taken as completed`]
-      : status === undefined && route.kind !== 'responses.compact' ? ['response has no status; taken as completed']
-      : [];
+      typeof status === 'string' && !known
+        ? [`unknown response status "${status}"; taken as completed`]
+        : status === undefined && route.kind !== 'responses.compact'
+          ? ['response has no status; taken as completed']
+          : [];
     expect(notes).toEqual(expectedNotes);
     expect(record.responseId).toBe(body?.id);
     expect(record.status).toBe(known ? status : 'completed');

@@ -22,7 +22,8 @@ function files(dir: string, suffix: string): string[] {
   });
 }
 
-const obj = (v: unknown): JsonObject | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as JsonObject) : null);
+const obj = (v: unknown): JsonObject | null =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as JsonObject) : null;
 const itemKeys = (items: Json[]) => items.map((i) => [obj(i)?.id ?? null, obj(i)?.type ?? null]);
 const recordKeys = (r: ResponseRecord) => r.output.map((i) => [i.id, i.type]);
 const tryJson = (line: string): JsonObject | null => {
@@ -41,15 +42,19 @@ function expectedResponses(events: JsonObject[]): Array<{ items: Json[]; status:
     groups[groups.length - 1]!.push(e);
   }
   return groups.map((g) => {
-    const final = g.find((e) => ['response.completed', 'response.failed', 'response.incomplete'].includes(String(e.type)));
+    const final = g.find((e) =>
+      ['response.completed', 'response.failed', 'response.incomplete'].includes(String(e.type)),
+    );
     const finalOutput = (obj(final?.response)?.output as Json[] | undefined) ?? [];
     // Without a final output, each slot's done item, or its added item when it never finished.
     const streamed = new Map<number, Json>();
     for (const e of g) {
       if (e.type === 'response.output_item.done') streamed.set(Number(e.output_index), e.item as Json);
-      if (e.type === 'response.output_item.added' && !streamed.has(Number(e.output_index))) streamed.set(Number(e.output_index), e.item as Json);
+      if (e.type === 'response.output_item.added' && !streamed.has(Number(e.output_index)))
+        streamed.set(Number(e.output_index), e.item as Json);
     }
-    const items = finalOutput.length > 0 ? finalOutput : [...streamed].sort(([x], [y]) => x - y).map(([, item]) => item);
+    const items =
+      finalOutput.length > 0 ? finalOutput : [...streamed].sort(([x], [y]) => x - y).map(([, item]) => item);
     const error = g.some((e) => e.type === 'error');
     const status = error ? 'error' : final === undefined ? 'aborted' : String(final.type).replace('response.', '');
     return { items, status, count: g.length };
@@ -57,22 +62,31 @@ function expectedResponses(events: JsonObject[]): Array<{ items: Json[]; status:
 }
 
 describe.skipIf(!present)('real recordings: vercel-ai Responses streams (JSON lines re-framed as SSE)', () => {
-  const streams = [...files('vercel-ai/openai/responses', '.chunks.txt'), ...files('vercel-ai/azure', '.chunks.txt'), ...files('vercel-ai/open-responses', '.chunks.txt')].filter(
-    (f) => !f.includes('deepseek'),
-  );
+  const streams = [
+    ...files('vercel-ai/openai/responses', '.chunks.txt'),
+    ...files('vercel-ai/azure', '.chunks.txt'),
+    ...files('vercel-ai/open-responses', '.chunks.txt'),
+  ].filter((f) => !f.includes('deepseek'));
 
   it('finds the recordings', () => expect(streams.length).toBeGreaterThan(40));
 
   it.each(streams)('%s', (file) => {
-    const lines = readFileSync(join(ROOT, file), 'utf8').split('\n').filter((l) => l.trim() !== '');
+    const lines = readFileSync(join(ROOT, file), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     // A hand-written fixture holds lines that are not valid JSON; their type is still readable.
     const events = lines.map((line) => tryJson(line) ?? { type: /"type":"([^"]+)"/.exec(line)?.[1] ?? null });
-    const chunks = lines.map((line, i) => ({ tUs: (i + 1) * 1_000, text: `event: ${String(events[i]?.type)}\ndata: ${line}\n\n` }));
+    const chunks = lines.map((line, i) => ({
+      tUs: (i + 1) * 1_000,
+      text: `event: ${String(events[i]?.type)}\ndata: ${line}\n\n`,
+    }));
     const result = normalizeExchange(rawExchange({ response: chunks }));
     const expected = expectedResponses(events);
     const broken = lines.filter((l) => tryJson(l) === null).length;
     expect(result.notes.filter((n) => /data is not valid JSON/.test(n))).toHaveLength(broken);
-    expect(result.notes.filter((n) => !/data is not valid JSON|^stream carried|^stream ended without a final event/.test(n))).toEqual([]);
+    expect(
+      result.notes.filter((n) => !/data is not valid JSON|^stream carried|^stream ended without a final event/.test(n)),
+    ).toEqual([]);
 
     expect(result.responses.map((r) => r.events.length).reduce((a, b) => a + b, 0)).toBe(lines.length);
     expect(result.responses).toHaveLength(expected.length);
@@ -86,7 +100,9 @@ describe.skipIf(!present)('real recordings: vercel-ai Responses streams (JSON li
 
   it('maps the failed and incomplete recordings', () => {
     const run = (file: string) => {
-      const lines = readFileSync(join(ROOT, file), 'utf8').split('\n').filter((l) => l.trim() !== '');
+      const lines = readFileSync(join(ROOT, file), 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '');
       const chunks = lines.map((l, i) => ({ tUs: i * 10, text: `event: ${String(tryJson(l)?.type)}\ndata: ${l}\n\n` }));
       return normalizeExchange(rawExchange({ response: chunks })).responses[0]!;
     };
@@ -108,15 +124,23 @@ describe.skipIf(!present)('real recordings: vercel-ai Responses streams (JSON li
 });
 
 describe.skipIf(!present)('real recordings: vercel-ai JSON bodies', () => {
-  const bodies = [...files('vercel-ai/openai/responses', '.json'), ...files('vercel-ai/azure', '.json'), ...files('vercel-ai/open-responses', '.json'), ...files('vercel-ai/openai/chat', '.json')];
+  const bodies = [
+    ...files('vercel-ai/openai/responses', '.json'),
+    ...files('vercel-ai/azure', '.json'),
+    ...files('vercel-ai/open-responses', '.json'),
+    ...files('vercel-ai/openai/chat', '.json'),
+  ];
 
   it.each(bodies)('%s', (file) => {
     const body = JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as JsonObject;
     const isChat = Array.isArray(body.choices);
     const error = obj(body.error);
-    if (!isChat && !Array.isArray(body.output) && error === null) return; // an envelope written by the test suite, not a body
+    // An envelope written by the test suite, not a body.
+    if (!isChat && !Array.isArray(body.output) && error === null) return;
     const path = isChat || file.includes('/chat/') ? '/v1/chat/completions' : '/v1/responses';
-    const result = normalizeExchange(rawExchange({ path, status: error !== null && !Array.isArray(body.output) ? 400 : 200, response: body }));
+    const result = normalizeExchange(
+      rawExchange({ path, status: error !== null && !Array.isArray(body.output) ? 400 : 200, response: body }),
+    );
     const record = result.responses[0]!;
     expect(result.responses).toHaveLength(1);
     if (error !== null && !Array.isArray(body.output)) {
@@ -124,7 +148,9 @@ describe.skipIf(!present)('real recordings: vercel-ai JSON bodies', () => {
     } else if (isChat) {
       const message = obj(obj((body.choices as Json[])[0])?.message);
       expect(record.responseId).toBe(body.id);
-      expect(record.output.filter((i) => i.type === 'function_call')).toHaveLength(((message?.tool_calls as Json[] | undefined) ?? []).length);
+      expect(record.output.filter((i) => i.type === 'function_call')).toHaveLength(
+        ((message?.tool_calls as Json[] | undefined) ?? []).length,
+      );
       if (message?.content) expect(record.output.find((i) => i.type === 'message')?.raw.content).toBe(message.content);
     } else {
       expect(recordKeys(record)).toEqual(itemKeys(body.output as Json[]));
@@ -135,9 +161,17 @@ describe.skipIf(!present)('real recordings: vercel-ai JSON bodies', () => {
 });
 
 describe.skipIf(!present)('real recordings: vercel-ai chat streams', () => {
-  it.each(['vercel-ai/openai/chat/azure-model-router.1.chunks.txt', 'vercel-ai/azure/azure-deepseek-reasoning.1.chunks.txt'])('%s', (file) => {
-    const lines = readFileSync(join(ROOT, file), 'utf8').split('\n').filter((l) => l.trim() !== '');
-    const chunks = [...lines.map((l) => `data: ${l}\n\n`), 'data: [DONE]\n\n'].map((text, i) => ({ tUs: i * 100, text }));
+  it.each([
+    'vercel-ai/openai/chat/azure-model-router.1.chunks.txt',
+    'vercel-ai/azure/azure-deepseek-reasoning.1.chunks.txt',
+  ])('%s', (file) => {
+    const lines = readFileSync(join(ROOT, file), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
+    const chunks = [...lines.map((l) => `data: ${l}\n\n`), 'data: [DONE]\n\n'].map((text, i) => ({
+      tUs: i * 100,
+      text,
+    }));
     const record = normalizeExchange(rawExchange({ path: '/v1/chat/completions', response: chunks })).responses[0]!;
     const parsed = lines.map(tryJson);
     const deltas = parsed.flatMap((c) => ((c?.choices as Json[]) ?? []).map((ch) => obj(obj(ch)?.delta)));

@@ -25,7 +25,8 @@ export function httpErrorRecord(
   }
   // Gateways answer with HTML or plain text; their first words are the best message there is.
   const text = body.kind === 'unusable' && raw.response.decodeError === null ? bodyText(raw.response).trim() : '';
-  const message = text === '' ? `HTTP ${raw.status}` : text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE)}…` : text;
+  const message =
+    text === '' ? `HTTP ${raw.status}` : text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE)}…` : text;
   if (body.kind === 'json') notes.push(`HTTP ${raw.status} response carries no error object`);
   record.error = { code: `http_${raw.status}`, message };
   return record;

@@ -23,7 +23,10 @@ describe('toTraceItem', () => {
   it('types role-only items as messages and id-only items as references', () => {
     expect(toTraceItem({ role: 'user', content: 'hi' }, null).type).toBe('message');
     expect(toTraceItem({ id: 'msg_9' }, null).type).toBe('item_reference');
-    expect(toTraceItem({ id: 'msg_9', type: 'item_reference' }, null)).toMatchObject({ id: 'msg_9', type: 'item_reference' });
+    expect(toTraceItem({ id: 'msg_9', type: 'item_reference' }, null)).toMatchObject({
+      id: 'msg_9',
+      type: 'item_reference',
+    });
   });
 
   it('keeps unknown item types with their raw JSON, and wraps non-objects', () => {
@@ -33,7 +36,9 @@ describe('toTraceItem', () => {
   });
 
   it('takes the multi-agent agent name over the exchange header', () => {
-    expect(toTraceItem({ type: 'message', role: 'assistant', agent: { agent_name: 'researcher' } }, 'hdr').agent).toBe('researcher');
+    expect(toTraceItem({ type: 'message', role: 'assistant', agent: { agent_name: 'researcher' } }, 'hdr').agent).toBe(
+      'researcher',
+    );
     expect(toTraceItem({ type: 'message', role: 'assistant' }, 'hdr').agent).toBe('hdr');
     expect(toTraceItem({ type: 'message', role: 'assistant' }, null).agent).toBeNull();
   });

@@ -46,7 +46,9 @@ export function newRecord(
 /** Time until the exchange ended, or until the last byte seen while it is still open. */
 export function exchangeDuration(raw: RawExchange): number | null {
   if (raw.endUs !== null) return raw.endUs;
-  const last = raw.response.large ? raw.response.large.lastUs : raw.response.chunks[raw.response.chunks.length - 1]?.tUs;
+  const last = raw.response.large
+    ? raw.response.large.lastUs
+    : raw.response.chunks[raw.response.chunks.length - 1]?.tUs;
   return last ?? raw.responseHeadUs;
 }
 
@@ -58,7 +60,7 @@ export function exchangeDuration(raw: RawExchange): number | null {
 export function unfinishedStatus(raw: RawExchange, lastKnown: ResponseStatus | null, notes: string[]): ResponseStatus {
   if (raw.state === 'open') return lastKnown ?? 'in_progress';
   if (raw.response.truncated) {
-    notes.push('stream end not recorded: the body passed the store\'s size cap');
+    notes.push("stream end not recorded: the body passed the store's size cap");
     return lastKnown ?? 'in_progress';
   }
   notes.push(`stream ended without a final event (exchange ${raw.state}${raw.error === null ? '' : `: ${raw.error}`})`);

@@ -29,7 +29,10 @@ export function parseResponsesRequest(body: BodyJson, agent: string | null, note
   };
 }
 
-/** A string input is shorthand for one user message; it is kept as that message, in the wire's own EasyInputMessage shape. */
+/**
+ * A string input is shorthand for one user message; it is kept as that message, in the wire's own EasyInputMessage
+ * shape.
+ */
 export function inputItems(input: Json | undefined, agent: string | null) {
   if (typeof input === 'string') return [toTraceItem({ type: 'message', role: 'user', content: input }, agent)];
   if (Array.isArray(input)) return toTraceItems(input, agent);

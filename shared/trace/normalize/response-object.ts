@@ -4,7 +4,14 @@ import { obj, str } from '../json.js';
 import type { Json, JsonObject, ResponseRecord, ResponseStatus, Usage } from '../types.js';
 import { responsesUsage } from './usage.js';
 
-const WIRE_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'incomplete', 'in_progress', 'queued', 'cancelled']);
+const WIRE_STATUSES: ReadonlySet<string> = new Set([
+  'completed',
+  'failed',
+  'incomplete',
+  'in_progress',
+  'queued',
+  'cancelled',
+]);
 
 /** Statuses after which the server sends nothing more about a response. */
 export const FINAL_STATUSES: ReadonlySet<ResponseStatus> = new Set(['completed', 'failed', 'incomplete', 'cancelled']);

@@ -10,7 +10,15 @@ import { FINAL_STATUSES, readResponse, wireStatus, type ResponseSnapshot } from 
 import { newRecord, type RecordRequest } from './record.js';
 import type { LargeStreamLimits } from '../decode/large-body.js';
 import { applyStreamEvent } from './stream-deltas.js';
-import type { ApiKind, Json, JsonObject, RawExchange, ResponseRecord, ResponseStatus, StreamEventSummary } from '../types.js';
+import type {
+  ApiKind,
+  Json,
+  JsonObject,
+  RawExchange,
+  ResponseRecord,
+  ResponseStatus,
+  StreamEventSummary,
+} from '../types.js';
 
 /** Lifecycle events that carry a full `response` snapshot. */
 const SNAPSHOT_STATUS: Readonly<Record<string, ResponseStatus>> = {
@@ -43,7 +51,14 @@ export interface StreamOutcome {
  * usage, error, cache verdict). Status and timings are the caller's: they depend on where
  * the stream sat (SSE body, WebSocket lane) and how it ended.
  */
-export function streamedRecord(raw: RawExchange, api: ApiKind, id: string, request: RecordRequest, model: string | null, o: StreamOutcome): ResponseRecord {
+export function streamedRecord(
+  raw: RawExchange,
+  api: ApiKind,
+  id: string,
+  request: RecordRequest,
+  model: string | null,
+  o: StreamOutcome,
+): ResponseRecord {
   const record = newRecord(raw, api, id, request, model);
   record.streamed = true;
   record.events = o.events;
@@ -157,9 +172,14 @@ export class ResponseStreamAccumulator {
     if (!this.limits) return [];
     const notes: string[] = [];
     if (this.mergedDeltas > 0) {
-      notes.push(`${this.deltaEvents} delta events: after the first ${this.limits.deltaEvents}, each item's deltas of one kind are one timeline event with their lengths summed`);
+      notes.push(
+        `${this.deltaEvents} delta events: after the first ${this.limits.deltaEvents}, each item's deltas of one kind are one timeline event with their lengths summed`,
+      );
     }
-    if (this.textCut) notes.push(`an item's streamed text past its first ${this.limits.itemTextChars} characters is not in the derived view`);
+    if (this.textCut)
+      notes.push(
+        `an item's streamed text past its first ${this.limits.itemTextChars} characters is not in the derived view`,
+      );
     return notes;
   }
 

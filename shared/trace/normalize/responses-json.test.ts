@@ -9,7 +9,6 @@ function one(raw: Parameters<typeof rawExchange>[0]) {
   return { record: result.responses[0]!, notes: result.notes };
 }
 
-
 describe('Responses, JSON', () => {
   it('records request, output, usage and status of a tool-calling turn', () => {
     const { record, notes } = one({
@@ -42,7 +41,13 @@ describe('Responses, JSON', () => {
     expect(record.request.params).not.toHaveProperty('input');
     expect(record.request.params).toMatchObject({ model: 'gpt-5-mini', store: true });
     expect(record.request.input).toEqual([
-      { id: null, type: 'message', callId: null, agent: null, raw: { type: 'message', role: 'user', content: 'What is the weather in Paris?' } },
+      {
+        id: null,
+        type: 'message',
+        callId: null,
+        agent: null,
+        raw: { type: 'message', role: 'user', content: 'What is the weather in Paris?' },
+      },
     ]);
     expect(record.output.map((i) => [i.id, i.type, i.callId])).toEqual([
       ['rs_01', 'reasoning', null],
@@ -78,10 +83,14 @@ describe('Responses, JSON', () => {
   });
 
   it('maps a background answer to queued and a cancel to the cancelled response', () => {
-    expect(one({ request: { model: 'o3', input: 'x', background: true }, response: response({ status: 'queued' }) }).record.status).toBe(
-      'queued',
-    );
-    const { record } = one({ path: `/v1/responses/${RESP_ID}/cancel`, response: response({ status: 'cancelled', background: true }) });
+    expect(
+      one({ request: { model: 'o3', input: 'x', background: true }, response: response({ status: 'queued' }) }).record
+        .status,
+    ).toBe('queued');
+    const { record } = one({
+      path: `/v1/responses/${RESP_ID}/cancel`,
+      response: response({ status: 'cancelled', background: true }),
+    });
     expect(record).toMatchObject({ responseId: RESP_ID, status: 'cancelled', api: 'responses' });
   });
 
@@ -91,7 +100,11 @@ describe('Responses, JSON', () => {
       path: `/v1/responses/${RESP_ID}?include[]=reasoning.encrypted_content`,
       response: response({ status: 'completed', output: [message] }),
     });
-    expect(record).toMatchObject({ responseId: RESP_ID, status: 'completed', request: { params: { 'include[]': 'reasoning.encrypted_content' }, input: [] } });
+    expect(record).toMatchObject({
+      responseId: RESP_ID,
+      status: 'completed',
+      request: { params: { 'include[]': 'reasoning.encrypted_content' }, input: [] },
+    });
   });
 
   it('records /compact with its compaction item and no status', () => {
@@ -103,12 +116,26 @@ describe('Responses, JSON', () => {
         id: 'resp_cmp_1',
         object: 'response.compaction',
         created_at: 1757540000,
-        output: [{ id: 'msg_u', type: 'message', role: 'user', status: 'completed', content: [{ type: 'input_text', text: 'long history…' }] }, compaction],
+        output: [
+          {
+            id: 'msg_u',
+            type: 'message',
+            role: 'user',
+            status: 'completed',
+            content: [{ type: 'input_text', text: 'long history…' }],
+          },
+          compaction,
+        ],
         usage,
       },
     });
     expect(notes).toEqual([]);
-    expect(record).toMatchObject({ api: 'responses.compact', responseId: 'resp_cmp_1', status: 'completed', model: 'gpt-5' });
+    expect(record).toMatchObject({
+      api: 'responses.compact',
+      responseId: 'resp_cmp_1',
+      status: 'completed',
+      model: 'gpt-5',
+    });
     expect(record.output.map((i) => i.type)).toEqual(['message', 'compaction']);
   });
 
@@ -118,8 +145,22 @@ describe('Responses, JSON', () => {
       response: response({
         status: 'completed',
         output: [
-          { type: 'multi_agent_call', id: 'mac_1', call_id: 'call_spawn', action: 'spawn_agent', arguments: '{"name":"researcher"}', agent: { agent_name: 'root' } },
-          { type: 'agent_message', id: 'am_1', author: 'root', recipient: 'researcher', content: [], agent: { agent_name: 'root' } },
+          {
+            type: 'multi_agent_call',
+            id: 'mac_1',
+            call_id: 'call_spawn',
+            action: 'spawn_agent',
+            arguments: '{"name":"researcher"}',
+            agent: { agent_name: 'root' },
+          },
+          {
+            type: 'agent_message',
+            id: 'am_1',
+            author: 'root',
+            recipient: 'researcher',
+            content: [],
+            agent: { agent_name: 'root' },
+          },
           message,
         ],
       }),
@@ -138,7 +179,9 @@ describe('Responses, errors and malformed bodies', () => {
       id: 31,
       status: 429,
       request: { model: 'gpt-5', input: 'hi' },
-      response: { error: { message: 'Rate limit reached for gpt-5', type: 'requests', param: null, code: 'rate_limit_exceeded' } },
+      response: {
+        error: { message: 'Rate limit reached for gpt-5', type: 'requests', param: null, code: 'rate_limit_exceeded' },
+      },
     });
     expect(record).toMatchObject({
       responseId: 'exchange:31',
@@ -155,14 +198,31 @@ describe('Responses, errors and malformed bodies', () => {
       method: 'GET',
       path: '/v1/responses/resp_gone',
       status: 404,
-      response: { error: { message: "Response with id 'resp_gone' not found.", type: 'invalid_request_error', param: null, code: null } },
+      response: {
+        error: {
+          message: "Response with id 'resp_gone' not found.",
+          type: 'invalid_request_error',
+          param: null,
+          code: null,
+        },
+      },
     });
     // A read: threading folds it into resp_gone if that was recorded, and a failed read changes nothing there.
-    expect(record).toMatchObject({ responseId: 'resp_gone', read: 'response', status: 'error', error: { code: 'invalid_request_error' } });
+    expect(record).toMatchObject({
+      responseId: 'resp_gone',
+      read: 'response',
+      status: 'error',
+      error: { code: 'invalid_request_error' },
+    });
   });
 
   it('keeps a gateway HTML error page as the message, with a note', () => {
-    const { record, notes } = one({ status: 502, contentType: 'text/html', request: { input: 'x' }, response: '<html><body>Bad Gateway</body></html>' });
+    const { record, notes } = one({
+      status: 502,
+      contentType: 'text/html',
+      request: { input: 'x' },
+      response: '<html><body>Bad Gateway</body></html>',
+    });
     expect(record.error).toEqual({ code: 'http_502', message: '<html><body>Bad Gateway</body></html>' });
     expect(notes).toEqual([expect.stringMatching(/^response body is not valid JSON: /)]);
   });
@@ -174,7 +234,10 @@ describe('Responses, errors and malformed bodies', () => {
   });
 
   it('notes a malformed request body and still reads the response', () => {
-    const { record, notes } = one({ request: '{"model":"gpt-5","input":"hi"', response: response({ status: 'completed', output: [message] }) });
+    const { record, notes } = one({
+      request: '{"model":"gpt-5","input":"hi"',
+      response: response({ status: 'completed', output: [message] }),
+    });
     expect(notes).toEqual([expect.stringMatching(/^request body is not valid JSON: .* at position 29$/)]);
     expect(record.status).toBe('completed');
     expect(record.output).toHaveLength(1);
@@ -182,15 +245,31 @@ describe('Responses, errors and malformed bodies', () => {
   });
 
   it('records requests that got no response at all', () => {
-    const unreachable = one({ request: { input: 'x' }, status: null, state: 'upstream_unreachable', error: 'ECONNREFUSED 127.0.0.1:9' });
-    expect(unreachable.record).toMatchObject({ status: 'error', error: { code: 'upstream_unreachable', message: 'ECONNREFUSED 127.0.0.1:9' } });
+    const unreachable = one({
+      request: { input: 'x' },
+      status: null,
+      state: 'upstream_unreachable',
+      error: 'ECONNREFUSED 127.0.0.1:9',
+    });
+    expect(unreachable.record).toMatchObject({
+      status: 'error',
+      error: { code: 'upstream_unreachable', message: 'ECONNREFUSED 127.0.0.1:9' },
+    });
     expect(one({ request: { input: 'x' }, status: null, state: 'client_aborted' }).record.status).toBe('aborted');
     expect(one({ request: { input: 'x' }, status: null, state: 'open' }).record.status).toBe('in_progress');
-    expect(normalizeExchange(rawExchange({ method: 'GET', path: '/v1/responses/resp_1', status: null, state: 'upstream_timeout' })).responses).toEqual([]);
+    expect(
+      normalizeExchange(
+        rawExchange({ method: 'GET', path: '/v1/responses/resp_1', status: null, state: 'upstream_timeout' }),
+      ).responses,
+    ).toEqual([]);
   });
 
   it('says so when the body could not be decoded', () => {
-    const { record, notes } = one({ request: { input: 'x' }, response: '\u0000\u0001', responseDecodeError: 'incorrect header check' });
+    const { record, notes } = one({
+      request: { input: 'x' },
+      response: '\u0000\u0001',
+      responseDecodeError: 'incorrect header check',
+    });
     expect(notes).toEqual(['response body could not be decoded: incorrect header check']);
     expect(record.status).toBe('error');
   });
@@ -198,8 +277,13 @@ describe('Responses, errors and malformed bodies', () => {
 
 describe('other endpoints', () => {
   it('yields no response for files, models and WebSocket exchanges', () => {
-    expect(normalizeExchange(rawExchange({ path: '/v1/files', response: { id: 'file-1', object: 'file' } }))).toEqual({ responses: [], notes: [] });
-    expect(normalizeExchange(rawExchange({ method: 'GET', path: '/v1/models', response: { data: [] } })).responses).toEqual([]);
+    expect(normalizeExchange(rawExchange({ path: '/v1/files', response: { id: 'file-1', object: 'file' } }))).toEqual({
+      responses: [],
+      notes: [],
+    });
+    expect(
+      normalizeExchange(rawExchange({ method: 'GET', path: '/v1/models', response: { data: [] } })).responses,
+    ).toEqual([]);
     const ws = normalizeExchange(rawExchange({ transport: 'websocket', method: 'GET', path: '/v1/responses' }));
     expect(ws.responses).toEqual([]);
     expect(ws.notes).toHaveLength(1);

@@ -21,7 +21,11 @@ export function normalizeResponsesJson(
   const snapshot = o === null ? null : readResponse(o);
   if (snapshot === null || (snapshot.output === null && snapshot.status === null)) {
     const message =
-      body.kind === 'unusable' ? body.reason : body.kind === 'empty' ? 'response body is empty' : 'response body is not a Response object';
+      body.kind === 'unusable'
+        ? body.reason
+        : body.kind === 'empty'
+          ? 'response body is empty'
+          : 'response body is not a Response object';
     if (body.kind !== 'unusable') notes.push(message);
     return unreadableRecord(record, message);
   }
@@ -31,7 +35,8 @@ export function normalizeResponsesJson(
     record.status = snapshot.status;
   } else {
     // /compact answers carry no status by design; elsewhere a 2xx without a known one is taken at its word.
-    if (snapshot.wireStatus !== null) notes.push(`unknown response status "${snapshot.wireStatus}"; taken as completed`);
+    if (snapshot.wireStatus !== null)
+      notes.push(`unknown response status "${snapshot.wireStatus}"; taken as completed`);
     else if (api !== 'responses.compact') notes.push('response has no status; taken as completed');
     record.status = 'completed';
   }

@@ -10,12 +10,20 @@ function one(raw: Parameters<typeof rawExchange>[0]) {
   return { record: result.responses[0]!, notes: result.notes };
 }
 
-
 describe('Responses, streamed', () => {
   it('folds a stream into output, events, usage and timings', () => {
-    const { record, notes } = one({ request: { model: 'gpt-5-mini', input: 'Weather?', stream: true }, response: sseChunks(textStream(completed), 1_000, 1_000) });
+    const { record, notes } = one({
+      request: { model: 'gpt-5-mini', input: 'Weather?', stream: true },
+      response: sseChunks(textStream(completed), 1_000, 1_000),
+    });
     expect(notes).toEqual([]);
-    expect(record).toMatchObject({ responseId: RESP_ID, status: 'completed', streamed: true, model: 'gpt-5-mini-2025-08-07', error: null });
+    expect(record).toMatchObject({
+      responseId: RESP_ID,
+      status: 'completed',
+      streamed: true,
+      model: 'gpt-5-mini-2025-08-07',
+      error: null,
+    });
     expect(record.output.map((i) => [i.id, i.type])).toEqual([['msg_01', 'message']]);
     expect(record.events.map((e) => e.type)).toEqual([
       'response.created',
@@ -37,10 +45,21 @@ describe('Responses, streamed', () => {
   it('uses streamed done items, in output_index order, when the final output is empty', () => {
     const events: JsonObject[] = [
       { type: 'response.created', sequence_number: 0, response: response() },
-      { type: 'response.output_item.added', sequence_number: 1, output_index: 1, item: { ...functionCall, status: 'in_progress', arguments: '' } },
+      {
+        type: 'response.output_item.added',
+        sequence_number: 1,
+        output_index: 1,
+        item: { ...functionCall, status: 'in_progress', arguments: '' },
+      },
       { type: 'response.output_item.added', sequence_number: 2, output_index: 0, item: { ...reasoning } },
       { type: 'response.output_item.done', sequence_number: 3, output_index: 0, item: reasoning },
-      { type: 'response.function_call_arguments.delta', sequence_number: 4, item_id: 'fc_01', output_index: 1, delta: '{"city":' },
+      {
+        type: 'response.function_call_arguments.delta',
+        sequence_number: 4,
+        item_id: 'fc_01',
+        output_index: 1,
+        delta: '{"city":',
+      },
       { type: 'response.output_item.done', sequence_number: 5, output_index: 1, item: functionCall },
       { type: 'response.completed', sequence_number: 6, response: response({ status: 'completed', output: [] }) },
     ];
@@ -54,12 +73,23 @@ describe('Responses, streamed', () => {
 
   it('marks a stream the client abandoned as aborted and keeps the text that arrived', () => {
     const events = textStream(null).slice(0, 5);
-    const { record, notes } = one({ response: sseChunks(events), state: 'client_aborted', error: 'client closed the connection', endUs: 7_500 });
+    const { record, notes } = one({
+      response: sseChunks(events),
+      state: 'client_aborted',
+      error: 'client closed the connection',
+      endUs: 7_500,
+    });
     expect(record.status).toBe('aborted');
     expect(record.output).toHaveLength(1);
-    expect(record.output[0]?.raw).toMatchObject({ id: 'msg_01', status: 'in_progress', content: [{ type: 'output_text', text: 'It is' }] });
+    expect(record.output[0]?.raw).toMatchObject({
+      id: 'msg_01',
+      status: 'in_progress',
+      content: [{ type: 'output_text', text: 'It is' }],
+    });
     expect(record.timings.durationUs).toBe(7_500);
-    expect(notes).toEqual(['stream ended without a final event (exchange client_aborted: client closed the connection)']);
+    expect(notes).toEqual([
+      'stream ended without a final event (exchange client_aborted: client closed the connection)',
+    ]);
   });
 
   it('treats a stream that closed without a final event as aborted, and an open one as in progress', () => {
@@ -76,24 +106,51 @@ describe('Responses, streamed', () => {
   it('maps an in-stream error event to status error', () => {
     const events = [
       ...textStream(null).slice(0, 2),
-      { type: 'error', sequence_number: 2, code: 'server_error', message: 'The server had an error processing your request.', param: null },
+      {
+        type: 'error',
+        sequence_number: 2,
+        code: 'server_error',
+        message: 'The server had an error processing your request.',
+        param: null,
+      },
     ];
     const { record } = one({ response: sseChunks(events) });
-    expect(record).toMatchObject({ status: 'error', error: { code: 'server_error', message: 'The server had an error processing your request.' } });
+    expect(record).toMatchObject({
+      status: 'error',
+      error: { code: 'server_error', message: 'The server had an error processing your request.' },
+    });
   });
 
   it('maps response.failed and response.incomplete with their reasons', () => {
     const failed = one({
       response: sseChunks([
         { type: 'response.created', sequence_number: 0, response: response() },
-        { type: 'response.failed', sequence_number: 1, response: response({ status: 'failed', error: { code: 'rate_limit_exceeded', message: 'Request too large' } }) },
+        {
+          type: 'response.failed',
+          sequence_number: 1,
+          response: response({
+            status: 'failed',
+            error: { code: 'rate_limit_exceeded', message: 'Request too large' },
+          }),
+        },
       ]),
     });
-    expect(failed.record).toMatchObject({ status: 'failed', error: { code: 'rate_limit_exceeded', message: 'Request too large' } });
+    expect(failed.record).toMatchObject({
+      status: 'failed',
+      error: { code: 'rate_limit_exceeded', message: 'Request too large' },
+    });
     const incomplete = one({
       response: sseChunks([
         ...textStream(null),
-        { type: 'response.incomplete', sequence_number: 8, response: response({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: [message] }) },
+        {
+          type: 'response.incomplete',
+          sequence_number: 8,
+          response: response({
+            status: 'incomplete',
+            incomplete_details: { reason: 'max_output_tokens' },
+            output: [message],
+          }),
+        },
       ]),
     });
     expect(incomplete.record).toMatchObject({ status: 'incomplete', error: { code: 'max_output_tokens' } });
@@ -115,8 +172,17 @@ describe('Responses, streamed', () => {
 
   it('reads a retrieve stream resumed with starting_after under the retrieved id', () => {
     const events = textStream(completed).slice(5);
-    const { record } = one({ method: 'GET', path: `/v1/responses/${RESP_ID}?stream=true&starting_after=4`, response: sseChunks(events) });
-    expect(record).toMatchObject({ responseId: RESP_ID, status: 'completed', streamed: true, request: { params: { stream: 'true', starting_after: '4' } } });
+    const { record } = one({
+      method: 'GET',
+      path: `/v1/responses/${RESP_ID}?stream=true&starting_after=4`,
+      response: sseChunks(events),
+    });
+    expect(record).toMatchObject({
+      responseId: RESP_ID,
+      status: 'completed',
+      streamed: true,
+      request: { params: { stream: 'true', starting_after: '4' } },
+    });
     expect(record.events.map((e) => e.sequenceNumber)).toEqual([5, 6, 7, 8]);
   });
 
@@ -135,7 +201,9 @@ describe('Responses, streamed', () => {
   it('sniffs a mislabelled stream and splits a body holding two responses', () => {
     const second = (e: JsonObject): Json => JSON.parse(JSON.stringify(e).replaceAll(RESP_ID, 'resp_second')) as Json;
     const events = [...textStream(completed), ...textStream(completed).map((e) => second(e))];
-    const result = normalizeExchange(rawExchange({ request: { input: 'x' }, response: sseChunks(events), contentType: 'application/json' }));
+    const result = normalizeExchange(
+      rawExchange({ request: { input: 'x' }, response: sseChunks(events), contentType: 'application/json' }),
+    );
     expect(result.responses.map((r) => [r.responseId, r.status, r.output.length, r.request.input.length])).toEqual([
       [RESP_ID, 'completed', 1, 1],
       ['resp_second', 'completed', 1, 0],

@@ -20,10 +20,14 @@ export function normalizeResponsesSse(
   // A large body is parsed as it is read, within limits (large-body.ts).
   const large = raw.response.large ?? null;
   const limits = large ? LARGE_STREAM_LIMITS : null;
-  if (large && !large.read) notes.push(`response stream is ${mb(large.bytes)} and compressed, over the ${mb(large.limitBytes)} that Loupe decodes whole: shown raw, not derived`);
+  if (large && !large.read)
+    notes.push(
+      `response stream is ${mb(large.bytes)} and compressed, over the ${mb(large.limitBytes)} that Loupe decodes whole: shown raw, not derived`,
+    );
   let current = new ResponseStreamAccumulator(raw.agent, limits);
   const segments = [current];
-  const events = raw.response.decodeError === null ? streamSse(bodyPieces(raw.response), raw.endUs, limits?.eventChars) : [];
+  const events =
+    raw.response.decodeError === null ? streamSse(bodyPieces(raw.response), raw.endUs, limits?.eventChars) : [];
   const unread = new UnreadEvents();
   let n = 0;
   for (const e of events) {
@@ -38,8 +42,12 @@ export function normalizeResponsesSse(
     current.push(type, data, e.tUs);
     n++;
   }
-  if (segments.length > 1) notes.push(`stream carried ${segments.length} responses; the request is attached to the first`);
-  if (large) notes.push(`response stream is ${mb(large.bytes)}, over the ${mb(large.limitBytes)} that Loupe parses whole: derived as it was read, within limits (the bytes are stored whole)`);
+  if (segments.length > 1)
+    notes.push(`stream carried ${segments.length} responses; the request is attached to the first`);
+  if (large)
+    notes.push(
+      `response stream is ${mb(large.bytes)}, over the ${mb(large.limitBytes)} that Loupe parses whole: derived as it was read, within limits (the bytes are stored whole)`,
+    );
   notes.push(...unread.notes(), ...segments.flatMap((segment) => segment.limitNotes()));
 
   return segments.map((segment, i) => {

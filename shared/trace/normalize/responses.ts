@@ -10,7 +10,10 @@ import type { Route } from '../decode/route.js';
 import { splitPath } from '../decode/route.js';
 import type { RawExchange, ResponseRecord } from '../types.js';
 
-type ResponsesRoute = Extract<Route, { kind: 'responses.create' | 'responses.compact' | 'responses.retrieve' | 'responses.cancel' }>;
+type ResponsesRoute = Extract<
+  Route,
+  { kind: 'responses.create' | 'responses.compact' | 'responses.retrieve' | 'responses.cancel' }
+>;
 
 export function normalizeResponses(raw: RawExchange, route: ResponsesRoute, notes: string[]): ResponseRecord[] {
   const api = route.kind === 'responses.compact' ? 'responses.compact' : 'responses';
@@ -32,11 +35,12 @@ export function normalizeResponses(raw: RawExchange, route: ResponsesRoute, note
     if (route.kind === 'responses.retrieve' || route.kind === 'responses.cancel') return [];
     return [failedBeforeResponse(raw, newRecord(raw, api, fallbackId, request, model))];
   }
-  const records = raw.status >= 400
-    ? [httpErrorRecord(raw, api, request, model, notes)]
-    : isEventStream(raw)
-      ? normalizeResponsesSse(raw, api, request, model, fallbackId, notes)
-      : [normalizeResponsesJson(raw, api, request, model, fallbackId, notes)];
+  const records =
+    raw.status >= 400
+      ? [httpErrorRecord(raw, api, request, model, notes)]
+      : isEventStream(raw)
+        ? normalizeResponsesSse(raw, api, request, model, fallbackId, notes)
+        : [normalizeResponsesJson(raw, api, request, model, fallbackId, notes)];
   if (request.params.background === true) for (const record of records) record.background = true;
   if (route.kind === 'responses.retrieve' || route.kind === 'responses.cancel') {
     // The response another request made, seen again: threading folds it into that one (response-reads.ts).

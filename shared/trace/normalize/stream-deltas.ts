@@ -87,11 +87,25 @@ function partAt(item: JsonObject, list: PartList, index: number, partType: strin
   return created;
 }
 
-function appendToPart(item: JsonObject, list: PartList, index: number, partType: string, key: string, delta: string): void {
+function appendToPart(
+  item: JsonObject,
+  list: PartList,
+  index: number,
+  partType: string,
+  key: string,
+  delta: string,
+): void {
   const part = partAt(item, list, index, partType, key);
   part[key] = (str(part[key]) ?? '') + delta;
 }
 
-function setInPart(item: JsonObject, list: PartList, index: number, partType: string, key: string, value: Json | undefined): void {
+function setInPart(
+  item: JsonObject,
+  list: PartList,
+  index: number,
+  partType: string,
+  key: string,
+  value: Json | undefined,
+): void {
   if (typeof value === 'string') partAt(item, list, index, partType, key)[key] = value;
 }

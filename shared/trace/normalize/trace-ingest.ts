@@ -30,7 +30,19 @@ function toAgentSpan(entry: Json): AgentSpan | null {
     const id = str(entry.id);
     if (id === null) return null;
     const name = str(entry.workflow_name) ?? 'trace';
-    return { object: 'trace', traceId: id, id, parentId: null, type: 'trace', name, startedAt: null, endedAt: null, responseId: null, error: null, raw: entry };
+    return {
+      object: 'trace',
+      traceId: id,
+      id,
+      parentId: null,
+      type: 'trace',
+      name,
+      startedAt: null,
+      endedAt: null,
+      responseId: null,
+      error: null,
+      raw: entry,
+    };
   }
   if (entry.object !== 'trace.span') return null;
   const id = str(entry.id);

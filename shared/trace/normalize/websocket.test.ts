@@ -4,7 +4,13 @@ import { wsExchange, wsServerFrames } from '../testing/raw-exchange-builder.js';
 import { websocketLanes } from '../testing/scenarios-ws.js';
 import { finalResponse, responseStream } from '../testing/stream-builder.js';
 
-const say = (id: string, text: string) => ({ id, type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] });
+const say = (id: string, text: string) => ({
+  id,
+  type: 'message',
+  role: 'assistant',
+  status: 'completed',
+  content: [{ type: 'output_text', text, annotations: [] }],
+});
 
 describe('Responses over WebSocket', () => {
   it('splits a connection into one record per response, each with the response.create that opened it', () => {
@@ -61,7 +67,15 @@ describe('Responses over WebSocket', () => {
     const raw = wsExchange({
       frames: [
         { from: 'client', tUs: 1_000, data: { type: 'response.create', model: 'nope', input: 'x' } },
-        { from: 'server', tUs: 2_000, data: { type: 'error', status: 400, error: { type: 'invalid_request_error', code: 'model_not_found', message: 'The model nope does not exist' } } },
+        {
+          from: 'server',
+          tUs: 2_000,
+          data: {
+            type: 'error',
+            status: 400,
+            error: { type: 'invalid_request_error', code: 'model_not_found', message: 'The model nope does not exist' },
+          },
+        },
         { from: 'client', tUs: 3_000, data: { type: 'response.create', model: 'gpt-5', input: 'y' } },
       ],
     });
@@ -80,7 +94,10 @@ describe('Responses over WebSocket', () => {
     raw.frames.push({ from: 'server', tUs: 2, opcode: 2, text: 'AAEC' });
     const { responses, notes } = normalizeExchange(raw);
     expect(responses).toEqual([]);
-    expect(notes).toEqual([expect.stringMatching(/^client frame at 1 µs is not a JSON object/), 'binary server frame at 2 µs kept raw']);
+    expect(notes).toEqual([
+      expect.stringMatching(/^client frame at 1 µs is not a JSON object/),
+      'binary server frame at 2 µs kept raw',
+    ]);
     expect(normalizeExchange(wsExchange({ path: '/v1/realtime?model=gpt-realtime', frames: [] })).notes).toEqual([
       'WebSocket on /v1/realtime?model=gpt-realtime is not a Responses connection; its frames are kept raw',
     ]);

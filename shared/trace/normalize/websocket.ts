@@ -75,8 +75,10 @@ class WsConnection {
     // Steer and inject name their target response; their event is kept in its record.
     const target = str(event.previous_response_id) ?? str(event.response_id);
     const segment = (target === null ? undefined : this.byId(target)) ?? this.segments[this.segments.length - 1];
-    if (type === 'response.steer' && target !== null) this.steers.queue(target, inputItems(event.input, this.raw.agent));
-    if (type === 'response.inject' && segment !== undefined) segment.request.input.push(...inputItems(event.input, this.raw.agent));
+    if (type === 'response.steer' && target !== null)
+      this.steers.queue(target, inputItems(event.input, this.raw.agent));
+    if (type === 'response.inject' && segment !== undefined)
+      segment.request.input.push(...inputItems(event.input, this.raw.agent));
     if (segment === undefined) {
       this.notes.push(`client ${type} at ${tUs} µs before any response; kept raw`);
       return;
@@ -87,7 +89,8 @@ class WsConnection {
 
   server(event: JsonObject, tUs: number): void {
     const type = str(event.type) ?? 'message';
-    if (type.startsWith('response.steer.') || type.startsWith('response.inject.')) return this.steerEvent(type, event, tUs);
+    if (type.startsWith('response.steer.') || type.startsWith('response.inject.'))
+      return this.steerEvent(type, event, tUs);
     const lane = this.resolveLane(str(event.stream_id) ?? '');
     let segment = lane.current;
     if (segment === null || segment.acc.belongsToNext(type)) segment = this.open(lane, event, tUs);
@@ -101,7 +104,10 @@ class WsConnection {
     const target = str(steer?.previous_response_id) ?? str(event.response_id);
     if (type === 'response.steer.accepted' && target !== null) this.steers.accept(target, str(steer?.id));
     if (type === 'response.steer.failed' && target !== null) this.steers.fail(target, str(steer?.id));
-    const segment = (target === null ? undefined : this.byId(target)) ?? this.lane(str(event.stream_id) ?? '').current ?? this.segments[this.segments.length - 1];
+    const segment =
+      (target === null ? undefined : this.byId(target)) ??
+      this.lane(str(event.stream_id) ?? '').current ??
+      this.segments[this.segments.length - 1];
     if (segment === undefined) this.notes.push(`server ${type} at ${tUs} µs before any response; kept raw`);
     else segment.acc.push(type, event, tUs);
   }
@@ -141,7 +147,14 @@ class WsConnection {
     for (const [name, lane] of this.lanes) {
       for (const create of lane.queue) {
         // Sent but never answered before the connection ended (or still waiting).
-        const seg: Segment = { acc: new ResponseStreamAccumulator(this.raw.agent), request: create.request, model: create.model, lane: name, startUs: create.tUs, id: null };
+        const seg: Segment = {
+          acc: new ResponseStreamAccumulator(this.raw.agent),
+          request: create.request,
+          model: create.model,
+          lane: name,
+          startUs: create.tUs,
+          id: null,
+        };
         this.segments.push(seg);
       }
     }
@@ -178,7 +191,8 @@ class WsConnection {
   /** Events without `stream_id` on a connection that uses lanes belong to the lane in use. */
   private resolveLane(name: string): Lane {
     const named = this.lanes.get(name);
-    if (name !== '' || (named !== undefined && (named.current !== null || named.queue.length > 0))) return this.lane(name);
+    if (name !== '' || (named !== undefined && (named.current !== null || named.queue.length > 0)))
+      return this.lane(name);
     return this.lane(this.lastLane);
   }
 

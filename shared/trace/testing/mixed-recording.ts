@@ -11,7 +11,17 @@ import type { RawExchange } from '../types.js';
 /** Several runs' exchanges interleaved in time, some labelled, ids unique, in id order. */
 export function mixedRecording(seed: number): RawExchange[] {
   const rnd = seededRandom(seed);
-  const sources: RawExchange[][] = [randomRun(seed), randomRun(seed + 100), randomRun(seed + 200, { stateless: true }), parallelCalls(), multiAgent(), chatToolLoop(), [websocketLanes()], backgroundPolls(), conversationSession()];
+  const sources: RawExchange[][] = [
+    randomRun(seed),
+    randomRun(seed + 100),
+    randomRun(seed + 200, { stateless: true }),
+    parallelCalls(),
+    multiAgent(),
+    chatToolLoop(),
+    [websocketLanes()],
+    backgroundPolls(),
+    conversationSession(),
+  ];
   const exchanges: RawExchange[] = [];
   sources.forEach((list, s) => {
     // Shifted so runs overlap, follow closely, or stand apart.

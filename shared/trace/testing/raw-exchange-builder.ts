@@ -30,10 +30,12 @@ export interface ExchangeSpec {
 export function rawExchange(spec: ExchangeSpec): RawExchange {
   const chunks = responseChunks(spec.response);
   const streamed = isChunkList(spec.response);
-  const contentType = spec.contentType === undefined ? (streamed ? 'text/event-stream' : 'application/json') : spec.contentType;
+  const contentType =
+    spec.contentType === undefined ? (streamed ? 'text/event-stream' : 'application/json') : spec.contentType;
   const status = spec.status === undefined ? 200 : spec.status;
   const lastUs = chunks[chunks.length - 1]?.tUs ?? 500;
-  const responseHeaders: HeaderList | null = status === null ? null : contentType === null ? [] : [['content-type', contentType]];
+  const responseHeaders: HeaderList | null =
+    status === null ? null : contentType === null ? [] : [['content-type', contentType]];
   return {
     id: spec.id ?? 1,
     startedAt: spec.startedAt ?? 1_760_000_000_000,
@@ -66,7 +68,9 @@ export function sseChunks(events: Json[], startUs = 1_000, stepUs = 1_000): Arra
 }
 
 function isChunk(v: Json | { tUs: number; text: string }): v is { tUs: number; text: string } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && typeof v.tUs === 'number' && typeof v.text === 'string';
+  return (
+    typeof v === 'object' && v !== null && !Array.isArray(v) && typeof v.tUs === 'number' && typeof v.text === 'string'
+  );
 }
 
 function isChunkList(v: ExchangeSpec['response']): v is Array<{ tUs: number; text: string }> {
@@ -92,11 +96,24 @@ export interface WsFrameSpec {
 }
 
 /** A recorded WebSocket connection to /v1/responses: frames in both directions, in order. */
-export function wsExchange(spec: Omit<ExchangeSpec, 'response' | 'request' | 'transport'> & { frames: WsFrameSpec[] }): RawExchange {
-  const frames = spec.frames.map((f) => ({ from: f.from, tUs: f.tUs, opcode: 1, text: typeof f.data === 'string' ? f.data : JSON.stringify(f.data) }));
+export function wsExchange(
+  spec: Omit<ExchangeSpec, 'response' | 'request' | 'transport'> & { frames: WsFrameSpec[] },
+): RawExchange {
+  const frames = spec.frames.map((f) => ({
+    from: f.from,
+    tUs: f.tUs,
+    opcode: 1,
+    text: typeof f.data === 'string' ? f.data : JSON.stringify(f.data),
+  }));
   const lastUs = frames[frames.length - 1]?.tUs ?? 500;
   return {
-    ...rawExchange({ ...spec, transport: 'websocket', method: 'GET', status: spec.status === undefined ? 101 : spec.status, contentType: null }),
+    ...rawExchange({
+      ...spec,
+      transport: 'websocket',
+      method: 'GET',
+      status: spec.status === undefined ? 101 : spec.status,
+      contentType: null,
+    }),
     frames,
     endUs: spec.endUs === undefined ? ((spec.state ?? 'complete') === 'open' ? null : lastUs + 100) : spec.endUs,
   };
@@ -107,6 +124,9 @@ export function wsServerFrames(events: Json[], startUs: number, stepUs = 1_000, 
   return events.map((e, i) => ({
     from: 'server' as const,
     tUs: startUs + i * stepUs,
-    data: streamId !== undefined && typeof e === 'object' && e !== null && !Array.isArray(e) ? { ...e, stream_id: streamId } : e,
+    data:
+      streamId !== undefined && typeof e === 'object' && e !== null && !Array.isArray(e)
+        ? { ...e, stream_id: streamId }
+        : e,
   }));
 }

@@ -43,7 +43,9 @@ function itemDeltas(item: JsonObject, id: string | null, output_index: number, n
   const at = { item_id: id, output_index };
   switch (item.type) {
     case 'message': {
-      const text = arr(item.content).map((p) => str(obj(p)?.text) ?? '').join('');
+      const text = arr(item.content)
+        .map((p) => str(obj(p)?.text) ?? '')
+        .join('');
       const part: JsonObject = { type: 'output_text', annotations: [], text: '' };
       return [
         { type: 'response.content_part.added', ...at, content_index: 0, part },
@@ -53,11 +55,23 @@ function itemDeltas(item: JsonObject, id: string | null, output_index: number, n
       ];
     }
     case 'reasoning': {
-      const text = arr(item.summary).map((p) => str(obj(p)?.text) ?? '').join('');
+      const text = arr(item.summary)
+        .map((p) => str(obj(p)?.text) ?? '')
+        .join('');
       if (text === '') return [];
       return [
-        { type: 'response.reasoning_summary_part.added', ...at, summary_index: 0, part: { type: 'summary_text', text: '' } },
-        ...split(text, n).map((delta) => ({ type: 'response.reasoning_summary_text.delta', ...at, summary_index: 0, delta })),
+        {
+          type: 'response.reasoning_summary_part.added',
+          ...at,
+          summary_index: 0,
+          part: { type: 'summary_text', text: '' },
+        },
+        ...split(text, n).map((delta) => ({
+          type: 'response.reasoning_summary_text.delta',
+          ...at,
+          summary_index: 0,
+          delta,
+        })),
         { type: 'response.reasoning_summary_text.done', ...at, summary_index: 0, text },
         { type: 'response.reasoning_summary_part.done', ...at, summary_index: 0, part: { type: 'summary_text', text } },
       ];
@@ -100,7 +114,13 @@ export function finalResponse(id: string, output: Json[], over: JsonObject = {})
     output,
     previous_response_id: null,
     parallel_tool_calls: true,
-    usage: { input_tokens: 500, input_tokens_details: { cached_tokens: 0 }, output_tokens: 100, output_tokens_details: { reasoning_tokens: 40 }, total_tokens: 600 },
+    usage: {
+      input_tokens: 500,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: 100,
+      output_tokens_details: { reasoning_tokens: 40 },
+      total_tokens: 600,
+    },
     ...over,
   };
 }

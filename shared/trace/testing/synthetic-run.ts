@@ -36,11 +36,30 @@ export function syntheticRun(options: SyntheticRunOptions = {}): RawExchange[] {
       name: c % 2 === 0 ? 'read_file' : 'grep',
       arguments: JSON.stringify({ path: `src/module-${r}/file-${c}.ts`, pattern: `symbol${r * k + c}` }),
     }));
-    const output = [{ id: `rs_${r}`, type: 'reasoning', summary: [{ type: 'summary_text', text: `Step ${r}: read the next files and look for the symbols they use.` }] }, ...calls];
+    const output = [
+      {
+        id: `rs_${r}`,
+        type: 'reasoning',
+        summary: [{ type: 'summary_text', text: `Step ${r}: read the next files and look for the symbols they use.` }],
+      },
+      ...calls,
+    ];
     const previous = r === 0 ? null : `resp_${r - 1}`;
     const final = finalResponse(`resp_${r}`, output, { previous_response_id: previous });
-    const request: JsonObject = { model: 'gpt-5', stream: true, input, ...(previous === null ? {} : { previous_response_id: previous }) };
-    exchanges.push(rawExchange({ id: r + 1, startedAt: 1_760_000_000_000 + r * 2_000, request, response: sseChunks(responseStream(final, { deltas }), 1_000, 200) }));
+    const request: JsonObject = {
+      model: 'gpt-5',
+      stream: true,
+      input,
+      ...(previous === null ? {} : { previous_response_id: previous }),
+    };
+    exchanges.push(
+      rawExchange({
+        id: r + 1,
+        startedAt: 1_760_000_000_000 + r * 2_000,
+        request,
+        response: sseChunks(responseStream(final, { deltas }), 1_000, 200),
+      }),
+    );
     input = calls.map((c) => ({ type: 'function_call_output', call_id: c.call_id, output: `contents of ${c.id}` }));
   }
   return exchanges;

@@ -58,7 +58,12 @@ export function textStream(final: JsonObject | null): JsonObject[] {
   const events: JsonObject[] = [
     { type: 'response.created', sequence_number: 0, response: response() },
     { type: 'response.in_progress', sequence_number: 1, response: response() },
-    { type: 'response.output_item.added', sequence_number: 2, output_index: 0, item: { ...message, status: 'in_progress', content: [] } },
+    {
+      type: 'response.output_item.added',
+      sequence_number: 2,
+      output_index: 0,
+      item: { ...message, status: 'in_progress', content: [] },
+    },
     {
       type: 'response.content_part.added',
       sequence_number: 3,
@@ -67,13 +72,40 @@ export function textStream(final: JsonObject | null): JsonObject[] {
       content_index: 0,
       part: { type: 'output_text', annotations: [], logprobs: [], text: '' },
     },
-    { type: 'response.output_text.delta', sequence_number: 4, item_id: 'msg_01', output_index: 0, content_index: 0, delta: 'It is', logprobs: [] },
-    { type: 'response.output_text.delta', sequence_number: 5, item_id: 'msg_01', output_index: 0, content_index: 0, delta: ' sunny.', logprobs: [] },
-    { type: 'response.output_text.done', sequence_number: 6, item_id: 'msg_01', output_index: 0, content_index: 0, text: 'It is sunny.', logprobs: [] },
+    {
+      type: 'response.output_text.delta',
+      sequence_number: 4,
+      item_id: 'msg_01',
+      output_index: 0,
+      content_index: 0,
+      delta: 'It is',
+      logprobs: [],
+    },
+    {
+      type: 'response.output_text.delta',
+      sequence_number: 5,
+      item_id: 'msg_01',
+      output_index: 0,
+      content_index: 0,
+      delta: ' sunny.',
+      logprobs: [],
+    },
+    {
+      type: 'response.output_text.done',
+      sequence_number: 6,
+      item_id: 'msg_01',
+      output_index: 0,
+      content_index: 0,
+      text: 'It is sunny.',
+      logprobs: [],
+    },
     { type: 'response.output_item.done', sequence_number: 7, output_index: 0, item: message },
   ];
   if (final !== null) events.push({ sequence_number: 8, ...final });
   return events;
 }
 
-export const completed: JsonObject = { type: 'response.completed', response: response({ status: 'completed', output: [message], usage }) };
+export const completed: JsonObject = {
+  type: 'response.completed',
+  response: response({ status: 'completed', output: [message], usage }),
+};

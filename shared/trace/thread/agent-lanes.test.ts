@@ -35,7 +35,10 @@ const span = (id: string, parent: string | null, data: Json, start: number, end 
 });
 
 /** The trace as the exporter sends it; `model` is a response span or, in chat mode, a generation span. */
-function supportSpans(model: (id: string, parent: string, responseId: string, start: number) => Json, ids: string[]): Json[] {
+function supportSpans(
+  model: (id: string, parent: string, responseId: string, start: number) => Json,
+  ids: string[],
+): Json[] {
   const [t1, b1, e1, b2] = ids as [string, string, string, string];
   return [
     { object: 'trace', id: 'trace_support', workflow_name: 'Support', group_id: null, metadata: {} },
@@ -44,20 +47,45 @@ function supportSpans(model: (id: string, parent: string, responseId: string, st
     span('sp_handoff', 'sp_triage', { type: 'handoff', from_agent: TRIAGE, to_agent: BILLING }, 900),
     span('sp_billing', null, { type: 'agent', name: BILLING, handoffs: [], tools: ['ask_expert'] }, 1000, 4000),
     model('sp_b1', 'sp_billing', b1, 1010),
-    span('sp_fn', 'sp_billing', { type: 'function', name: 'ask_expert', input: ASK, output: 'Yes, in full.' }, 2000, 2900),
+    span(
+      'sp_fn',
+      'sp_billing',
+      { type: 'function', name: 'ask_expert', input: ASK, output: 'Yes, in full.' },
+      2000,
+      2900,
+    ),
     span('sp_expert', 'sp_fn', { type: 'agent', name: EXPERT, handoffs: [], tools: [] }, 2010, 2890),
     model('sp_e1', 'sp_expert', e1, 2020),
     model('sp_b2', 'sp_billing', b2, 3000),
   ];
 }
 
-function exchange(request: JsonObject, response: JsonObject, at: number, path = '/v1/responses', label: string | null = 'support'): RawExchange {
+function exchange(
+  request: JsonObject,
+  response: JsonObject,
+  at: number,
+  path = '/v1/responses',
+  label: string | null = 'support',
+): RawExchange {
   return rawExchange({ id: nextId++, path, label, startedAt: 1_767_225_600_000 + at, request, response });
 }
 
-const fc = (id: string, callId: string, name: string, args: string) => ({ type: 'function_call', id, call_id: callId, name, arguments: args, status: 'completed' });
+const fc = (id: string, callId: string, name: string, args: string) => ({
+  type: 'function_call',
+  id,
+  call_id: callId,
+  name,
+  arguments: args,
+  status: 'completed',
+});
 const out = (callId: string, output: string) => ({ type: 'function_call_output', call_id: callId, output });
-const say = (id: string, text: string) => ({ type: 'message', id, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] });
+const say = (id: string, text: string) => ({
+  type: 'message',
+  id,
+  role: 'assistant',
+  status: 'completed',
+  content: [{ type: 'output_text', text, annotations: [] }],
+});
 
 function responsesRun(label: string | null = 'support'): { exchanges: RawExchange[]; ids: string[] } {
   const user = { role: 'user', content: QUESTION };
@@ -69,14 +97,35 @@ function responsesRun(label: string | null = 'support'): { exchanges: RawExchang
     exchanges: [
       exchange({ model: 'gpt-5', input: [user] }, finalResponse('resp_t1', [handoff]), 10, undefined, label),
       exchange({ model: 'gpt-5', input: history }, finalResponse('resp_b1', [ask]), 1010, undefined, label),
-      exchange({ model: 'gpt-5', input: [{ role: 'user', content: 'Is a duplicate EU charge refundable?' }] }, finalResponse('resp_e1', [say('msg_e1', 'Yes, in full.')]), 2020, undefined, label),
-      exchange({ model: 'gpt-5', input: [...history, ask, out('call_ask', 'Yes, in full.')] }, finalResponse('resp_b2', [say('msg_b2', 'Refunded.')]), 3000, undefined, label),
+      exchange(
+        { model: 'gpt-5', input: [{ role: 'user', content: 'Is a duplicate EU charge refundable?' }] },
+        finalResponse('resp_e1', [say('msg_e1', 'Yes, in full.')]),
+        2020,
+        undefined,
+        label,
+      ),
+      exchange(
+        { model: 'gpt-5', input: [...history, ask, out('call_ask', 'Yes, in full.')] },
+        finalResponse('resp_b2', [say('msg_b2', 'Refunded.')]),
+        3000,
+        undefined,
+        label,
+      ),
     ],
   };
 }
 
 function ingest(data: Json[]): AgentSpan[] {
-  return normalizeExchange(rawExchange({ id: nextId++, path: '/v1/traces/ingest', request: { data }, response: '', status: 204, contentType: null })).spans!;
+  return normalizeExchange(
+    rawExchange({
+      id: nextId++,
+      path: '/v1/traces/ingest',
+      request: { data },
+      response: '',
+      status: 204,
+      contentType: null,
+    }),
+  ).spans!;
 }
 
 function attached(exchanges: RawExchange[], spans: AgentSpan[]): { run: Run; spans: AgentSpan[] } {
@@ -112,11 +161,17 @@ function expectAgentStructure(run: Run, spans: AgentSpan[], handoffCall: string,
 describe('Agents SDK structure from its spans', () => {
   it('puts each response in its agent lane, with a handoff edge and a spawn for an agent called as a tool', () => {
     const { exchanges, ids } = responsesRun();
-    const respSpan = (id: string, parent: string, responseId: string, start: number) => span(id, parent, { type: 'response', response_id: responseId }, start);
+    const respSpan = (id: string, parent: string, responseId: string, start: number) =>
+      span(id, parent, { type: 'response', response_id: responseId }, start);
     const { run, spans } = attached(exchanges, ingest(supportSpans(respSpan, ids)));
     expectAgentStructure(run, spans, 'call_handoff', 'call_ask');
     const exported = exportRun(run, undefined, spans);
-    expect(exported.responses.map((r) => [...new Set(r.items.map((i) => i.agent))])).toEqual([[TRIAGE], [BILLING], [EXPERT], [BILLING]]);
+    expect(exported.responses.map((r) => [...new Set(r.items.map((i) => i.agent))])).toEqual([
+      [TRIAGE],
+      [BILLING],
+      [EXPERT],
+      [BILLING],
+    ]);
     expect(exported.graph.edges.filter((e) => e.kind === 'handoff')).toHaveLength(1);
   });
 
@@ -130,22 +185,60 @@ describe('Agents SDK structure from its spans', () => {
   });
 
   it('in Chat Completions mode attaches the spans by the generation spans’ completion ids', () => {
-    const chat = (id: string, message: JsonObject) => ({ id, object: 'chat.completion', created: 1_767_225_600, model: 'gpt-5', choices: [{ index: 0, message, finish_reason: 'stop' }], usage: { prompt_tokens: 50, completion_tokens: 10, total_tokens: 60 } });
-    const toolCall = (id: string, name: string, args: string) => ({ id, type: 'function', function: { name, arguments: args } });
+    const chat = (id: string, message: JsonObject) => ({
+      id,
+      object: 'chat.completion',
+      created: 1_767_225_600,
+      model: 'gpt-5',
+      choices: [{ index: 0, message, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 50, completion_tokens: 10, total_tokens: 60 },
+    });
+    const toolCall = (id: string, name: string, args: string) => ({
+      id,
+      type: 'function',
+      function: { name, arguments: args },
+    });
     const user = { role: 'user', content: QUESTION };
-    const handoff = { role: 'assistant', content: null, tool_calls: [toolCall('call_handoff', 'transfer_to_Billing_specialist', '{}')] };
-    const history = [user, handoff, { role: 'tool', tool_call_id: 'call_handoff', content: '{"assistant":"Billing specialist"}' }];
+    const handoff = {
+      role: 'assistant',
+      content: null,
+      tool_calls: [toolCall('call_handoff', 'transfer_to_Billing_specialist', '{}')],
+    };
+    const history = [
+      user,
+      handoff,
+      { role: 'tool', tool_call_id: 'call_handoff', content: '{"assistant":"Billing specialist"}' },
+    ];
     const ask = { role: 'assistant', content: null, tool_calls: [toolCall('call_ask', 'ask_expert', ASK)] };
     const path = '/v1/chat/completions';
     const ids = ['chatcmpl-t1', 'chatcmpl-b1', 'chatcmpl-e1', 'chatcmpl-b2'];
     const exchanges = [
       exchange({ model: 'gpt-5', messages: [user] }, chat(ids[0]!, handoff), 10, path),
       exchange({ model: 'gpt-5', messages: history }, chat(ids[1]!, ask), 1010, path),
-      exchange({ model: 'gpt-5', messages: [{ role: 'user', content: 'Is a duplicate EU charge refundable?' }] }, chat(ids[2]!, { role: 'assistant', content: 'Yes, in full.' }), 2020, path),
-      exchange({ model: 'gpt-5', messages: [...history, ask, { role: 'tool', tool_call_id: 'call_ask', content: 'Yes, in full.' }] }, chat(ids[3]!, { role: 'assistant', content: 'Refunded.' }), 3000, path),
+      exchange(
+        { model: 'gpt-5', messages: [{ role: 'user', content: 'Is a duplicate EU charge refundable?' }] },
+        chat(ids[2]!, { role: 'assistant', content: 'Yes, in full.' }),
+        2020,
+        path,
+      ),
+      exchange(
+        {
+          model: 'gpt-5',
+          messages: [...history, ask, { role: 'tool', tool_call_id: 'call_ask', content: 'Yes, in full.' }],
+        },
+        chat(ids[3]!, { role: 'assistant', content: 'Refunded.' }),
+        3000,
+        path,
+      ),
     ];
     // The SDK's generation span carries the completion it got back as `output[0]`.
-    const genSpan = (id: string, parent: string, completionId: string, start: number) => span(id, parent, { type: 'generation', model: 'gpt-5', output: [{ id: completionId, object: 'chat.completion' }] }, start);
+    const genSpan = (id: string, parent: string, completionId: string, start: number) =>
+      span(
+        id,
+        parent,
+        { type: 'generation', model: 'gpt-5', output: [{ id: completionId, object: 'chat.completion' }] },
+        start,
+      );
     const spans = ingest(supportSpans(genSpan, ids));
     expect(spans.filter((s) => s.type === 'generation').map((s) => s.responseId)).toEqual(ids);
     const { run, spans: mine } = attached(exchanges, spans);
@@ -154,13 +247,17 @@ describe('Agents SDK structure from its spans', () => {
 });
 
 describe('an agent called as a tool, without a label', () => {
-  const respSpan = (id: string, parent: string, responseId: string, start: number) => span(id, parent, { type: 'response', response_id: responseId }, start);
+  const respSpan = (id: string, parent: string, responseId: string, start: number) =>
+    span(id, parent, { type: 'response', response_id: responseId }, start);
 
   it('is its own run by threading, and is folded into its caller’s run by the spans, as a spawned lane', () => {
     const { exchanges, ids } = responsesRun(null);
     const threaded = threadRuns(exchanges.flatMap((e) => normalizeExchange(e).responses));
     // Nothing in the traffic joins the expert's call (its input is the tool's arguments) to the run.
-    expect(threaded.map((r) => r.responses.map((x) => x.responseId))).toEqual([['resp_t1', 'resp_b1', 'resp_b2'], ['resp_e1']]);
+    expect(threaded.map((r) => r.responses.map((x) => x.responseId))).toEqual([
+      ['resp_t1', 'resp_b1', 'resp_b2'],
+      ['resp_e1'],
+    ]);
     const spans = ingest(supportSpans(respSpan, ids));
     const { runs, folded } = joinTracedRuns(threaded, spans);
     expect(runs.map((r) => r.id)).toEqual(['run:resp_t1']);
@@ -176,16 +273,24 @@ describe('an agent called as a tool, without a label', () => {
   it('stays its own run when it is labelled, or when its spans are in another trace', () => {
     const { exchanges, ids } = responsesRun();
     const records = exchanges.flatMap((e) => normalizeExchange(e).responses);
-    const labelled = records.map((r) => (r.responseId === 'resp_e1' ? { ...r, exchange: { ...r.exchange, label: 'expert' } } : { ...r, exchange: { ...r.exchange, label: null } }));
+    const labelled = records.map((r) =>
+      r.responseId === 'resp_e1'
+        ? { ...r, exchange: { ...r.exchange, label: 'expert' } }
+        : { ...r, exchange: { ...r.exchange, label: null } },
+    );
     const runs = threadRuns(labelled);
     expect(runs).toHaveLength(2);
     expect(joinTracedRuns(runs, ingest(supportSpans(respSpan, ids))).runs).toHaveLength(2);
     const unlabelled = threadRuns(labelled.map((r) => ({ ...r, exchange: { ...r.exchange, label: null } })));
     // The expert's spans in a trace of their own (a second `run()`): nothing joins the two.
-    const apart = supportSpans(respSpan, ids).map((s) => (isObject(s) && (s.id === 'sp_expert' || s.parent_id === 'sp_expert') ? { ...s, trace_id: 'trace_other' } : s));
+    const apart = supportSpans(respSpan, ids).map((s) =>
+      isObject(s) && (s.id === 'sp_expert' || s.parent_id === 'sp_expert') ? { ...s, trace_id: 'trace_other' } : s,
+    );
     expect(joinTracedRuns(unlabelled, ingest(apart)).runs).toHaveLength(2);
     // In the same trace, even outside any tool call (two `run()` calls in one `withTrace()`), they are one run.
-    const flat = supportSpans(respSpan, ids).map((s) => (isObject(s) && s.id === 'sp_expert' ? { ...s, parent_id: null } : s));
+    const flat = supportSpans(respSpan, ids).map((s) =>
+      isObject(s) && s.id === 'sp_expert' ? { ...s, parent_id: null } : s,
+    );
     expect(joinTracedRuns(unlabelled, ingest(flat)).runs.map((r) => r.responses.length)).toEqual([4]);
   });
 
@@ -195,7 +300,11 @@ describe('an agent called as a tool, without a label', () => {
     const moved = (group: string | null) =>
       supportSpans(respSpan, ids).flatMap((s) => {
         if (!isObject(s)) return [s];
-        if (s.object === 'trace') return [{ ...s, group_id: group }, { ...s, id: 'trace_turn2', group_id: group }];
+        if (s.object === 'trace')
+          return [
+            { ...s, group_id: group },
+            { ...s, id: 'trace_turn2', group_id: group },
+          ];
         return s.id === 'sp_expert' || s.parent_id === 'sp_expert' ? [{ ...s, trace_id: 'trace_turn2' }] : [s];
       });
     expect(joinTracedRuns(unlabelled, ingest(moved(null))).runs).toHaveLength(2);

@@ -35,7 +35,9 @@ export function spanResponseId(span: AgentSpan): string | null {
   // A Chat Completions-mode model call: its output is the completion itself, id included
   // (sent while the SDK traces sensitive data, its default); other outputs name nothing.
   const output = arr(obj(span.raw.span_data)?.output);
-  const completion = output.find((o) => isObject(o) && (o.object === 'chat.completion' || str(o.id)?.startsWith('chatcmpl')));
+  const completion = output.find(
+    (o) => isObject(o) && (o.object === 'chat.completion' || str(o.id)?.startsWith('chatcmpl')),
+  );
   const id = isObject(completion) ? str(completion.id) : null;
   // Before its first chunk a streamed completion carries the SDK's placeholder id.
   return id === null || id === '__fake_id__' ? null : id;

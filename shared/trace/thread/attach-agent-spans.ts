@@ -14,7 +14,10 @@ export interface SpanAttachment {
   unattachedTraces: string[];
 }
 
-export function attachAgentSpans(runs: readonly RunOf<{ responseId: string }>[], spans: readonly AgentSpan[]): SpanAttachment {
+export function attachAgentSpans(
+  runs: readonly RunOf<{ responseId: string }>[],
+  spans: readonly AgentSpan[],
+): SpanAttachment {
   const runOfResponse = new Map<string, number>();
   runs.forEach((run, i) => {
     for (const r of run.responses) if (!runOfResponse.has(r.responseId)) runOfResponse.set(r.responseId, i);

@@ -11,7 +11,8 @@ import { finalResponse } from '../testing/stream-builder.js';
 import { threadRuns } from './thread.js';
 import type { RawExchange, ResponseRecord } from '../types.js';
 
-const records = (exchanges: RawExchange[]): ResponseRecord[] => exchanges.flatMap((e) => normalizeExchange(e).responses);
+const records = (exchanges: RawExchange[]): ResponseRecord[] =>
+  exchanges.flatMap((e) => normalizeExchange(e).responses);
 
 describe('Conversations items as context', () => {
   it('keeps an Agents SDK conversation session one run of its three responses, the items calls as its context', () => {
@@ -23,15 +24,29 @@ describe('Conversations items as context', () => {
       ['resp_s2_conv_s', 'gpt-5-2025-08-07'],
       ['resp_s3_conv_s', 'gpt-5-2025-08-07'],
     ]);
-    // The second turn resends the conversation's copies (under the conversation's ids): it continues the first turn's last response.
+    // The second turn resends the conversation's copies (under the conversation's ids): it continues the first turn's
+    // last response.
     expect(run!.links[2]).toEqual({ parent: 1, parentId: 'resp_s2_conv_s', signal: 'input_chain' });
-    expect(run!.context?.map((c) => [c.api, c.exchangeId])).toEqual([['conversations', 3], ['conversations', 4]]);
+    expect(run!.context?.map((c) => [c.api, c.exchangeId])).toEqual([
+      ['conversations', 3],
+      ['conversations', 4],
+    ]);
   });
 
   it('reads a listing back in conversation order, oldest first', () => {
     const listing = normalizeExchange(conversationSession()[3]!).responses[0]!;
     expect(listing.output.map((i) => i.type)).toEqual(['message', 'function_call', 'function_call_output', 'message']);
-    const asc = rawExchange({ method: 'GET', path: '/v1/conversations/c/items?order=asc', response: { object: 'list', data: [{ id: 'x1', type: 'message', role: 'user', content: [] }, { id: 'x2', type: 'message', role: 'assistant', content: [] }] } });
+    const asc = rawExchange({
+      method: 'GET',
+      path: '/v1/conversations/c/items?order=asc',
+      response: {
+        object: 'list',
+        data: [
+          { id: 'x1', type: 'message', role: 'user', content: [] },
+          { id: 'x2', type: 'message', role: 'assistant', content: [] },
+        ],
+      },
+    });
     expect(normalizeExchange(asc).responses[0]!.output.map((i) => i.id)).toEqual(['x1', 'x2']);
   });
 
@@ -45,19 +60,48 @@ describe('Conversations items as context', () => {
   });
 
   it('joins a conversation read before any request used it to the request that resends it', () => {
-    const history = { id: 'msg_old', type: 'message', role: 'user', content: [{ type: 'input_text', text: 'earlier' }] };
+    const history = {
+      id: 'msg_old',
+      type: 'message',
+      role: 'user',
+      content: [{ type: 'input_text', text: 'earlier' }],
+    };
     const exchanges = [
-      rawExchange({ id: 1, startedAt: T0, method: 'GET', path: '/v1/conversations/conv_old/items', response: { object: 'list', data: [history], has_more: false } }),
-      rawExchange({ id: 2, startedAt: T0 + 500, request: { model: 'gpt-5', input: [history, { role: 'user', content: 'and now?' }] }, response: finalResponse('r_now', []) }),
+      rawExchange({
+        id: 1,
+        startedAt: T0,
+        method: 'GET',
+        path: '/v1/conversations/conv_old/items',
+        response: { object: 'list', data: [history], has_more: false },
+      }),
+      rawExchange({
+        id: 2,
+        startedAt: T0 + 500,
+        request: { model: 'gpt-5', input: [history, { role: 'user', content: 'and now?' }] },
+        response: finalResponse('r_now', []),
+      }),
     ];
     const runs = threadRuns(records(exchanges));
-    expect(runs.map((run) => [run.id, run.responses.length, run.context?.map((c) => c.exchangeId)])).toEqual([['run:r_now', 1, [1]]]);
+    expect(runs.map((run) => [run.id, run.responses.length, run.context?.map((c) => c.exchangeId)])).toEqual([
+      ['run:r_now', 1, [1]],
+    ]);
   });
 
   it('joins items written to a conversation by its id to the responses made in it', () => {
     const exchanges = [
-      rawExchange({ id: 1, startedAt: T0, request: { model: 'gpt-5', input: 'hi', conversation: 'conv_9' }, response: finalResponse('r1', []) }),
-      rawExchange({ id: 2, startedAt: T0 + 100, path: '/v1/conversations/conv_9/items', request: { items: [{ type: 'message', role: 'user', content: 'note' }] }, response: { object: 'list', data: [{ id: 'msg_n', type: 'message', role: 'user', content: [] }] } }),
+      rawExchange({
+        id: 1,
+        startedAt: T0,
+        request: { model: 'gpt-5', input: 'hi', conversation: 'conv_9' },
+        response: finalResponse('r1', []),
+      }),
+      rawExchange({
+        id: 2,
+        startedAt: T0 + 100,
+        path: '/v1/conversations/conv_9/items',
+        request: { items: [{ type: 'message', role: 'user', content: 'note' }] },
+        response: { object: 'list', data: [{ id: 'msg_n', type: 'message', role: 'user', content: [] }] },
+      }),
     ];
     const [run, ...rest] = threadRuns(records(exchanges));
     expect(rest).toEqual([]);

@@ -59,14 +59,22 @@ export function joinTracedRuns<R extends Keyed>(runs: readonly RunOf<R>[], spans
       out.push(run);
       return;
     }
-    folded.set(run.id, group.slice(1).map((j) => runs[j]!.id));
+    folded.set(
+      run.id,
+      group.slice(1).map((j) => runs[j]!.id),
+    );
     out.push(interleave(group.map((j) => runs[j]!)));
   });
   return { runs: out, folded };
 }
 
-/** Per trace, or per group of traces where the trace object names a `group_id`: the runs its spans' responses are in. */
-function runsByConversation(spans: readonly AgentSpan[], runOfResponse: ReadonlyMap<string, number>): Map<string, Set<number>> {
+/**
+ * Per trace, or per group of traces where the trace object names a `group_id`: the runs its spans' responses are in.
+ */
+function runsByConversation(
+  spans: readonly AgentSpan[],
+  runOfResponse: ReadonlyMap<string, number>,
+): Map<string, Set<number>> {
   const groupOf = new Map<string, string>();
   for (const s of spans) {
     const group = s.object === 'trace' ? s.raw.group_id : undefined;

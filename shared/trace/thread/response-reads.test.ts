@@ -14,11 +14,25 @@ import { buildTimeline } from '../timeline/timeline.js';
 import type { RawExchange, ResponseRecord } from '../types.js';
 
 const noPrices: PriceTable = { models: {} };
-const tokensOf = (run: ReturnType<typeof threadRuns>[number]) => runMetrics(run, buildRunGraph(run), noPrices).totals.tokens.total;
-const records = (exchanges: RawExchange[]): ResponseRecord[] => exchanges.flatMap((e) => normalizeExchange(e).responses);
-const msg = (id: string, text: string) => ({ id, type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] });
+const tokensOf = (run: ReturnType<typeof threadRuns>[number]) =>
+  runMetrics(run, buildRunGraph(run), noPrices).totals.tokens.total;
+const records = (exchanges: RawExchange[]): ResponseRecord[] =>
+  exchanges.flatMap((e) => normalizeExchange(e).responses);
+const msg = (id: string, text: string) => ({
+  id,
+  type: 'message',
+  role: 'assistant',
+  content: [{ type: 'output_text', text }],
+});
 const retrieve = (id: number, respId: string, at: number, body: unknown, status = 200) =>
-  rawExchange({ id, startedAt: T0 + at * 1000, method: 'GET', path: `/v1/responses/${respId}`, status, response: body as never });
+  rawExchange({
+    id,
+    startedAt: T0 + at * 1000,
+    method: 'GET',
+    path: `/v1/responses/${respId}`,
+    status,
+    response: body as never,
+  });
 
 describe('reads of a response', () => {
   it('folds a background create and its polls into one completed response, its usage counted once', () => {
@@ -39,16 +53,38 @@ describe('reads of a response', () => {
   });
 
   it('folds a retrieve of a finished response into it: one response, one set of nodes', () => {
-    const create = rawExchange({ id: 1, startedAt: T0, request: { model: 'gpt-5', input: 'hi' }, response: finalResponse('r1', [msg('m1', 'hello')]) });
-    const runs = threadRuns(records([create, retrieve(2, 'r1', 60, finalResponse('r1', [msg('m1', 'hello')])), retrieve(3, 'r1', 61, finalResponse('r1', [msg('m1', 'hello')]))]));
+    const create = rawExchange({
+      id: 1,
+      startedAt: T0,
+      request: { model: 'gpt-5', input: 'hi' },
+      response: finalResponse('r1', [msg('m1', 'hello')]),
+    });
+    const runs = threadRuns(
+      records([
+        create,
+        retrieve(2, 'r1', 60, finalResponse('r1', [msg('m1', 'hello')])),
+        retrieve(3, 'r1', 61, finalResponse('r1', [msg('m1', 'hello')])),
+      ]),
+    );
     expect(runs.map((run) => run.responses.map((r) => r.responseId))).toEqual([['r1']]);
     expect(runs[0]!.responses[0]!.request.input).toHaveLength(1);
     expect(tokensOf(runs[0]!)).toBe(600);
   });
 
   it('keeps the response as it was when a read fails, is cut off, or reports an earlier state', () => {
-    const create = rawExchange({ id: 1, startedAt: T0, request: { model: 'gpt-5', input: 'hi' }, response: finalResponse('r1', [msg('m1', 'hello')]) });
-    const gone = retrieve(2, 'r1', 1, { error: { message: 'Response r1 not found.', type: 'invalid_request_error', param: null, code: null } }, 404);
+    const create = rawExchange({
+      id: 1,
+      startedAt: T0,
+      request: { model: 'gpt-5', input: 'hi' },
+      response: finalResponse('r1', [msg('m1', 'hello')]),
+    });
+    const gone = retrieve(
+      2,
+      'r1',
+      1,
+      { error: { message: 'Response r1 not found.', type: 'invalid_request_error', param: null, code: null } },
+      404,
+    );
     const stale = retrieve(3, 'r1', 2, finalResponse('r1', [], { status: 'in_progress', usage: null }));
     const [run] = threadRuns(records([create, gone, stale]));
     expect(run!.responses).toHaveLength(1);
@@ -56,9 +92,19 @@ describe('reads of a response', () => {
     expect(run!.responses[0]!.output).toHaveLength(1);
   });
 
-  it('treats a cancel answer as the response\'s new state', () => {
-    const create = rawExchange({ id: 1, startedAt: T0, request: { model: 'gpt-5', input: 'long job', background: true }, response: finalResponse('r1', [], { status: 'queued', usage: null }) });
-    const cancel = rawExchange({ id: 2, startedAt: T0 + 1000, path: '/v1/responses/r1/cancel', response: finalResponse('r1', [], { status: 'cancelled', usage: null }) });
+  it("treats a cancel answer as the response's new state", () => {
+    const create = rawExchange({
+      id: 1,
+      startedAt: T0,
+      request: { model: 'gpt-5', input: 'long job', background: true },
+      response: finalResponse('r1', [], { status: 'queued', usage: null }),
+    });
+    const cancel = rawExchange({
+      id: 2,
+      startedAt: T0 + 1000,
+      path: '/v1/responses/r1/cancel',
+      response: finalResponse('r1', [], { status: 'cancelled', usage: null }),
+    });
     const [run] = threadRuns(records([create, cancel]));
     expect(run!.responses.map((r) => [r.responseId, r.status])).toEqual([['r1', 'cancelled']]);
   });
@@ -69,7 +115,14 @@ describe('reads of a response', () => {
     const newestFirst = rawExchange({
       method: 'GET',
       path: '/v1/responses/r9/input_items',
-      response: { object: 'list', data: [{ id: 'b', type: 'message', role: 'user', content: 'second' }, { id: 'a', type: 'message', role: 'user', content: 'first' }], has_more: false },
+      response: {
+        object: 'list',
+        data: [
+          { id: 'b', type: 'message', role: 'user', content: 'second' },
+          { id: 'a', type: 'message', role: 'user', content: 'first' },
+        ],
+        has_more: false,
+      },
     });
     expect(normalizeExchange(newestFirst).responses[0]!.request.input.map((i) => i.id)).toEqual(['a', 'b']);
     // Alone, a listing is no response at all; a later retrieve of the same response takes its input.
@@ -80,18 +133,27 @@ describe('reads of a response', () => {
   });
 
   it('keeps a retrieve of a response recorded nowhere else as that response, once', () => {
-    const only = [retrieve(1, 'r_elsewhere', 0, finalResponse('r_elsewhere', [msg('m', 'x')])), retrieve(2, 'r_elsewhere', 1, finalResponse('r_elsewhere', [msg('m', 'x')]))];
+    const only = [
+      retrieve(1, 'r_elsewhere', 0, finalResponse('r_elsewhere', [msg('m', 'x')])),
+      retrieve(2, 'r_elsewhere', 1, finalResponse('r_elsewhere', [msg('m', 'x')])),
+    ];
     expect(threadRuns(records(only)).map((run) => run.responses.map((r) => r.responseId))).toEqual([['r_elsewhere']]);
   });
 
   it('keeps two requests a gateway answered under one id as two responses: only a read folds', () => {
-    const chat = (id: number, at: number, text: string) => rawExchange({
-      id,
-      startedAt: T0 + at * 1000,
-      path: '/v1/chat/completions',
-      request: { model: 'local', messages: [{ role: 'user', content: text }] },
-      response: { id: 'chatcmpl-123', object: 'chat.completion', model: 'local', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }] },
-    });
+    const chat = (id: number, at: number, text: string) =>
+      rawExchange({
+        id,
+        startedAt: T0 + at * 1000,
+        path: '/v1/chat/completions',
+        request: { model: 'local', messages: [{ role: 'user', content: text }] },
+        response: {
+          id: 'chatcmpl-123',
+          object: 'chat.completion',
+          model: 'local',
+          choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+        },
+      });
     const runs = threadRuns(records([chat(1, 0, 'a'), chat(2, 1, 'b')]));
     expect(runs.flatMap((run) => run.responses.map((r) => r.request.input.length))).toEqual([1, 1]);
   });
@@ -99,10 +161,17 @@ describe('reads of a response', () => {
 
 describe('a resumed stream', () => {
   it('continues the response it resumes: its later events join the stream, on the create’s clock', () => {
-    const final = finalResponse('r1', [msg('m1', 'The report is ready, with three sections and a summary.')], { background: true });
+    const final = finalResponse('r1', [msg('m1', 'The report is ready, with three sections and a summary.')], {
+      background: true,
+    });
     const events = responseStream(final);
     const cut = 5;
-    const create = rawExchange({ id: 1, startedAt: T0, request: { model: 'gpt-5', input: 'write the report', background: true, stream: true }, response: sseChunks(events.slice(0, cut), 1_000, 1_000) });
+    const create = rawExchange({
+      id: 1,
+      startedAt: T0,
+      request: { model: 'gpt-5', input: 'write the report', background: true, stream: true },
+      response: sseChunks(events.slice(0, cut), 1_000, 1_000),
+    });
     // The client lost the stream and picked it up again 2 s later, after the last event it saw.
     const resume = rawExchange({
       id: 2,
@@ -122,16 +191,30 @@ describe('a resumed stream', () => {
     // So replay streams the text that came after the resume, not only what came before it.
     const timeline = buildTimeline(run!, buildRunGraph(run!));
     const deltas = timeline.steps.filter((s) => s.kind === 'delta');
-    expect(deltas[deltas.length - 1]).toMatchObject({ node: 'm1', chars: 'The report is ready, with three sections and a summary.'.length });
+    expect(deltas[deltas.length - 1]).toMatchObject({
+      node: 'm1',
+      chars: 'The report is ready, with three sections and a summary.'.length,
+    });
     expect(deltas.some((s) => s.kind === 'delta' && s.endUs >= 2_000_000)).toBe(true);
   });
 
   it('repeats no event that the first stream delivered', () => {
     const final = finalResponse('r1', [msg('m1', 'hello again')], { background: true });
     const events = responseStream(final);
-    const create = rawExchange({ id: 1, startedAt: T0, request: { model: 'gpt-5', input: 'hi', background: true, stream: true }, response: sseChunks(events.slice(0, 4), 1_000, 1_000) });
+    const create = rawExchange({
+      id: 1,
+      startedAt: T0,
+      request: { model: 'gpt-5', input: 'hi', background: true, stream: true },
+      response: sseChunks(events.slice(0, 4), 1_000, 1_000),
+    });
     // A resume from an earlier point than the client needed: the overlap is dropped.
-    const resume = rawExchange({ id: 2, startedAt: T0 + 1_000, method: 'GET', path: '/v1/responses/r1?stream=true&starting_after=1', response: sseChunks(events.slice(2), 500, 1_000) });
+    const resume = rawExchange({
+      id: 2,
+      startedAt: T0 + 1_000,
+      method: 'GET',
+      path: '/v1/responses/r1?stream=true&starting_after=1',
+      response: sseChunks(events.slice(2), 500, 1_000),
+    });
     const [run] = threadRuns(records([create, resume]));
     expect(run!.responses[0]!.events.map((e) => e.sequenceNumber)).toEqual(events.map((_, i) => i));
   });

@@ -14,7 +14,9 @@ export const FINAL: ReadonlySet<ResponseStatus> = new Set(['completed', 'failed'
 export function foldRead(base: ResponseRecord, read: ResponseRecord): ResponseRecord {
   if (read.read === 'input_items') {
     // The listing is the request's input as the API kept it: useful only where the request itself was not recorded.
-    return base.request.input.length > 0 || read.request.input.length === 0 ? base : { ...base, request: { ...base.request, input: read.request.input }, readBy: readBy(base, read) };
+    return base.request.input.length > 0 || read.request.input.length === 0
+      ? base
+      : { ...base, request: { ...base.request, input: read.request.input }, readBy: readBy(base, read) };
   }
   if (read.status === 'error' || read.status === 'aborted' || FINAL.has(base.status)) return base;
   return {
@@ -24,7 +26,9 @@ export function foldRead(base: ResponseRecord, read: ResponseRecord): ResponseRe
     output: read.output.length > 0 || FINAL.has(read.status) ? read.output : base.output,
     usage: read.usage ?? base.usage,
     error: read.error,
-    ...(read.promptCacheDiagnostics ?? base.promptCacheDiagnostics ? { promptCacheDiagnostics: read.promptCacheDiagnostics ?? base.promptCacheDiagnostics } : {}),
+    ...((read.promptCacheDiagnostics ?? base.promptCacheDiagnostics)
+      ? { promptCacheDiagnostics: read.promptCacheDiagnostics ?? base.promptCacheDiagnostics }
+      : {}),
     events: resumedEvents(base, read),
     readBy: readBy(base, read),
     // A background response ends when a read first finds it finished, not when its create returned.
@@ -43,7 +47,9 @@ function resumedEvents(base: ResponseRecord, read: ResponseRecord): ResponseReco
   if (!read.streamed || read.events.length === 0) return base.events;
   const seen = base.events.reduce((max, e) => Math.max(max, e.sequenceNumber ?? -1), -1);
   const shiftUs = (read.exchange.startedAt - base.exchange.startedAt) * 1000;
-  const more = read.events.filter((e) => e.sequenceNumber === null || e.sequenceNumber > seen).map((e) => ({ ...e, tUs: e.tUs + shiftUs }));
+  const more = read.events
+    .filter((e) => e.sequenceNumber === null || e.sequenceNumber > seen)
+    .map((e) => ({ ...e, tUs: e.tUs + shiftUs }));
   return more.length === 0 ? base.events : [...base.events, ...more];
 }
 

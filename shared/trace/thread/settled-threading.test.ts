@@ -24,10 +24,21 @@ interface Stub {
 }
 
 /** Runs reduced to what both kinds share: ids, labels, links and each response's id. */
-const outline = (runs: Array<{ id: string; label: string | null; links: unknown[]; responses: Array<{ responseId: string }> }>) =>
-  runs.map((run) => ({ id: run.id, label: run.label, links: run.links, responses: run.responses.map((r) => r.responseId) }));
+const outline = (
+  runs: Array<{ id: string; label: string | null; links: unknown[]; responses: Array<{ responseId: string }> }>,
+) =>
+  runs.map((run) => ({
+    id: run.id,
+    label: run.label,
+    links: run.links,
+    responses: run.responses.map((r) => r.responseId),
+  }));
 
-function simulate(seed: number, appearOutOfOrder: boolean, keepStubs = false): { steps: number; restarts: number; threaded: number; stubs: number } {
+function simulate(
+  seed: number,
+  appearOutOfOrder: boolean,
+  keepStubs = false,
+): { steps: number; restarts: number; threaded: number; stubs: number } {
   const exchanges = mixedRecording(seed);
   const finalRecords = new Map(exchanges.map((e) => [e.id, normalizeExchange(e).responses]));
   const rnd = seededRandom(seed * 7);
@@ -35,7 +46,10 @@ function simulate(seed: number, appearOutOfOrder: boolean, keepStubs = false): {
   const current = new Map<number, ResponseRecord[]>();
   let restartsSeen = 0;
   const threading = keepStubs
-    ? new SettledThreading<Stub>({ settle: (record, runId) => ({ responseId: record.responseId, settledInto: runId }), restart: () => restartsSeen++ })
+    ? new SettledThreading<Stub>({
+        settle: (record, runId) => ({ responseId: record.responseId, settledInto: runId }),
+        restart: () => restartsSeen++,
+      })
     : new SettledThreading();
   let stubs = 0;
   const unseen = exchanges.map((e) => e.id);
@@ -59,7 +73,10 @@ function simulate(seed: number, appearOutOfOrder: boolean, keepStubs = false): {
     // Every look normalizes each in-flight exchange anew: new objects, maybe fewer responses.
     for (const id of state.inFlight) {
       const all = finalRecords.get(id)!;
-      current.set(id, all.slice(0, 1 + Math.floor(rnd() * all.length)).map((r) => ({ ...r })));
+      current.set(
+        id,
+        all.slice(0, 1 + Math.floor(rnd() * all.length)).map((r) => ({ ...r })),
+      );
       changed.add(id);
     }
     const runs = threading.thread(changed, {
@@ -89,7 +106,7 @@ function simulate(seed: number, appearOutOfOrder: boolean, keepStubs = false): {
 }
 
 describe.each([1, 2, 3, 4, 5, 6, 7, 8])('threading a recording as it grows, seed %i', (seed) => {
-  it('gives threadRuns\' runs at every step, exchanges starting in order, without starting again', () => {
+  it("gives threadRuns' runs at every step, exchanges starting in order, without starting again", () => {
     const { steps, restarts } = simulate(seed, false);
     expect(steps).toBeGreaterThan(20);
     expect(restarts).toBe(0);
@@ -99,7 +116,7 @@ describe.each([1, 2, 3, 4, 5, 6, 7, 8])('threading a recording as it grows, seed
     for (const outOfOrder of [false, true]) expect(simulate(seed, outOfOrder, true).stubs).toBeGreaterThan(0);
   });
 
-  it('gives threadRuns\' runs at every step when exchanges turn up out of order', () => {
+  it("gives threadRuns' runs at every step when exchanges turn up out of order", () => {
     const { restarts, steps } = simulate(seed, true);
     expect(restarts).toBeGreaterThanOrEqual(1);
     expect(restarts).toBeLessThan(steps);
@@ -118,7 +135,10 @@ describe('SettledThreading', () => {
     // changed. Nothing sorts before the settled part's end, so only the change says so.
     const latest = [...records.values()].flat().reduce((a, b) => (recordStartUs(b) >= recordStartUs(a) ? b : a));
     const last = latest.exchangeId;
-    records.set(last, records.get(last)!.map((r) => ({ ...r, exchange: { ...r.exchange, label: 'relabelled' } })));
+    records.set(
+      last,
+      records.get(last)!.map((r) => ({ ...r, exchange: { ...r.exchange, label: 'relabelled' } })),
+    );
     const runs = threading.thread([last], source);
     expect(threading.restarts).toBe(1);
     expect(runs).toEqual(threadRuns([...records.values()].flat()));

@@ -77,7 +77,12 @@ export class SettledThreading<Kept extends { responseId: string } = ResponseReco
     const settling = pending.slice(0, settleCount);
     for (const p of settling) {
       // An unfinished background response settles with the reads that finished it, as they left it.
-      const record = unfinished(p.record) ? settling.reduce((r, q) => (q.record.read !== undefined && q.record.responseId === r.responseId ? foldRead(r, q.record) : r), p.record) : p.record;
+      const record = unfinished(p.record)
+        ? settling.reduce(
+            (r, q) => (q.record.read !== undefined && q.record.responseId === r.responseId ? foldRead(r, q.record) : r),
+            p.record,
+          )
+        : p.record;
       this.settled.add(record, (runId, kept) => this.hooks.settle(kept, runId));
       this.settledExchanges.add(p.exchangeId);
       let places = this.partlySettled.get(p.exchangeId);
@@ -133,7 +138,8 @@ function settleable(pending: Placed[], source: ThreadingSource): number {
   const firstChanging = pending.findIndex((p) => source.changing(p.exchangeId));
   const end = firstChanging === -1 ? pending.length : firstChanging;
   const finished = new Set<string>();
-  for (const p of pending.slice(0, end)) if (p.record.read === 'response' && FINAL.has(p.record.status)) finished.add(p.record.responseId);
+  for (const p of pending.slice(0, end))
+    if (p.record.read === 'response' && FINAL.has(p.record.status)) finished.add(p.record.responseId);
   const waiting = pending.slice(0, end).findIndex((p) => unfinished(p.record) && !finished.has(p.record.responseId));
   return waiting === -1 ? end : waiting;
 }

@@ -81,7 +81,9 @@ export class ThreadIndex {
     // request's input must be a strict prefix. An earlier answered history (input and
     // output) may be all of it: a /compact call sends exactly that.
     for (let k = hashes.length - 1; k >= 0; k--) {
-      const hit = this.byAnswered.get(hashes[k] ?? '') ?? (k < hashes.length - 1 ? this.byHistory.get(hashes[k] ?? '') : undefined);
+      const hit =
+        this.byAnswered.get(hashes[k] ?? '') ??
+        (k < hashes.length - 1 ? this.byHistory.get(hashes[k] ?? '') : undefined);
       if (hit !== undefined) return hit;
     }
     return undefined;
@@ -94,7 +96,9 @@ export class ThreadIndex {
   contextOf(r: ResponseRecord): number | undefined {
     let best = r.request.conversationId === null ? undefined : this.byConversation.get(r.request.conversationId);
     for (const item of [...r.request.input, ...r.output]) {
-      const hit = (item.id === null ? undefined : this.byOutputId.get(item.id) ?? this.byInputId.get(item.id)) ?? (item.callId === null ? undefined : this.byCallId.get(item.callId));
+      const hit =
+        (item.id === null ? undefined : (this.byOutputId.get(item.id) ?? this.byInputId.get(item.id))) ??
+        (item.callId === null ? undefined : this.byCallId.get(item.callId));
       if (hit !== undefined && (best === undefined || hit > best)) best = hit;
     }
     return best;
@@ -169,7 +173,11 @@ export class ThreadIndex {
       const input = r.request.input;
       let lead = 0;
       while (lead < input.length && isInstruction(input[lead]!)) lead++;
-      this.lastHashed = { record: r, hashes: prefixHashes(input), bare: lead === 0 ? null : prefixHashes(input.slice(lead)) };
+      this.lastHashed = {
+        record: r,
+        hashes: prefixHashes(input),
+        bare: lead === 0 ? null : prefixHashes(input.slice(lead)),
+      };
     }
     return this.lastHashed;
   }

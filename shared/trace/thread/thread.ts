@@ -28,14 +28,7 @@ import { Waiting } from './waiting.js';
 import type { ResponseRecord } from '../types.js';
 
 export type ThreadSignal =
-  | 'label'
-  | 'previous_response_id'
-  | 'conversation'
-  | 'websocket'
-  | 'input_chain'
-  | 'chat_prefix'
-  | 'exchange'
-  | 'root';
+  'label' | 'previous_response_id' | 'conversation' | 'websocket' | 'input_chain' | 'chat_prefix' | 'exchange' | 'root';
 
 /** How `responses[i]` of a run attaches to the tree: `parent` indexes the same run's `responses`. */
 export interface RunLink {
@@ -44,7 +37,9 @@ export interface RunLink {
   signal: ThreadSignal;
 }
 
-/** A run, holding for each response what the threader was told to keep: the record itself, unless a caller keeps less. */
+/**
+ * A run, holding for each response what the threader was told to keep: the record itself, unless a caller keeps less.
+ */
 export interface RunOf<R> {
   /** `label:<label>`, or `run:<first response id>`: the same on every re-derivation. */
   id: string;
@@ -53,7 +48,10 @@ export interface RunOf<R> {
   responses: R[];
   /** One per response, same order. */
   links: RunLink[];
-  /** Conversations records (items written to or read back from a conversation) that repeat this run's items, in time order. */
+  /**
+   * Conversations records (items written to or read back from a conversation) that repeat this run's items, in time
+   * order.
+   */
   context?: ResponseRecord[];
 }
 
@@ -164,7 +162,11 @@ export class Threader<R extends { responseId: string } = ResponseRecord> {
     // that run is kept as a cross-run fork below.
     let crossRun: { id: string; signal: ThreadSignal } | null = null;
     if (runNo !== undefined && lane !== null && clashes(this.run(runNo).lanes, lane)) {
-      if (parent !== null && this.runOf(parent.n) === runNo) crossRun = { id: this.run(runNo).responses[this.positionOf(parent.n)]?.responseId ?? '', signal: parent.signal };
+      if (parent !== null && this.runOf(parent.n) === runNo)
+        crossRun = {
+          id: this.run(runNo).responses[this.positionOf(parent.n)]?.responseId ?? '',
+          signal: parent.signal,
+        };
       runNo = undefined;
       parent = null;
     }
@@ -176,7 +178,15 @@ export class Threader<R extends { responseId: string } = ResponseRecord> {
     }
     if (runNo === undefined) {
       runNo = this.runCount++;
-      this.ownRuns.set(runNo, { id: this.newRunId(labelKey !== null ? `label:${labelKey}` : `run:${record.responseId}`), label, responses: [], links: [], context: [], lanes: new Map(), handedOut: false });
+      this.ownRuns.set(runNo, {
+        id: this.newRunId(labelKey !== null ? `label:${labelKey}` : `run:${record.responseId}`),
+        label,
+        responses: [],
+        links: [],
+        context: [],
+        lanes: new Map(),
+        handedOut: false,
+      });
       if (labelKey !== null) this.byLabel.set(labelKey, runNo);
     }
     const run = this.writableRun(runNo);
@@ -184,7 +194,11 @@ export class Threader<R extends { responseId: string } = ResponseRecord> {
     run.links.push(
       crossRun !== null
         ? { parent: null, parentId: crossRun.id, signal: crossRun.signal }
-        : { parent: parentPos, parentId: parentRecord?.responseId ?? null, signal: parentPos === null ? 'root' : signal },
+        : {
+            parent: parentPos,
+            parentId: parentRecord?.responseId ?? null,
+            signal: parentPos === null ? 'root' : signal,
+          },
     );
     run.responses.push(keep ? keep(run.id, record) : (record as unknown as R));
     this.placed(runNo, run.responses.length - 1);
@@ -212,7 +226,12 @@ export class Threader<R extends { responseId: string } = ResponseRecord> {
    * response could no longer change (settled-threading.ts), and a read changes only an
    * unfinished response.
    */
-  private addRead(record: ResponseRecord, seen: number, n: number, keep?: (runId: string, record: ResponseRecord) => R): string {
+  private addRead(
+    record: ResponseRecord,
+    seen: number,
+    n: number,
+    keep?: (runId: string, record: ResponseRecord) => R,
+  ): string {
     const runNo = this.runOf(seen);
     const pos = this.positionOf(seen);
     this.placed(runNo, pos);
@@ -267,7 +286,14 @@ export class Threader<R extends { responseId: string } = ResponseRecord> {
   private writableRun(k: number): RunState<R> {
     const run = this.run(k);
     if (this.ownRuns.get(k) === run && !run.handedOut) return run;
-    const copy: RunState<R> = { ...run, responses: [...run.responses], links: [...run.links], context: [...run.context], lanes: new Map(run.lanes), handedOut: false };
+    const copy: RunState<R> = {
+      ...run,
+      responses: [...run.responses],
+      links: [...run.links],
+      context: [...run.context],
+      lanes: new Map(run.lanes),
+      handedOut: false,
+    };
     this.ownRuns.set(k, copy);
     return copy;
   }

@@ -10,7 +10,10 @@ import { Threader, threadRuns } from './thread.js';
 import type { ResponseRecord } from '../types.js';
 
 function inTimeOrder(records: ResponseRecord[]): ResponseRecord[] {
-  return records.map((r, i) => ({ r, i })).sort((a, b) => recordStartUs(a.r) - recordStartUs(b.r) || a.i - b.i).map(({ r }) => r);
+  return records
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => recordStartUs(a.r) - recordStartUs(b.r) || a.i - b.i)
+    .map(({ r }) => r);
 }
 
 describe.each([1, 2, 3, 4, 5, 6])('threading in parts, seed %i', (seed) => {

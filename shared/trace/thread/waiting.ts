@@ -36,7 +36,10 @@ export class Waiting {
     return n === undefined ? null : this.take(n);
   }
 
-  /** Waiting conversation records that this request's input resends or whose conversation it names, taken, in threading's order. */
+  /**
+   * Waiting conversation records that this request's input resends or whose conversation it names, taken, in
+   * threading's order.
+   */
   takeContextOf(record: ResponseRecord): ResponseRecord[] {
     const keys = record.request.input.flatMap(itemKeys);
     if (record.request.conversationId !== null) keys.push(`conv:${record.request.conversationId}`);

@@ -74,8 +74,16 @@ describe('timeline', () => {
 
   it('shows a JSON answer all at once, and keeps steering steps on a WebSocket', () => {
     const chat = timelineOf(chatToolLoop());
-    expect(brief(chat).slice(0, 4)).toEqual(['0 request 2', '550 done completed', '550 client 1499450', '1500000 request 2']);
+    expect(brief(chat).slice(0, 4)).toEqual([
+      '0 request 2',
+      '550 done completed',
+      '550 client 1499450',
+      '1500000 request 2',
+    ]);
     const ws = timelineOf([websocketLanes()]);
-    expect(brief(ws).filter((s) => s.includes('steer'))).toEqual(['3200 response.steer', '3300 response.steer.accepted']);
+    expect(brief(ws).filter((s) => s.includes('steer'))).toEqual([
+      '3200 response.steer',
+      '3300 response.steer.accepted',
+    ]);
   });
 });

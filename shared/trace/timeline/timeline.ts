@@ -46,7 +46,8 @@ export function buildTimeline(run: Run, graph: RunGraph): Timeline {
     const parentRecord = parent === null ? undefined : run.responses[parent];
     if (parentRecord !== undefined) {
       const gap = recordStartUs(record) - recordEndUs(parentRecord);
-      if (gap > 0) steps.push({ kind: 'client', tUs: start - gap, response: i, fromResponse: parent ?? i, durationUs: gap });
+      if (gap > 0)
+        steps.push({ kind: 'client', tUs: start - gap, response: i, fromResponse: parent ?? i, durationUs: gap });
     }
     const outputSet = new Set(nodes.output);
     steps.push({ kind: 'request', tUs: start, response: i, nodes: nodes.created.filter((id) => !outputSet.has(id)) });
@@ -95,6 +96,13 @@ function responseSteps(record: ResponseRecord, i: number, output: string[], star
       }
     }
   }
-  if (!OPEN.has(record.status)) steps.push({ kind: 'response_done', tUs: recordEndUs(record) - startUs, response: i, status: record.status, nodes: output });
+  if (!OPEN.has(record.status))
+    steps.push({
+      kind: 'response_done',
+      tUs: recordEndUs(record) - startUs,
+      response: i,
+      status: record.status,
+      nodes: output,
+    });
   return steps;
 }

@@ -20,23 +20,36 @@ describe('background mode through the proxy', () => {
     const client = new OpenAI({ apiKey: TEST_KEY, baseURL: h.core.proxy.baseUrl, maxRetries: 0, fetch: tap.fetch });
     const sim = { headers: { 'x-sim': JSON.stringify({ gapMs: 10, events: 12, queueMs: 30 }) } };
 
-    const stream = await client.responses.create({ model: 'gpt-5', input: 'write a report', background: true, stream: true }, sim);
+    const stream = await client.responses.create(
+      { model: 'gpt-5', input: 'write a report', background: true, stream: true },
+      sim,
+    );
     const head: OpenAI.Responses.ResponseStreamEvent[] = [];
     for await (const event of stream) {
       head.push(event);
       if (head.length === 5) break;
     }
     const id = (head[0] as OpenAI.Responses.ResponseCreatedEvent).response.id;
-    expect(head.slice(0, 3).map((e) => e.type)).toEqual(['response.created', 'response.queued', 'response.in_progress']);
+    expect(head.slice(0, 3).map((e) => e.type)).toEqual([
+      'response.created',
+      'response.queued',
+      'response.in_progress',
+    ]);
     const polled = await client.responses.retrieve(id);
     expect(['in_progress', 'completed']).toContain(polled.status);
     const resumed = await client.responses.retrieve(id, { stream: true, starting_after: 4 });
     const tail: OpenAI.Responses.ResponseStreamEvent[] = [];
     for await (const event of resumed) tail.push(event);
     expect(tail[0]!.sequence_number).toBe(5);
-    expect(tail.at(-1)).toMatchObject({ type: 'response.completed', response: { id, status: 'completed', background: true } });
+    expect(tail.at(-1)).toMatchObject({
+      type: 'response.completed',
+      response: { id, status: 'completed', background: true },
+    });
 
-    const slow = await client.responses.create({ model: 'gpt-5', input: 'never mind', background: true }, { headers: { 'x-sim': JSON.stringify({ ttftMs: 10_000 }) } });
+    const slow = await client.responses.create(
+      { model: 'gpt-5', input: 'never mind', background: true },
+      { headers: { 'x-sim': JSON.stringify({ ttftMs: 10_000 }) } },
+    );
     expect(slow.status).toBe('queued');
     expect((await client.responses.cancel(slow.id)).status).toBe('cancelled');
 
@@ -66,7 +79,12 @@ describe('background mode through the proxy', () => {
     const run = runs.find((r) => r.responses.some((x) => x.responseId === id))!;
     expect(run.responses.filter((x) => x.responseId === id).map((x) => x.status)).toEqual(['completed']);
     // The cancelled one is its own run (nothing links the two requests), cancelled.
-    expect(runs.flatMap((r) => r.responses).filter((x) => x.responseId === slow.id).map((x) => x.status)).toEqual(['cancelled']);
+    expect(
+      runs
+        .flatMap((r) => r.responses)
+        .filter((x) => x.responseId === slow.id)
+        .map((x) => x.status),
+    ).toEqual(['cancelled']);
     expect(runs).toHaveLength(2);
   });
 });

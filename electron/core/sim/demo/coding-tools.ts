@@ -174,7 +174,12 @@ const FILES: Record<string, string> = {
 };
 
 /** Latency per tool at speed 1: tests are slow, reads are fast. */
-export const CODING_TOOL_MS: Record<string, number> = { run_tests: 2_400, search_code: 350, read_file: 120, apply_patch: 200 };
+export const CODING_TOOL_MS: Record<string, number> = {
+  run_tests: 2_400,
+  search_code: 350,
+  read_file: 120,
+  apply_patch: 200,
+};
 
 /** The tool's output for these arguments; `patched` flips once apply_patch ran. */
 export function codingToolOutput(name: string, args: Record<string, unknown>, state: { patched: boolean }): string {

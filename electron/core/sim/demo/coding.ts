@@ -67,15 +67,27 @@ export async function runCoding(ctx: DemoContext): Promise<DemoRun[]> {
   const responseIds: string[] = [];
   const state = { patched: false };
   try {
-    ws.send({ type: 'response.create', ...settings, generate: false, input: [{ role: 'developer', content: 'Repository: acme/billing (TypeScript, vitest).' }] });
+    ws.send({
+      type: 'response.create',
+      ...settings,
+      generate: false,
+      input: [{ role: 'developer', content: 'Repository: acme/billing (TypeScript, vitest).' }],
+    });
     let response = await turns.next();
     responseIds.push(response.id);
-    ws.send({ type: 'response.create', ...settings, previous_response_id: response.id, input: [{ role: 'user', content: CODING_TASK }] });
+    ws.send({
+      type: 'response.create',
+      ...settings,
+      previous_response_id: response.id,
+      input: [{ role: 'user', content: CODING_TASK }],
+    });
     for (;;) {
       response = await turns.next();
       responseIds.push(response.id);
       if (response.status !== 'completed') throw new Error(`response ${response.id} ended ${response.status}`);
-      const calls = response.output.filter((o): o is OpenAI.Responses.ResponseFunctionToolCall => o.type === 'function_call');
+      const calls = response.output.filter(
+        (o): o is OpenAI.Responses.ResponseFunctionToolCall => o.type === 'function_call',
+      );
       if (calls.length === 0) {
         return [{ label, responseIds, finalText: response.output_text ?? textOf(response) }];
       }

@@ -8,7 +8,10 @@ export function demoStarter(core: Core, log: (line: string) => void = (l) => pro
   return async (scenario: string, speed: number): Promise<{ scenario: string; label: string }> => {
     const demo = await import('./index.js');
     if (!demo.isDemoScenario(scenario)) {
-      throw new ApiError('bad_request', `unknown demo scenario "${scenario}"; one of ${demo.DEMO_SCENARIOS.join(', ')}`);
+      throw new ApiError(
+        'bad_request',
+        `unknown demo scenario "${scenario}"; one of ${demo.DEMO_SCENARIOS.join(', ')}`,
+      );
     }
     const label = `demo-${scenario}-${new Date().toISOString().slice(11, 19).replace(/:/g, '')}`;
     const running = await demo.startDemo(core, { scenario, speed, label });

@@ -14,7 +14,15 @@ import { parsePriceTable } from '../../../../shared/trace/metrics/prices.js';
 import type { Run } from '../../../../shared/trace/thread/thread.js';
 import { loadAgentSpans, loadRuns } from '../../store/runs-read.js';
 import { startHarness, type Harness } from '../../../../test/support/harness.js';
-import { exchangeRows, settledExchange, storedBody, storedFrames, tapFetch, tapSocket, type SocketTap } from '../../../../test/support/wire-tap.js';
+import {
+  exchangeRows,
+  settledExchange,
+  storedBody,
+  storedFrames,
+  tapFetch,
+  tapSocket,
+  type SocketTap,
+} from '../../../../test/support/wire-tap.js';
 import { runDemo, type DemoScenario } from './index.js';
 
 const SPEED = 1_000;
@@ -82,11 +90,26 @@ describe('demo scenarios through the proxy', () => {
     // Its spans are attached to the run whose responses they name: every response of the run
     // has its response span, and the agent, handoff and function spans come with them.
     const spans = attachAgentSpans(loadRuns(h.core.db), loadAgentSpans(h.core.db)).byRun.get(run.id) ?? [];
-    expect(spans.filter((s) => s.type === 'response').map((s) => s.responseId).sort()).toEqual(run.responses.map((r) => r.responseId).sort());
+    expect(
+      spans
+        .filter((s) => s.type === 'response')
+        .map((s) => s.responseId)
+        .sort(),
+    ).toEqual(run.responses.map((r) => r.responseId).sort());
     expect(spans.find((s) => s.object === 'trace')?.name).toBe('Support desk (Loupe demo)');
-    expect(spans.filter((s) => s.type === 'agent').map((s) => s.name)).toEqual([SUPPORT_AGENTS.triage, SUPPORT_AGENTS.billing]);
-    expect(spans.filter((s) => s.type === 'handoff').map((s) => s.name)).toEqual([`${SUPPORT_AGENTS.triage} → ${SUPPORT_AGENTS.billing}`]);
-    expect(spans.filter((s) => s.type === 'function').map((s) => s.name).sort()).toEqual(SUPPORT_TOOLS.map((t) => t.name).sort());
+    expect(spans.filter((s) => s.type === 'agent').map((s) => s.name)).toEqual([
+      SUPPORT_AGENTS.triage,
+      SUPPORT_AGENTS.billing,
+    ]);
+    expect(spans.filter((s) => s.type === 'handoff').map((s) => s.name)).toEqual([
+      `${SUPPORT_AGENTS.triage} → ${SUPPORT_AGENTS.billing}`,
+    ]);
+    expect(
+      spans
+        .filter((s) => s.type === 'function')
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(SUPPORT_TOOLS.map((t) => t.name).sort());
     expect(new Set(spans.map((s) => s.traceId)).size).toBe(1);
     // `loupe export --format json` carries them on the run.
     let json = '';
@@ -109,7 +132,9 @@ describe('demo scenarios through the proxy', () => {
     expect(stored.sent).toEqual(sockets[0]!.sent);
     expect(stored.received).toEqual(sockets[0]!.received);
 
-    const creates = sockets[0]!.sent.map((f) => JSON.parse(f) as { type: string; generate?: boolean; previous_response_id?: string });
+    const creates = sockets[0]!.sent.map(
+      (f) => JSON.parse(f) as { type: string; generate?: boolean; previous_response_id?: string },
+    );
     expect(creates.every((c) => c.type === 'response.create')).toBe(true);
     expect(creates[0]!.generate).toBe(false);
     const ids = result.runs[0]!.responseIds;
@@ -134,7 +159,9 @@ describe('demo scenarios through the proxy', () => {
     expect(types(run, 1)).toEqual(['program_output', 'message']);
     const graph = buildRunGraph(run);
     const program = graph.nodes.find((n) => n.type === 'program')!;
-    const fanned = graph.edges.filter((e) => e.kind === 'program' && e.from === program.id).map((e) => graph.nodes.find((n) => n.id === e.to)!.type);
+    const fanned = graph.edges
+      .filter((e) => e.kind === 'program' && e.from === program.id)
+      .map((e) => graph.nodes.find((n) => n.id === e.to)!.type);
     expect(fanned).toEqual(Array(5).fill('function_call'));
     const output = graph.nodes.find((n) => n.type === 'program_output')!;
     expect(graph.edges).toContainEqual({ from: program.id, to: output.id, kind: 'call' });
@@ -175,7 +202,14 @@ describe('demo scenarios through the proxy', () => {
     expect(runOf(chat).responses).toHaveLength(5);
     expect(runOf(responses).responses).toHaveLength(5);
     const sent = (label: string) =>
-      exchangeRows(h.core.db, label).map((r) => (h.core.db.prepare("SELECT SUM(LENGTH(data)) AS n FROM chunks WHERE exchange_id = ? AND stream = 'request'").get(r.id) as { n: number }).n);
+      exchangeRows(h.core.db, label).map(
+        (r) =>
+          (
+            h.core.db
+              .prepare("SELECT SUM(LENGTH(data)) AS n FROM chunks WHERE exchange_id = ? AND stream = 'request'")
+              .get(r.id) as { n: number }
+          ).n,
+      );
     const chatSizes = sent(chat);
     // Every chat request is bigger than the one before it: it carries the whole history.
     expect(chatSizes.every((n, i) => i === 0 || n > chatSizes[i - 1]!)).toBe(true);
@@ -183,7 +217,8 @@ describe('demo scenarios through the proxy', () => {
     // The chained twin is billed at least as much input (the API bills the whole context),
     // and no chat prompt reaches the cache's minimum: chaining would have saved nothing
     // billed, so Loupe gives no resending advice.
-    const metrics = (label: string) => runMetrics(runOf(label), buildRunGraph(runOf(label)), parsePriceTable({ models: {} }).table);
+    const metrics = (label: string) =>
+      runMetrics(runOf(label), buildRunGraph(runOf(label)), parsePriceTable({ models: {} }).table);
     const [chatMetrics, chainedMetrics] = [metrics(chat), metrics(responses)];
     expect(chainedMetrics.totals.tokens.input).toBeGreaterThan(chatMetrics.totals.tokens.input);
     expect(chatMetrics.resent.resentItems).toBeGreaterThan(0);

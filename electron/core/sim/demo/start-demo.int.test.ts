@@ -13,7 +13,12 @@ let core: Core;
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-demo-'));
   // An upstream nothing listens on: the demo must not depend on the core's own upstream.
-  core = await startCore({ dbPath: path.join(dir, 'demo.loupe'), port: 0, upstream: 'http://127.0.0.1:9', log: () => {} });
+  core = await startCore({
+    dbPath: path.join(dir, 'demo.loupe'),
+    port: 0,
+    upstream: 'http://127.0.0.1:9',
+    log: () => {},
+  });
 });
 afterAll(async () => {
   await core.close();

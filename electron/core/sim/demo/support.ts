@@ -30,13 +30,18 @@ export async function runSupport(ctx: DemoContext): Promise<DemoRun[]> {
   const client = demoClient(ctx, 'support', label);
   // Importing @openai/agents installs an exporter to api.openai.com; replace it with one to Loupe.
   setTracingDisabled(false);
-  const exporter = new OpenAITracingExporter({ apiKey: ctx.apiKey, endpoint: `${labeledBaseURL(ctx.baseURL, label)}/traces/ingest`, maxRetries: 1 });
+  const exporter = new OpenAITracingExporter({
+    apiKey: ctx.apiKey,
+    endpoint: `${labeledBaseURL(ctx.baseURL, label)}/traces/ingest`,
+    maxRetries: 1,
+  });
   setTraceProcessors([new BatchTraceProcessor(exporter, { scheduleDelay: 200 })]);
 
   const billing = new Agent({
     name: SUPPORT_AGENTS.billing,
     model: 'gpt-5-mini',
-    instructions: 'You resolve billing issues. Look up facts with your tools before answering; be concise and specific.',
+    instructions:
+      'You resolve billing issues. Look up facts with your tools before answering; be concise and specific.',
     modelSettings: { parallelToolCalls: true },
     tools: SUPPORT_TOOLS.map((t) =>
       tool({
@@ -67,5 +72,11 @@ export async function runSupport(ctx: DemoContext): Promise<DemoRun[]> {
   for await (const _event of result) void _event;
   await result.completed;
   await getGlobalTraceProvider().forceFlush();
-  return [{ label, responseIds: result.rawResponses.map((r) => r.responseId ?? '').filter(Boolean), finalText: String(result.finalOutput ?? '') }];
+  return [
+    {
+      label,
+      responseIds: result.rawResponses.map((r) => r.responseId ?? '').filter(Boolean),
+      finalText: String(result.finalOutput ?? ''),
+    },
+  ];
 }

@@ -4,7 +4,12 @@
 // - The Responses API with previous_response_id: every request sends only what is new.
 // The recorded request sizes make the cost of resending visible.
 import type OpenAI from 'openai';
-import { TRAVEL_ASKS, TRAVEL_SYSTEM, TRAVEL_TOOL_RESULTS, TRAVEL_TOOLS } from '../../../../shared/sim/scenarios/travel.js';
+import {
+  TRAVEL_ASKS,
+  TRAVEL_SYSTEM,
+  TRAVEL_TOOL_RESULTS,
+  TRAVEL_TOOLS,
+} from '../../../../shared/sim/scenarios/travel.js';
 import { demoClient, toolLatency, type DemoContext } from './client.js';
 import type { DemoRun } from './types.js';
 
@@ -13,7 +18,9 @@ const MODEL = 'gpt-4.1';
 async function runTool(ctx: DemoContext, name: string, args: string): Promise<string> {
   await toolLatency(ctx, name === 'search_hotels' ? 900 : 300);
   const result = TRAVEL_TOOL_RESULTS[name];
-  return JSON.stringify(result ? result(JSON.parse(args) as Record<string, unknown>) : { error: `unknown tool ${name}` });
+  return JSON.stringify(
+    result ? result(JSON.parse(args) as Record<string, unknown>) : { error: `unknown tool ${name}` },
+  );
 }
 
 async function chatLoop(ctx: DemoContext): Promise<DemoRun> {
@@ -35,7 +42,11 @@ async function chatLoop(ctx: DemoContext): Promise<DemoRun> {
       ids.push(completion.id);
       const message = completion.choices[0]!.message;
       const calls = (message.tool_calls ?? []).filter((c) => c.type === 'function');
-      messages.push({ role: 'assistant', content: message.content, ...(calls.length > 0 ? { tool_calls: calls } : {}) });
+      messages.push({
+        role: 'assistant',
+        content: message.content,
+        ...(calls.length > 0 ? { tool_calls: calls } : {}),
+      });
       if (calls.length === 0) {
         finalText = message.content ?? '';
         break;
@@ -57,7 +68,13 @@ async function responsesLoop(ctx: DemoContext): Promise<DemoRun> {
     let input: OpenAI.Responses.ResponseInput = [{ role: 'user', content: ask }];
     for (;;) {
       const response = await client.responses
-        .stream({ model: MODEL, instructions: TRAVEL_SYSTEM, tools: TRAVEL_TOOLS, input, previous_response_id: previous })
+        .stream({
+          model: MODEL,
+          instructions: TRAVEL_SYSTEM,
+          tools: TRAVEL_TOOLS,
+          input,
+          previous_response_id: previous,
+        })
         .finalResponse();
       ids.push(response.id);
       previous = response.id;
