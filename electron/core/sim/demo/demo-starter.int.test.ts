@@ -29,6 +29,21 @@ describe('demo.start', () => {
     expect(detail.responses.flatMap((r) => r.output.map((i) => i.type))).toContain('program');
   });
 
+  it('gives two demos played within one second labels of their own, so they stay two runs', async () => {
+    const a = await service.invoke('demo.start', { scenario: 'program', speed: 1000 });
+    const b = await service.invoke('demo.start', { scenario: 'program', speed: 1000 });
+    expect(b.label).not.toBe(a.label);
+    // Each demo's run is labelled after its demo (`<label>-<scenario>`): two runs, one each.
+    const labels = await eventually(async () => {
+      await service.sync();
+      const { runs } = await service.invoke('runs.list', {});
+      const mine = (r: { label: string | null }) => [a.label, b.label].some((l) => (r.label ?? '').startsWith(`${l}-`));
+      const done = runs.filter((r) => r.status === 'completed' && mine(r));
+      return done.length === 2 ? done.map((r) => r.label!) : undefined;
+    }, 20_000);
+    expect(labels.filter((l) => l.startsWith(`${b.label}-`))).toHaveLength(1);
+  });
+
   it('refuses unknown scenarios and bad speeds', async () => {
     await expect(service.invoke('demo.start', { scenario: 'nope' })).rejects.toMatchObject({ code: 'bad_request' });
     await expect(service.invoke('demo.start', { speed: -1 })).rejects.toMatchObject({ code: 'bad_request' });
