@@ -4,7 +4,8 @@
 // click from a part to its node. Screenshots at 1600x1000 and 1280x800.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimUpstream, type SimUpstream } from '../electron/core/sim/index.js';
+import { startSimUpstream, type SimUpstream } from '../electron/sim/index.js';
+import { eventually } from './support/eventually.js';
 import { artifact, chromiumMissing, launch, type Browser } from './support/browser.js';
 import { assertBuilt, serve, type Served } from './support/serve.js';
 
@@ -80,8 +81,15 @@ describe.skipIf(missing !== null)('Context tab in Chromium', () => {
   it('shows what a compaction replaced, and the context after it', async () => {
     await page.goto(`${server.ui}#run=${encodeURIComponent(runId)}`);
     await page.reload();
-    await page.click('[data-node-type="compaction"]');
-    await page.waitForSelector('[data-testid="compaction-context"]');
+    // The run may still be loading when its first nodes draw; a load that ends clears a selection made before it.
+    await page.waitForSelector(`[data-testid="run-pane"][data-run="${runId}"] [data-node-type="compaction"]`);
+    await eventually(async () => {
+      await page.click('[data-node-type="compaction"]');
+      return (
+        (await page.waitForSelector('[data-testid="compaction-context"]', { timeout: 5_000 }).catch(() => null)) ??
+        undefined
+      );
+    }, 30_000);
     await page.waitForFunction(
       () =>
         /[1-9]\d* items, [1-9][\d,]* tokens.*as billed/.test(
