@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm test`: build, type-check, then every test suite, ending with one plain summary line
-// (`tests: N passed, N failed, N skipped`) that CI and people can read at a glance. A step
-// that fails before any test runs counts as a failure, never as zero tests passed.
+// `npm test`: build, type-check, lint (ESLint and Prettier's check), then every test suite,
+// ending with one plain summary line (`tests: N passed, N failed, N skipped`) that CI and
+// people can read at a glance. A step that fails before any test runs counts as a failure,
+// never as zero tests passed.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 
@@ -34,6 +35,7 @@ function vitestCounts(file) {
 for (const [name, cmd, args] of [
   ['build', 'npm', ['run', '--silent', 'build']],
   ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
+  ['lint', 'npm', ['run', '--silent', 'lint']],
 ]) {
   if (!step(name, cmd, args)) failed++;
 }
