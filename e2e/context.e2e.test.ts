@@ -4,7 +4,7 @@
 // click from a part to its node. Screenshots at 1600x1000 and 1280x800.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimUpstream, type SimUpstream } from '../electron/sim/index.js';
+import { startSimUpstream, type SimUpstream } from '../electron/core/sim/index.js';
 import { eventually } from './support/eventually.js';
 import { artifact, chromiumMissing, launch, type Browser } from './support/browser.js';
 import { assertBuilt, serve, type Served } from './support/serve.js';
