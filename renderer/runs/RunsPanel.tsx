@@ -3,7 +3,7 @@
 // drawn come near the end of those loaded. Rows carry `data-run-id` for tests outside
 // the project.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { RUN_STATUSES, type RunStatus } from '../../shared/api/types.js';
 import { useController } from '../app/controller-context.js';
@@ -94,6 +94,14 @@ export function RunsPanel() {
   const loaded = useRunsStore((s) => s.loaded);
   const error = useRunsStore((s) => s.error);
   const controller = useController();
+  // One function for every row and render: RunRow is memoised, and a new arrow each render re-rendered every row.
+  const select = useCallback(
+    (id: string) => {
+      useCompareStore.getState().closeCompare();
+      controller.selectRun(id);
+    },
+    [controller],
+  );
   const scroller = useRef<HTMLDivElement>(null);
   // Often enough that a run's idle window ends on time (run-activity.ts).
   const now = useNow(2_000);
@@ -135,11 +143,7 @@ export function RunsPanel() {
               key={ids[row.index]}
               style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${row.start}px)` }}
             >
-              <RunRow
-                id={ids[row.index]!}
-                now={now}
-                onSelect={(id) => (useCompareStore.getState().closeCompare(), controller.selectRun(id))}
-              />
+              <RunRow id={ids[row.index]!} now={now} onSelect={select} />
             </div>
           ))}
         </div>
