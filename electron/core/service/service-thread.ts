@@ -37,7 +37,6 @@ export interface ServiceThreadOptions {
   livePollMs?: number;
   startDemo?: (scenario: string, speed: number) => Promise<{ scenario: string; label: string }>;
   makeFork?: (request: ForkCreateRequest) => Promise<ForkInfo>;
-  nativeBinding?: string;
   /** Where problems are reported; stderr by default. */
   log?: (line: string) => void;
   /** The worker's script; false runs the service in this thread. */
@@ -83,7 +82,6 @@ class ServiceThread implements ServiceHandle {
       proxyUrl: core.proxy.baseUrl,
       health: { ...core.recorder.health },
       livePollMs: options.livePollMs,
-      nativeBinding: options.nativeBinding,
       demo: options.startDemo !== undefined,
       fork: options.makeFork !== undefined,
     };

@@ -2,7 +2,7 @@
 // writes the recording. Messages are handled strictly in order.
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import Database from 'better-sqlite3';
+import { connect } from './db.js';
 import { DeriveQueue } from './derive-queue.js';
 import { QuietCheckpointer } from './quiet-checkpoint.js';
 import type { RawBatch } from './raw-batch.js';
@@ -23,8 +23,8 @@ try {
   // Not permitted here: the writer competes as an equal.
 }
 
-const { dbPath, nativeBinding, redact } = workerData as { dbPath: string; nativeBinding?: string; redact: string[] };
-const db = new Database(dbPath, { fileMustExist: true, nativeBinding });
+const { dbPath, redact } = workerData as { dbPath: string; redact: string[] };
+const db = connect(dbPath, { fileMustExist: true });
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = 5000');
