@@ -1,9 +1,8 @@
 // The API service (runs, exchanges, the live view of streams in flight) in a worker thread
 // of its own, beside the core's relay. Its live view normalizes every exchange as it ends
 // and its run index rethreads the recording as it changes; on the relay's thread, under
-// saturating traffic, that took most of the thread (ADR 17: `loupe serve` relayed 0.49×
-// of the bare pass-through's events/s, against 0.91× for the core alone). Here it has its
-// own event loop and heap, and reads the recording through a connection of its own.
+// saturating traffic, that took most of the thread and halved what `loupe serve` relayed
+// (ADR 17). Here it has its own event loop and heap, and reads the recording through a connection of its own.
 //
 // The worker is used whenever its compiled script exists (dist/: the CLI and the app);
 // under Vitest only TypeScript sources exist and the service runs in this thread, as the
