@@ -13,7 +13,7 @@ type Target = 'direct' | 'bare' | 'loupe' | 'serve';
 /**
  * Saturation's targets. `serve` is Loupe with the API service the UI reads, as `loupe serve`
  * runs it (bench/children.ts): printed for what it is, with no target of its own, since the
- * issue's target is for the recording proxy (`loupe`).
+ * targets are for the recording proxy (`loupe`).
  */
 const TARGETS: Target[] = ['direct', 'bare', 'loupe', 'serve'];
 /** The realistic profile also times a raw TCP relay: the floor any relay process pays here. */
@@ -158,9 +158,8 @@ export async function captureBench(scale: number, log: (line: string) => void): 
     const derivedMs: number[] = [];
     // Unmeasured rounds first, for every target alike, as in the realistic profile: streams of
     // 200 back-to-back events take code paths (backpressure, large reads) the realistic waves
-    // do not, and V8 compiles them in the first saturated blocks. In a probe with no warm-up
-    // at all, bare's helper threads spent 1.3 µs per event in its first ten
-    // blocks and 0.2 after thirty; after realistic waves the difference was within noise.
+    // do not, and V8 compiles them in the first saturated blocks: without a warm-up the first
+    // blocks of every target cost several times the CPU per event of later ones.
     for (let round = 0; round < SATURATION_WARM_ROUNDS; round++) {
       for (const t of TARGETS) {
         const { results } = await runPool(urls[t], 20, 60, saturationSim);
@@ -184,12 +183,10 @@ export async function captureBench(scale: number, log: (line: string) => void): 
     // Steady state: 20 streams always in flight (a new one starts as one ends) for a block of
     // 60 streams per target, blocks interleaved. Loupe's writer writes during its own block;
     // deriving waits for traffic to pause (ADR 7), so it runs after the block (a block lasts
-    // ~0.1 s, under the 1 s an ended exchange may wait). 24 rounds, not 12: the same build
-    // gave 0.80-0.99x of bare over five runs of 12, as this virtual machine's
-    // speed moved under blocks this short; paired probes of two builds agreed within 0.05.
-    // At least 24 rounds and at least 2 s of Loupe's blocks, whichever is more: on a machine
-    // three times faster (~27 ms blocks) 24 rounds were 0.65 s of Loupe, and one
-    // build gave 0.83-0.98x over six runs. Capped so a very slow machine still finishes.
+    // ~0.1 s, under the 1 s an ended exchange may wait). At least 24 rounds and at least 2 s
+    // of Loupe's blocks, whichever is more: over fewer, a virtual machine's changing speed
+    // spreads one build's ratio wider than the differences the bench must show, and on a
+    // fast machine 24 rounds are too little time. Capped so a very slow machine still finishes.
     const minRounds = Math.round(24 * scale);
     // The replay row answers from the exchanges recorded from here on: saturation streams only.
     const replayFrom = ((await loupe.stats()).exchanges ?? 0) + 1;

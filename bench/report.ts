@@ -1,5 +1,5 @@
 // Prints benchmark results as the README shows them: figures, ratios and pass/fail
-// against the targets of issues 2 (capture) and 3 (trace model).
+// against the capture and trace-model targets.
 import type { CaptureBenchReport } from './capture-bench.js';
 import type { LibraryBenchReport } from './library-bench.js';
 import type { TraceBenchReport } from './trace-bench.js';

@@ -1,4 +1,4 @@
-// The file-size goal of issue 24: a stateless agent resends its whole history every turn,
+// The file-size goal: a stateless agent resends its whole history every turn,
 // and its recording should cost about its traffic, not the square of its turns. Each run is
 // a coding-agent-shaped loop through the real proxy (a Loupe child, as `loupe serve` runs it)
 // with the openai SDK as the client: streamed turns that answer with a short message and a

@@ -14,7 +14,7 @@ import { fileActions } from './app/file-actions.js';
 import { manageLifecycle } from './app/lifecycle.js';
 import { menuTemplate, type MenuActions } from './app/menu.js';
 import { nativeBindingFor } from './core/host/native-binding.js';
-import { useAsDefaultBinding } from './core/host/native-default.js';
+import { useNativeBinding } from './core/store/db.js';
 import { OpenRequests } from './app/open-requests.js';
 import { RecentRecordings } from './core/host/recent.js';
 import { hardenEveryContents, hardenSession } from './app/security.js';
@@ -56,7 +56,7 @@ async function boot(): Promise<Shell> {
   const settingsFile = new SettingsFile(path.join(userData, 'settings.json'));
   const { settings, problem } = settingsFile.load();
   const nativeBinding = nativeBindingFor(app.getAppPath(), process.versions, app.isPackaged);
-  if (nativeBinding) useAsDefaultBinding(nativeBinding);
+  if (nativeBinding) useNativeBinding(nativeBinding);
   const dbPath = path.resolve(defaultLibraryPath());
   // The core runs in a worker thread sized like `loupe serve`'s relay (ADR 16).
   const onCrash = (err: Error) =>
@@ -66,7 +66,7 @@ async function boot(): Promise<Shell> {
       message: "Loupe's proxy stopped",
       detail: `${err.message}\n\nApps pointed at Loupe cannot reach the API until Loupe is restarted. What was recorded before is in ${dbPath}.`,
     });
-  const { host, notice } = await startAppHost({ dbPath, nativeBinding, onCrash }, settings);
+  const { host, notice } = await startAppHost({ dbPath, onCrash }, settings);
 
   hardenSession(session.defaultSession);
   serveRenderer(protocol, path.join(app.getAppPath(), 'dist', 'renderer'));

@@ -91,7 +91,7 @@ export function fileActions(deps: FileActionDeps): FileActions {
         });
         if (picked.canceled || !picked.filePath) return;
         const dest = path.extname(picked.filePath) ? picked.filePath : `${picked.filePath}.loupe`;
-        await saveCopy(source, dest, { nativeBinding: host.nativeBinding });
+        await saveCopy(source, dest);
         remember(dest);
       } catch (err) {
         await showError(deps.window(), 'Could not save the recording', err);
@@ -109,7 +109,7 @@ export function fileActions(deps: FileActionDeps): FileActions {
           properties: ['createDirectory', 'showOverwriteConfirmation'],
         });
         if (picked.canceled || !picked.filePath) return;
-        const text = await exportRecording(source, format, { nativeBinding: host.nativeBinding });
+        const text = await exportRecording(source, format);
         await fs.writeFile(picked.filePath, text);
       } catch (err) {
         await showError(deps.window(), `Could not export as ${label}`, err);

@@ -2,7 +2,7 @@
 // Errors are one line on stderr and a non-zero exit: 2 for usage, 1 for anything else
 // (and 3 for an export of a damaged recording that left out what it could not read);
 // `loupe diff` keeps 1 for "the runs differ", as diff(1) does.
-import { parseArgs, UsageError, type ParsedArgs } from './cli/args.js';
+import { checkCommandArgs, parseArgs, REPEATED, SWITCH, UsageError, VALUE, type CommandSpec } from './cli/args.js';
 import { demoHelp } from './cli/demo-help.js';
 import { diffCommand } from './cli/diff.js';
 import { exportCommand } from './cli/export.js';
@@ -12,53 +12,54 @@ import { forkCommand } from './cli/fork.js';
 import { replayCommand } from './cli/replay.js';
 import { serve } from './cli/serve.js';
 
-/**
- * What each command takes: its flags and how many FILE arguments. A flag another command
- * owns (`loupe export f --db x`) is an error, not silently ignored: the user meant it to
- * do something.
- */
-const OTLP_PUSH = { flags: ['otlp'], switches: ['otlp-json', 'otlp-content'] };
-const COMMANDS: Record<string, { flags: readonly string[]; switches?: readonly string[]; files: number }> = {
+const OTLP_PUSH = { otlp: VALUE, 'otlp-json': SWITCH, 'otlp-content': SWITCH };
+const SHUTDOWN = { 'upstream-timeout': VALUE, 'shutdown-grace': VALUE };
+
+/** What each command takes. A flag another command owns (`loupe export f --db x`) is an error. */
+export const COMMANDS: Record<string, CommandSpec> = {
   serve: {
-    flags: ['port', 'ui-port', 'upstream', 'db', 'upstream-timeout', 'shutdown-grace', 'redact', ...OTLP_PUSH.flags],
-    switches: OTLP_PUSH.switches,
+    options: { port: VALUE, 'ui-port': VALUE, upstream: VALUE, db: VALUE, ...SHUTDOWN, redact: REPEATED, ...OTLP_PUSH },
     files: 0,
   },
   record: {
-    flags: ['db', 'upstream', 'port', 'label', 'upstream-timeout', 'shutdown-grace', 'redact', ...OTLP_PUSH.flags],
-    switches: OTLP_PUSH.switches,
+    options: { db: VALUE, upstream: VALUE, port: VALUE, label: VALUE, ...SHUTDOWN, redact: REPEATED, ...OTLP_PUSH },
     files: 0,
+    runsCommand: true,
   },
-  export: { flags: ['format'], switches: ['otlp-content'], files: 1 },
-  reindex: { flags: [], files: 1 },
-  replay: { flags: ['run', 'port', 'db', 'timing', 'on-miss', 'upstream', 'ignore'], files: 1 },
-  fork: { flags: ['run', 'at', 'set', 'db', 'upstream', 'port', 'ignore'], files: 1 },
-  diff: { flags: ['format'], files: 3 },
+  export: { options: { format: VALUE, 'otlp-content': SWITCH }, files: 1 },
+  reindex: { options: {}, files: 1 },
+  replay: {
+    options: {
+      run: VALUE,
+      port: VALUE,
+      db: VALUE,
+      timing: VALUE,
+      'on-miss': VALUE,
+      upstream: VALUE,
+      ignore: REPEATED,
+    },
+    files: 1,
+    runsCommand: true,
+  },
+  fork: {
+    options: { run: VALUE, at: VALUE, set: REPEATED, db: VALUE, upstream: VALUE, port: VALUE, ignore: REPEATED },
+    files: 1,
+    runsCommand: true,
+  },
+  diff: { options: { format: VALUE }, files: 3 },
   demo: {
-    flags: ['scenario', 'speed', 'db', 'port', 'ui-port', 'redact', ...OTLP_PUSH.flags],
-    switches: OTLP_PUSH.switches,
+    options: {
+      scenario: VALUE,
+      speed: VALUE,
+      db: VALUE,
+      port: VALUE,
+      'ui-port': VALUE,
+      redact: REPEATED,
+      ...OTLP_PUSH,
+    },
     files: 0,
   },
 };
-
-/** `flags` take a value; `switches`, and the flags below that are valid anywhere, do not. */
-const VALUE_FLAGS = new Set(Object.values(COMMANDS).flatMap((c) => c.flags));
-const BOOL_FLAGS = new Set(['help', 'h', 'version', ...Object.values(COMMANDS).flatMap((c) => c.switches ?? [])]);
-
-function checkCommandArgs(args: ParsedArgs, command: string): void {
-  const spec = COMMANDS[command];
-  if (!spec) throw new UsageError(`unknown command "${command}"; try loupe --help`);
-  for (const name of args.flags.keys()) {
-    if (!spec.flags.includes(name) && !spec.switches?.includes(name))
-      throw new UsageError(`--${name} does not apply to loupe ${command}; try loupe --help`);
-  }
-  if (args.positionals.length > spec.files)
-    throw new UsageError(
-      `unexpected argument "${args.positionals[spec.files]}" for loupe ${command}; try loupe --help`,
-    );
-  if (args.rest.length && !['record', 'replay', 'fork'].includes(command))
-    throw new UsageError(`loupe ${command} takes no command after \`--\`; did you mean loupe record?`);
-}
 
 const HELP = `loupe: record and inspect OpenAI Responses API traffic
 
@@ -101,17 +102,17 @@ ${demoHelp()}
 `;
 
 export async function main(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, VALUE_FLAGS, BOOL_FLAGS);
-  if (args.flags.has('version')) {
+  const args = parseArgs(argv, COMMANDS);
+  if (args.values.version) {
     const { version } = (await import('../../package.json', { with: { type: 'json' } })).default;
     process.stdout.write(`${version}\n`);
     return 0;
   }
-  if (args.flags.has('help') || args.flags.has('h') || args.command === null || args.command === 'help') {
+  if (args.values.help || args.command === null || args.command === 'help') {
     process.stdout.write(HELP);
-    return args.command === null && !args.flags.size ? 2 : 0;
+    return args.command === null && !Object.keys(args.values).length ? 2 : 0;
   }
-  checkCommandArgs(args, args.command);
+  checkCommandArgs(args, COMMANDS);
   switch (args.command) {
     case 'serve':
       return serve(args);

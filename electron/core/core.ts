@@ -40,8 +40,6 @@ export interface CoreOptions {
   env?: Record<string, string | undefined>;
   /** The store writer's worker script, or false to write on the main thread. */
   storeWorker?: string | false;
-  /** better-sqlite3's binary for Electron in development (see ADR 4). */
-  nativeBinding?: string;
   /** Where problems are reported; stderr by default. Never receives secrets. */
   log?: (line: string) => void;
 }
@@ -78,10 +76,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   tierRelayCodeSooner();
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   // One writer per file: a second Loupe on it is refused here, before it migrates or writes.
-  const { db, lock } = openLocked(options.dbPath, {
-    nativeBinding: options.nativeBinding,
-    onUpgrade: upgradeNotice(options.dbPath, log),
-  });
+  const { db, lock } = openLocked(options.dbPath, { onUpgrade: upgradeNotice(options.dbPath, log) });
   const events = new EventEmitter<CoreEvents>();
   const firstId = (db.prepare('SELECT COALESCE(MAX(id), 0) + 1 AS id FROM exchanges').get() as { id: number }).id;
   try {
@@ -129,7 +124,6 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         log(`loupe: could not checkpoint ${options.dbPath} (nothing is lost; tried again later): ${err.message}`),
     },
     options.storeWorker ?? DEFAULT_WORKER_SCRIPT,
-    options.nativeBinding,
     options.redact,
   );
   recorder = new Recorder(writer, {

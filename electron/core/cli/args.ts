@@ -1,70 +1,104 @@
-// Argument parsing for the `loupe` CLI. Deliberately tiny and strict: unknown flags and
-// missing values are errors with a one-line message, never silently ignored.
-
+// Argument parsing for the `loupe` CLI: node:util's parseArgs splits the words, and the
+// checks here keep it strict. Unknown flags, flags of another command, missing values and
+// extra words are errors with a one-line message, never silently ignored.
+import { parseArgs as splitArgs, type ParseArgsConfig } from 'node:util';
 import { checkRedactName } from '../../../shared/capture/secret-names.js';
 import { parseUpstream } from '../../../shared/capture/upstream-url.js';
 
 export class UsageError extends Error {}
 
+export type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** What a command takes: its flags, how many FILE arguments, and whether a CMD after `--`. */
+export interface CommandSpec {
+  options: Options;
+  files: number;
+  runsCommand?: boolean;
+}
+
+/** A flag that takes a value (`--port 7455` or `--port=7455`). */
+export const VALUE = { type: 'string' } as const;
+/** A value flag that may repeat (`--redact A --redact B`), kept in order. */
+export const REPEATED = { type: 'string', multiple: true } as const;
+/** A flag that takes no value. */
+export const SWITCH = { type: 'boolean' } as const;
+
+/** Valid with every command and without one. */
+const GLOBAL: Options = { help: { type: 'boolean', short: 'h' }, version: SWITCH };
+
 export interface ParsedArgs {
   command: string | null;
   positionals: string[];
-  /** The last value of each flag given. */
-  flags: Map<string, string | true>;
-  /** Every value of each value flag, in order, for flags that may repeat (`--redact A --redact B`). */
-  repeated: Map<string, string[]>;
+  /** The value of each flag given: the last one, or every one of a REPEATED flag. */
+  values: Record<string, string | boolean | string[] | undefined>;
   /** Everything after `--`, for `loupe record -- CMD ARGS`. */
   rest: string[];
 }
 
-/** `valueFlags` take a value (`--port 7455` or `--port=7455`); `boolFlags` do not. */
-export function parseArgs(argv: string[], valueFlags: Set<string>, boolFlags: Set<string>): ParsedArgs {
-  const out: ParsedArgs = { command: null, positionals: [], flags: new Map(), repeated: new Map(), rest: [] };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--') {
-      out.rest = argv.slice(i + 1);
+/** Splits argv with every command's flags known, so a value is never taken for a word. */
+export function parseArgs(argv: string[], commands: Record<string, CommandSpec>): ParsedArgs {
+  const options: Options = Object.assign({}, ...Object.values(commands).map((c) => c.options), GLOBAL);
+  const { values, tokens } = splitArgs({ args: argv, options, strict: false, allowPositionals: true, tokens: true });
+  const words: string[] = [];
+  let rest: string[] = [];
+  for (const token of tokens) {
+    if (token.kind === 'option-terminator') {
+      rest = argv.slice(token.index + 1);
       break;
     }
-    if (arg.startsWith('--') || (arg.startsWith('-') && arg.length === 2 && arg !== '-')) {
-      const eq = arg.indexOf('=');
-      const name = arg.startsWith('--') ? (eq >= 0 ? arg.slice(2, eq) : arg.slice(2)) : arg.slice(1);
-      if (boolFlags.has(name)) {
-        out.flags.set(name, true);
-      } else if (valueFlags.has(name)) {
-        const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
-        if (value === undefined || value === '') throw new UsageError(`--${name} needs a value`);
-        out.flags.set(name, value);
-        out.repeated.set(name, [...(out.repeated.get(name) ?? []), value]);
-      } else {
-        throw new UsageError(`unknown option ${arg}`);
-      }
-    } else if (out.command === null) {
-      out.command = arg;
-    } else {
-      out.positionals.push(arg);
+    if (token.kind === 'positional') {
+      words.push(token.value);
+      continue;
     }
+    const type = options[token.name]?.type;
+    if (type === undefined) throw new UsageError(`unknown option ${token.rawName}`);
+    if (type === 'string' && !token.value) throw new UsageError(`--${token.name} needs a value`);
+    if (type === 'boolean' && token.value !== undefined) throw new UsageError(`${token.rawName} takes no value`);
   }
-  return out;
+  const [command = null, ...positionals] = words;
+  return { command, positionals, values, rest };
+}
+
+/** Refuses what the command does not take: the user meant it to do something. */
+export function checkCommandArgs(args: ParsedArgs, commands: Record<string, CommandSpec>): CommandSpec {
+  const command = args.command!;
+  const spec = Object.hasOwn(commands, command) ? commands[command] : undefined;
+  if (!spec) throw new UsageError(`unknown command "${command}"; try loupe --help`);
+  for (const name of Object.keys(args.values)) {
+    if (!Object.hasOwn(spec.options, name) && !Object.hasOwn(GLOBAL, name))
+      throw new UsageError(`--${name} does not apply to loupe ${command}; try loupe --help`);
+  }
+  if (args.positionals.length > spec.files)
+    throw new UsageError(
+      `unexpected argument "${args.positionals[spec.files]}" for loupe ${command}; try loupe --help`,
+    );
+  if (args.rest.length && !spec.runsCommand)
+    throw new UsageError(`loupe ${command} takes no command after \`--\`; did you mean loupe record?`);
+  return spec;
 }
 
 export function portFlag(args: ParsedArgs, name: string): number | undefined {
-  const v = args.flags.get(name);
+  const v = stringFlag(args, name);
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (v === true || !Number.isInteger(n) || n < 0 || n > 65535)
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
     throw new UsageError(`--${name} must be a port number (0-65535), got "${v}"`);
   return n;
 }
 
 /** Every value given for a flag that may repeat, in order. */
 export function listFlag(args: ParsedArgs, name: string): string[] {
-  return args.repeated.get(name) ?? [];
+  const v = args.values[name];
+  return Array.isArray(v) ? v : [];
 }
 
 export function stringFlag(args: ParsedArgs, name: string): string | undefined {
-  const v = args.flags.get(name);
+  const v = args.values[name];
   return typeof v === 'string' ? v : undefined;
+}
+
+export function switchFlag(args: ParsedArgs, name: string): boolean {
+  return args.values[name] === true;
 }
 
 export function secondsFlag(args: ParsedArgs, name: string): number | undefined {
@@ -94,7 +128,7 @@ export function otlpFlags(args: ParsedArgs): { url: string; json: boolean; conte
   const url = stringFlag(args, 'otlp');
   if (url === undefined) {
     for (const name of ['otlp-json', 'otlp-content'])
-      if (args.flags.has(name)) throw new UsageError(`--${name} needs --otlp URL`);
+      if (switchFlag(args, name)) throw new UsageError(`--${name} needs --otlp URL`);
     return undefined;
   }
   let parsed: URL;
@@ -105,7 +139,7 @@ export function otlpFlags(args: ParsedArgs): { url: string; json: boolean; conte
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     throw new UsageError(`--otlp needs an http(s) URL, got "${url}"`);
-  return { url, json: args.flags.has('otlp-json'), content: args.flags.has('otlp-content') };
+  return { url, json: switchFlag(args, 'otlp-json'), content: switchFlag(args, 'otlp-content') };
 }
 
 /** Every `--redact NAME`: header, query parameter or JSON key names to keep off the disk beyond the built-in rule. */

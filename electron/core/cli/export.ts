@@ -6,7 +6,7 @@
 // stand (`in_progress`) and stderr says how many.
 import { openDb } from '../store/db.js';
 import { EXPORT_FORMATS, exportRecording, isExportFormat } from '../store/export-recording.js';
-import { stringFlag, UsageError, type ParsedArgs } from './args.js';
+import { stringFlag, switchFlag, UsageError, type ParsedArgs } from './args.js';
 import { ReaderGone, stdoutSink } from './stdout-sink.js';
 
 /** The exit status of an export that left out rows it could not read (1 is failure, 2 a usage error). */
@@ -22,7 +22,7 @@ export async function exportCommand(args: ParsedArgs): Promise<number> {
   const db = openDb(file, { readonly: true });
   try {
     const { damage, inFlight } = await exportRecording(db, format, stdoutSink(), {
-      otlpContent: args.flags.has('otlp-content'),
+      otlpContent: switchFlag(args, 'otlp-content'),
     });
     if (inFlight.length) {
       process.stderr.write(

@@ -6,17 +6,16 @@
 // FILE itself; the original run is never touched.
 import fs from 'node:fs';
 import path from 'node:path';
-import { startCore, type Core } from '../core.js';
-import { openDb, type Db } from '../store/db.js';
-import { startSimUpstream, type SimUpstream } from '../sim/index.js';
+import { startCore } from '../core.js';
+import { openDb } from '../store/db.js';
+import { startSimUpstream } from '../sim/index.js';
 import { forkBaseUrl } from '../fork/fork-registry.js';
 import { ForkPlanError, prepareFork, type PreparedFork } from '../fork/prepare-fork.js';
 import { ForkEditError, parseSetArg, type ForkEdit } from '../../../shared/fork/fork-edits.js';
 import { forkLabel } from '../../../shared/capture/route.js';
 import { ignoreList } from '../../../shared/replay/normalize.js';
 import { listFlag, portFlag, stringFlag, upstreamFlag, UsageError, type ParsedArgs } from './args.js';
-import { runChild } from './run-child.js';
-import { untilShutdownSignal } from './shutdown-signal.js';
+import { serveOrRun } from './serve-or-run.js';
 
 const USAGE =
   'loupe fork FILE --run R --at STEP --set POINTER=VALUE … [--db OUT] [--upstream URL|sim] [--ignore POINTER]… [-- CMD ARGS]';
@@ -72,11 +71,10 @@ export async function forkCommand(args: ParsedArgs): Promise<number> {
   if (out === file && !writable(file))
     throw new UsageError(`${file} is read-only; record the fork elsewhere with --db OUT`);
 
-  const source: Db = openDb(file, { readonly: true });
-  let prepared: PreparedFork;
-  let sim: SimUpstream | null = null;
-  let core: Core | null = null;
-  try {
+  return serveOrRun(args.rest, async (onClose) => {
+    const source = openDb(file, { readonly: true });
+    onClose(() => source.close());
+    let prepared: PreparedFork;
     try {
       prepared = await prepareFork(source, { run, step, edits, ignore });
     } catch (err) {
@@ -84,46 +82,26 @@ export async function forkCommand(args: ParsedArgs): Promise<number> {
       throw err;
     }
     // Its ids start far from 0: the recording may have been made against a simulator too.
-    if (upstream === 'sim')
-      sim = await startSimUpstream({ idOffset: 1_000_000 + Math.floor(Math.random() * 1_000_000_000) });
-    core = await startCore({ dbPath: out, port: port ?? 0, upstream: sim ? sim.url : upstream });
+    const sim =
+      upstream === 'sim'
+        ? await startSimUpstream({ idOffset: 1_000_000 + Math.floor(Math.random() * 1_000_000_000) })
+        : null;
+    if (sim) onClose(() => sim.close());
+    const core = await startCore({ dbPath: out, port: port ?? 0, upstream: sim ? sim.url : upstream });
+    onClose(() => core.close());
     const fork = core.forks.serve(source, core.db, prepared, (line) => process.stderr.write(`${line}\n`));
     const baseUrl = forkBaseUrl(core.proxy.baseUrl, fork.id);
     const live = sim ? 'the built-in simulator' : core.proxy.upstream;
     process.stderr.write(
       `loupe: fork ${fork.id} of run ${run} at step ${step}: steps before it from ${file}, then live to ${live}; recording to ${out} as run label:${forkLabel(fork.id)}\n`,
     );
-    let status = 0;
-    if (args.rest.length) {
-      const [cmd, ...cmdArgs] = args.rest as [string, ...string[]];
-      const child = runChild(cmd, cmdArgs, baseUrl);
-      status = await child.status;
-      await close();
-      child.release();
-    } else {
-      const signalled = untilShutdownSignal();
-      process.stdout.write(
-        `${JSON.stringify({ proxy: baseUrl, fork: fork.id, run: `label:${forkLabel(fork.id)}` })}\n`,
-      );
-      await signalled;
-      await close();
-    }
-    const { served, live: wentLive, misses } = fork.stats;
-    process.stderr.write(
-      `loupe: fork ${fork.id}: ${served} answered from the recording, ${wentLive} live, ${misses} miss${misses === 1 ? '' : 'es'}\n`,
-    );
-    return status;
-  } finally {
-    await close();
-    source.close();
-  }
-
-  async function close(): Promise<void> {
-    const c = core;
-    core = null;
-    await c?.close();
-    const s = sim;
-    sim = null;
-    await s?.close();
-  }
+    return {
+      baseUrl,
+      ready: { proxy: baseUrl, fork: fork.id, run: `label:${forkLabel(fork.id)}` },
+      summary() {
+        const { served, live: wentLive, misses } = fork.stats;
+        return `loupe: fork ${fork.id}: ${served} answered from the recording, ${wentLive} live, ${misses} miss${misses === 1 ? '' : 'es'}`;
+      },
+    };
+  });
 }

@@ -3,16 +3,15 @@
 // the replay server sits behind a normal Loupe core recording into OUT, so the re-run is
 // recorded exactly as a live one would be (the core cannot tell the two upstreams apart).
 import path from 'node:path';
-import { startCore, type Core } from '../core.js';
+import { startCore } from '../core.js';
 import { openDb } from '../store/db.js';
 import { indexRecording } from '../replay/recording-index.js';
-import { startReplayServer, type OnMiss, type ReplayServer } from '../replay/replay-server.js';
+import { startReplayServer, type OnMiss } from '../replay/replay-server.js';
 import type { Timing } from '../replay/send-answer.js';
 import { ReplayMatcher } from '../../../shared/replay/matcher.js';
 import { ignoreList } from '../../../shared/replay/normalize.js';
 import { listFlag, portFlag, stringFlag, upstreamFlag, UsageError, type ParsedArgs } from './args.js';
-import { runChild } from './run-child.js';
-import { untilShutdownSignal } from './shutdown-signal.js';
+import { serveOrRun } from './serve-or-run.js';
 
 function choice<T extends string>(args: ParsedArgs, name: string, allowed: readonly T[], fallback: T): T {
   const v = stringFlag(args, name) ?? fallback;
@@ -40,16 +39,14 @@ export async function replayCommand(args: ParsedArgs): Promise<number> {
     throw new UsageError((err as Error).message);
   }
 
-  const db = openDb(file, { readonly: true });
-  let server: ReplayServer | null = null;
-  let core: Core | null = null;
-  let serverClosed = false;
-  try {
+  return serveOrRun(args.rest, async (onClose) => {
+    const db = openDb(file, { readonly: true });
+    onClose(() => db.close());
     const index = await indexRecording(db, ignore);
     const run = stringFlag(args, 'run') ?? null;
     if (run !== null && !index.runs.has(run))
       throw new UsageError(`no run "${run}" in ${file}; loupe export ${file} lists the runs`);
-    server = await startReplayServer({
+    const server = await startReplayServer({
       db,
       matcher: new ReplayMatcher(index.entries, run),
       ignore,
@@ -58,43 +55,22 @@ export async function replayCommand(args: ParsedArgs): Promise<number> {
       upstream,
       port: out ? 0 : port,
     });
-    if (out) core = await startCore({ dbPath: out, port: port ?? 0, upstream: server.url });
+    onClose(() => server.close());
+    // Closed before the server: it lets exchanges in flight finish against it.
+    const core = out ? await startCore({ dbPath: out, port: port ?? 0, upstream: server.url }) : null;
+    if (core) onClose(() => core.close());
     const baseUrl = core ? core.proxy.baseUrl : `${server.url}/v1`;
     process.stderr.write(
       `loupe: replaying ${file} (${index.entries.length} exchanges${run ? `, run ${run}` : ''}, timing ${timing}, misses ${onMiss === 'forward' ? `forwarded to ${upstream ?? 'https://api.openai.com'}` : 'fail'})` +
         `${out ? `; recording to ${out}` : ''}\n`,
     );
-    let status = 0;
-    if (args.rest.length) {
-      const [cmd, ...cmdArgs] = args.rest as [string, ...string[]];
-      const child = runChild(cmd, cmdArgs, baseUrl);
-      status = await child.status;
-      await close();
-      child.release();
-    } else {
-      const signalled = untilShutdownSignal();
-      process.stdout.write(`${JSON.stringify({ proxy: baseUrl })}\n`);
-      await signalled;
-      await close();
-    }
-    const { served, misses, forwarded } = server.stats;
-    process.stderr.write(
-      `loupe: replayed ${served} exchange${served === 1 ? '' : 's'}, ${misses} miss${misses === 1 ? '' : 'es'}${forwarded ? `, ${forwarded} forwarded live` : ''}\n`,
-    );
-    return status;
-  } finally {
-    await close();
-    db.close();
-  }
-
-  async function close(): Promise<void> {
-    // The core first: it lets exchanges in flight finish against the replay server.
-    const c = core;
-    core = null;
-    await c?.close();
-    if (server && !serverClosed) {
-      serverClosed = true;
-      await server.close();
-    }
-  }
+    return {
+      baseUrl,
+      ready: { proxy: baseUrl },
+      summary() {
+        const { served, misses, forwarded } = server.stats;
+        return `loupe: replayed ${served} exchange${served === 1 ? '' : 's'}, ${misses} miss${misses === 1 ? '' : 'es'}${forwarded ? `, ${forwarded} forwarded live` : ''}`;
+      },
+    };
+  });
 }

@@ -14,7 +14,6 @@ export interface AppHost extends LoupeApi {
   readonly settings: ProxySettings;
   readonly proxyUrl: string;
   readonly dbPath: string;
-  readonly nativeBinding: string | undefined;
   /** Resolves when everything recorded so far is on disk and derived (before a copy or an export). */
   settled(): Promise<void>;
   /** Restarts the proxy with new settings; a taken port is refused with PortInUseError. */

@@ -7,14 +7,11 @@ import { EVENTS } from '../../../shared/api/contract.js';
 import { CoreHost, type CoreHostOptions } from './core-host.js';
 import type { HostMessage, HostRequest, HostState } from './host-messages.js';
 import { toWireError } from './host-messages.js';
-import { useAsDefaultBinding } from './native-default.js';
 import type { ProxySettings } from './settings.js';
 
 const port = parentPort!;
 const post = (msg: HostMessage) => port.postMessage(msg);
 const { options, settings } = workerData as { options: CoreHostOptions; settings: ProxySettings };
-// Module caches are per thread: the service's read-only connections need it here too.
-if (options.nativeBinding) useAsDefaultBinding(options.nativeBinding);
 
 let host: CoreHost;
 try {

@@ -23,8 +23,6 @@ import type { ProxySettings } from './settings.js';
 
 export interface CoreHostOptions {
   dbPath: string;
-  /** better-sqlite3's binary for Electron in development (ADR 4). */
-  nativeBinding?: string;
   log?: (line: string) => void;
   /** Tests: false writes on the main thread. */
   storeWorker?: string | false;
@@ -86,10 +84,6 @@ export class CoreHost implements AppHost {
 
   get dbPath(): string {
     return this.options.dbPath;
-  }
-
-  get nativeBinding(): string | undefined {
-    return this.options.nativeBinding;
   }
 
   /** Resolves when everything recorded so far is on disk and derived (before a copy or an export). */
@@ -196,7 +190,6 @@ async function launch(options: CoreHostOptions, settings: ProxySettings): Promis
     port: settings.port,
     upstream: settings.upstream,
     redact: settings.redact,
-    nativeBinding: options.nativeBinding,
     log: options.log,
     ...(options.storeWorker !== undefined ? { storeWorker: options.storeWorker } : {}),
   });
@@ -206,7 +199,6 @@ async function launch(options: CoreHostOptions, settings: ProxySettings): Promis
       livePollMs: options.livePollMs,
       startDemo: demoStarter(core, options.log),
       makeFork: forkMaker(core, options.log),
-      nativeBinding: options.nativeBinding,
       log: options.log,
       ...(options.serviceWorker !== undefined ? { script: options.serviceWorker } : {}),
     });

@@ -1,8 +1,8 @@
 // Which better-sqlite3 binary to load. Node (CLI, tests) uses the one npm built in
 // node_modules. Electron needs one built for its own ABI: in development `npm start`
 // builds it into .electron-native/<electron version>/ (scripts/electron-native.mjs) and
-// this points better-sqlite3's `nativeBinding` there; a packaged app was rebuilt by
-// electron-builder and needs nothing. See docs/adr/0004-native-module.md.
+// the shell makes that file every connection's binary (useNativeBinding, store/db.ts); a
+// packaged app was rebuilt by electron-builder and needs nothing. See docs/adr/0004-native-module.md.
 import fs from 'node:fs';
 import path from 'node:path';
 

@@ -18,15 +18,11 @@ export const EXPORT_FORMATS = {
 } as const;
 export type ExportFormat = keyof typeof EXPORT_FORMATS;
 
-export interface FileOptions {
-  nativeBinding?: string;
-}
-
-export async function saveCopy(source: string, dest: string, options: FileOptions = {}): Promise<void> {
+export async function saveCopy(source: string, dest: string): Promise<void> {
   if (path.resolve(source) === path.resolve(dest)) throw new Error('choose another file: that is the recording itself');
   const partial = `${dest}.partial`;
   fs.rmSync(partial, { force: true });
-  const db = openDb(source, { readonly: true, nativeBinding: options.nativeBinding });
+  const db = openDb(source, { readonly: true });
   try {
     await db.backup(partial);
   } catch (err) {
@@ -44,8 +40,8 @@ export async function saveCopy(source: string, dest: string, options: FileOption
  * write: the same code as the CLI, so a File > Export and a `loupe export` of one
  * recording agree (agent spans included).
  */
-export async function exportRecording(file: string, format: ExportFormat, options: FileOptions = {}): Promise<string> {
-  const db = openDb(file, { readonly: true, nativeBinding: options.nativeBinding });
+export async function exportRecording(file: string, format: ExportFormat): Promise<string> {
+  const db = openDb(file, { readonly: true });
   try {
     const parts: string[] = [];
     await writeExport(db, format, (text) => void parts.push(text));

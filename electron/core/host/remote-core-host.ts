@@ -98,10 +98,6 @@ export class RemoteCoreHost implements AppHost {
     return this.options.dbPath;
   }
 
-  get nativeBinding(): string | undefined {
-    return this.options.nativeBinding;
-  }
-
   /** The worker's heap limits as V8 applied them (for checks). */
   get resourceLimits(): Worker['resourceLimits'] {
     return this.worker.resourceLimits;

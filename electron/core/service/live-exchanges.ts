@@ -13,8 +13,8 @@ export const LIVE_POLL_MS = 150;
 
 /**
  * The largest share of this thread the poll may take. Each poll normalizes an in-flight
- * exchange whole, so its cost grows with the stream (measured: 2,000 events 20–45 ms, 20,000
- * events 120–170 ms, loading included), and this thread also answers the page (and relays
+ * exchange whole, so its cost grows with the stream (tens of milliseconds for thousands of
+ * events), and this thread also answers the page (and relays
  * traffic, where the service runs beside the core: service-thread.ts). A poll that took T
  * waits at least T / share before the next one, so a long stream's view updates less often
  * instead of its polls crowding out the rest.

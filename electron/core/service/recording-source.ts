@@ -55,7 +55,7 @@ export class RecordingSource {
     // a pause in traffic, ADR 7), by normalizing its raw record. That is the same work the
     // writer's derivation does, so it is done at the paced catch-up, not as each exchange
     // ends: under saturating traffic, normalizing every exchange at once cost the service's
-    // thread ~0.8 µs per relayed event (ADR 17), and at the catch-up's pace many are
+    // thread CPU on every relayed event (ADR 17), and at the catch-up's pace many are
     // derived, and skipped, before their turn.
     const onRecorded = (id: number) => {
       listener.recorded(id);

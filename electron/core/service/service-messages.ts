@@ -12,7 +12,6 @@ export interface ServiceWorkerData {
   proxyUrl: string;
   health: RecorderHealth;
   livePollMs?: number;
-  nativeBinding?: string;
   /** Whether `demo.start` is served (by asking the core's thread to start it). */
   demo: boolean;
   /** Whether `forks.create` is served (by asking the core's thread, whose proxy serves forks). */

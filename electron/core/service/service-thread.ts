@@ -1,9 +1,8 @@
 // The API service (runs, exchanges, the live view of streams in flight) in a worker thread
 // of its own, beside the core's relay. Its live view normalizes every exchange as it ends
 // and its run index rethreads the recording as it changes; on the relay's thread, under
-// saturating traffic, that took most of the thread (ADR 17: `loupe serve` relayed 0.49×
-// of the bare pass-through's events/s, against 0.91× for the core alone). Here it has its
-// own event loop and heap, and reads the recording through a connection of its own.
+// saturating traffic, that took most of the thread and halved what `loupe serve` relayed
+// (ADR 17). Here it has its own event loop and heap, and reads the recording through a connection of its own.
 //
 // The worker is used whenever its compiled script exists (dist/: the CLI and the app);
 // under Vitest only TypeScript sources exist and the service runs in this thread, as the
@@ -37,7 +36,6 @@ export interface ServiceThreadOptions {
   livePollMs?: number;
   startDemo?: (scenario: string, speed: number) => Promise<{ scenario: string; label: string }>;
   makeFork?: (request: ForkCreateRequest) => Promise<ForkInfo>;
-  nativeBinding?: string;
   /** Where problems are reported; stderr by default. */
   log?: (line: string) => void;
   /** The worker's script; false runs the service in this thread. */
@@ -83,7 +81,6 @@ class ServiceThread implements ServiceHandle {
       proxyUrl: core.proxy.baseUrl,
       health: { ...core.recorder.health },
       livePollMs: options.livePollMs,
-      nativeBinding: options.nativeBinding,
       demo: options.startDemo !== undefined,
       fork: options.makeFork !== undefined,
     };

@@ -5,7 +5,6 @@ import { EventEmitter } from 'node:events';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { EventName } from '../../../shared/api/contract.js';
 import { ApiError, toErrorBody } from '../../../shared/api/errors.js';
-import { useAsDefaultBinding } from '../host/native-default.js';
 import type { CoreEvents } from '../core.js';
 import { openDb } from '../store/db.js';
 import { PendingCalls } from '../threads/pending-calls.js';
@@ -16,8 +15,6 @@ import type { CoreCall, FromService, ServiceWorkerData, ToService } from './serv
 const port = parentPort!;
 const post = (msg: FromService) => port.postMessage(msg);
 const data = workerData as ServiceWorkerData;
-// Module caches are per thread: recordings opened read-only need the Electron build too (ADR 4).
-if (data.nativeBinding) useAsDefaultBinding(data.nativeBinding);
 
 const coreCalls = new PendingCalls<unknown>();
 const callCore = <T>(call: CoreCall) => coreCalls.start((id) => post({ type: 'core-call', id, call })) as Promise<T>;
@@ -26,7 +23,7 @@ let core: ServiceCore;
 let service: ReturnType<typeof createService>;
 try {
   core = {
-    db: openDb(data.dbPath, { readonly: true, nativeBinding: data.nativeBinding }),
+    db: openDb(data.dbPath, { readonly: true }),
     dbPath: data.dbPath,
     proxy: { baseUrl: data.proxyUrl },
     recorder: { health: data.health },

@@ -7,20 +7,38 @@
 // (integrity-check.ts). A reader needs no write access: where SQLite cannot open the file
 // in place (its folder is read-only, so the WAL's shared-memory file cannot be made), it
 // reads a copy in memory (read-only-copy.ts).
+//
+// Every connection, in every thread, loads the one better-sqlite3 binary `useNativeBinding`
+// names, or npm's Node build by default (ADR 4).
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { checkIntegrity, damaged, isCorruption } from './integrity-check.js';
 import { migrate, refuseNewerSchema, type UpgradeListener } from './migrations.js';
-import { openReadOnlyCopy } from './read-only-copy.js';
+import { readOnlyCopy } from './read-only-copy.js';
 import { RefusedRecordingError } from './refused-recording.js';
 
 export type Db = Database.Database;
 
+const NATIVE_BINDING_ENV = 'LOUPE_NATIVE_BINDING';
+
+/**
+ * Makes `file` better-sqlite3's binary for every connection opened from now on, in this
+ * thread and in the worker threads started after (a worker begins with a copy of the
+ * environment). The Electron shell calls it once, before the core starts, with the build
+ * for Electron's ABI; under Node nothing calls it and npm's build is used.
+ */
+export function useNativeBinding(file: string): void {
+  process.env[NATIVE_BINDING_ENV] = file;
+}
+
+/** A connection on the binary useNativeBinding named. Every connection Loupe opens is made here. */
+export function connect(source: string | Buffer, options: Database.Options = {}): Db {
+  return new Database(source, { ...options, nativeBinding: process.env[NATIVE_BINDING_ENV] || undefined });
+}
+
 export interface OpenOptions {
   readonly?: boolean;
-  /** better-sqlite3's binary for a non-Node ABI (Electron in development; see ADR 4). */
-  nativeBinding?: string;
   /** Told when an existing recording is upgraded to this build's schema, which can take a while. */
   onUpgrade?: UpgradeListener;
   /** For writers: the claim on the file (recording-lock.ts). */
@@ -43,19 +61,11 @@ export function openDb(file: string, options: OpenOptions = {}): Db {
   } else {
     fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   }
-  let db: Db;
-  try {
-    db = new Database(file, {
-      readonly: options.readonly ?? false,
-      fileMustExist: options.readonly ?? false,
-      nativeBinding: options.nativeBinding,
-    });
-  } catch (err) {
-    throw new Error(`cannot open ${file}: ${(err as Error).message}`);
-  }
-  if (options.readonly && !readsInPlace(db)) {
+  const readonly = options.readonly ?? false;
+  let db = connectTo(file, file, { readonly, fileMustExist: readonly });
+  if (readonly && !readsInPlace(db)) {
     db.close();
-    db = openReadOnlyCopy(file, options.nativeBinding);
+    db = connectTo(readOnlyCopy(file), file, { readonly: true });
   }
   let claimed: { release(): void } | null = null;
   try {
@@ -64,8 +74,7 @@ export function openDb(file: string, options: OpenOptions = {}): Db {
       if (existing) claimed = options.claim?.take(db) ?? null;
       // A new file gets 16 KB pages (an existing one keeps its own: the pragma is a no-op
       // there). Chunk rows are blobs of up to a batch's bytes and each WAL page is its own
-      // pwrite: with 4 KB pages the writer thread spent 1.58-1.65 us of CPU per saturated
-      // event, with 16 KB 1.29-1.43 (ADR 10).
+      // pwrite, so larger pages cost the writer less CPU per saturated event (ADR 10).
       db.pragma('page_size = 16384');
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
@@ -90,6 +99,14 @@ export function openDb(file: string, options: OpenOptions = {}): Db {
     );
   }
   return db;
+}
+
+function connectTo(source: string | Buffer, file: string, options: Database.Options): Db {
+  try {
+    return connect(source, options);
+  } catch (err) {
+    throw new Error(`cannot open ${file}: ${(err as Error).message}`);
+  }
 }
 
 /** SQLite opens lazily: the first read is where a WAL file whose `-shm` cannot be made fails to open. */

@@ -130,12 +130,12 @@ const migrations: Migration[] = [
   },
   // v3: chunks becomes an ordinary rowid table with a unique index on its old key. Rows
   // are blobs of up to a batch's bytes, and SQLite stores rows that large badly WITHOUT
-  // ROWID (it is meant for rows under ~1/20 of a page): writing a saturated batch cost
-  // ~2.3 µs of the writer's CPU per event, against ~1.2 µs for the same rows in a rowid
-  // table (ADR 10). Same columns, so readers and older recordings need no change; marks
-  // comes before data so reading it never walks data's overflow pages. The copy needs free
-  // disk space about the size of the chunks; the old table's pages are then free pages in
-  // the file, which later recording reuses (VACUUM gives them back to the disk).
+  // ROWID (it is meant for rows under ~1/20 of a page): writing a saturated batch cost the
+  // writer about twice the CPU per event of the same rows in a rowid table (ADR 10). Same
+  // columns, so readers and older recordings need no change; marks comes before data so
+  // reading it never walks data's overflow pages. The copy needs free disk space about the
+  // size of the chunks; the old table's pages are then free pages in the file, which later
+  // recording reuses (VACUUM gives them back to the disk).
   (db) => {
     db.exec(`
       CREATE TABLE chunks_v3 (
@@ -154,9 +154,8 @@ const migrations: Migration[] = [
   },
   // v4: the full-text index (search-index.ts), built from the responses already derived.
   // Search read and scanned every record of every run instead, and cut each run's text at
-  // 400,000 characters. Reads each record's items once: the bench's library of 20,000
-  // requests (a 49 MB file) took 6.6 s here, and grew by 67 MB, the trigram index being
-  // about 3.5x the distinct text it holds (random words; prose and code index smaller).
+  // 400,000 characters. Reads each record's items once; on a large library it takes seconds
+  // and grows the file by more than the text it indexes (trigrams; ADR 24).
   (db, progress) => {
     db.exec(SEARCH_SCHEMA);
     buildSearchIndex(db, (done, total) => progress('indexing for search', done, total));

@@ -92,10 +92,8 @@ export const DEFAULT_FLUSH_MS = 100;
  * transaction short and the bytes not yet on disk few, while light traffic still goes out
  * on the 100 ms timer. 1 MB, not 256 KB (ADR 12): every commit rewrites the
  * B-tree pages it touched (the chunks table's last leaf, its index, the exchange rows) as
- * whole 16 KB pages in the WAL, so four times fewer commits cut the store writer's and V8
- * helpers' CPU per saturated event by about 30% (1.05-1.55 to 0.76-1.04 µs, five paired
- * probes), with throughput level or higher in each. 4 MB saved little more CPU and was
- * the slowest of the three in both probes that tried it.
+ * whole 16 KB pages in the WAL, so four times fewer commits cut the store writer's CPU per
+ * saturated event without losing throughput; 4 MB saved little more and was slower.
  */
 export const DEFAULT_MAX_PENDING_BYTES = 1 << 20;
 

@@ -2,7 +2,7 @@
 // writes the recording. Messages are handled strictly in order.
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import Database from 'better-sqlite3';
+import { connect } from './db.js';
 import { DeriveQueue } from './derive-queue.js';
 import { QuietCheckpointer } from './quiet-checkpoint.js';
 import type { RawBatch } from './raw-batch.js';
@@ -14,17 +14,16 @@ type Inbound = { type: 'batch'; seq: number; batch: RawBatch } | { type: 'idle';
 // Writing is less urgent than relaying. On Linux a thread's nice value is its own, so this
 // lowers only this worker: when both cores are busy the relay runs first. Nice 5 (a third
 // of the relay's CPU weight), not 19: the writer has slack (batches queue in memory,
-// bounded by maxUnwrittenBytes) but must keep up with traffic that never pauses, and in
-// paired saturation probes 19 was no faster (0.84x against 0.82x of bare,
-// within run-to-run noise of ±0.07) while leaving the writer ~1.5% of a contended core.
+// bounded by maxUnwrittenBytes) but must keep up with traffic that never pauses, and 19
+// made the relay no faster (within the bench's run-to-run noise) while starving the writer.
 try {
   os.setPriority(5);
 } catch {
   // Not permitted here: the writer competes as an equal.
 }
 
-const { dbPath, nativeBinding, redact } = workerData as { dbPath: string; nativeBinding?: string; redact: string[] };
-const db = new Database(dbPath, { fileMustExist: true, nativeBinding });
+const { dbPath, redact } = workerData as { dbPath: string; redact: string[] };
+const db = connect(dbPath, { fileMustExist: true });
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = 5000');

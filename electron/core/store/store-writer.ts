@@ -56,12 +56,11 @@ export function createStoreWriter(
   dbPath: string,
   events: StoreWriterEvents,
   workerScript: string | false = DEFAULT_WORKER_SCRIPT,
-  nativeBinding?: string,
   /** Names to mask in client JSON beyond the built-in rule (raw-batch.ts). */
   redact: readonly string[] = [],
 ): StoreWriter {
   if (workerScript && dbPath !== ':memory:' && fs.existsSync(workerScript))
-    return new WorkerStoreWriter(dbPath, events, workerScript, nativeBinding, redact);
+    return new WorkerStoreWriter(dbPath, events, workerScript, redact);
   return new InlineStoreWriter(db, events, redact);
 }
 
@@ -142,10 +141,9 @@ class WorkerStoreWriter implements StoreWriter {
     dbPath: string,
     private readonly events: StoreWriterEvents,
     script: string,
-    nativeBinding: string | undefined,
     redact: readonly string[],
   ) {
-    this.worker = new Worker(script, { workerData: { dbPath, nativeBinding, redact: [...redact] } });
+    this.worker = new Worker(script, { workerData: { dbPath, redact: [...redact] } });
     this.worker.on('message', (msg: WorkerMessage) => this.onMessage(msg));
     this.worker.on('error', (err) => {
       // The writer is gone: everything in flight is lost, and so is everything after.

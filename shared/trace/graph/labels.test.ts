@@ -9,7 +9,7 @@ const label = (raw: JsonObject, ctx: Partial<LabelContext> = {}) =>
   itemLabel(toTraceItem(raw, null), { ...none, ...ctx });
 
 describe('node labels', () => {
-  it('says what happened, in the words of the issue', () => {
+  it('says what happened, in plain words', () => {
     expect(label({ type: 'function_call', call_id: 'c', name: 'get_weather', arguments: '{"city":"Paris"}' })).toBe(
       'get_weather(city: "Paris")',
     );
