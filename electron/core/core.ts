@@ -12,7 +12,7 @@ import { tierRelayCodeSooner } from './capture/relay-tiering.js';
 import type { Db } from './store/db.js';
 import { openLocked } from './store/recording-lock.js';
 import { Recorder, type RecorderHealth } from './store/recorder.js';
-import { createStoreWriter, DEFAULT_WORKER_SCRIPT, type StoreWriter } from './store/store-writer.js';
+import { createStoreWriter, type StoreWriter } from './store/store-writer.js';
 import { closeSession, openSession } from './store/interrupted-session.js';
 import { upgradeNotice } from './store/upgrade-notice.js';
 import { ensureRecordingId } from './store/recording-id.js';
@@ -38,7 +38,7 @@ export interface CoreOptions {
    */
   redact?: readonly string[];
   env?: Record<string, string | undefined>;
-  /** The store writer's worker script, or false to write on the main thread. */
+  /** The store writer's compiled thread (tests name dist's), or false to write in this thread. */
   storeWorker?: string | false;
   /** Where problems are reported; stderr by default. Never receives secrets. */
   log?: (line: string) => void;
@@ -76,7 +76,9 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   tierRelayCodeSooner();
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   // One writer per file: a second Loupe on it is refused here, before it migrates or writes.
-  const { db, lock } = openLocked(options.dbPath, { onUpgrade: upgradeNotice(options.dbPath, log) });
+  const { db, lock } = openLocked(options.dbPath, {
+    onUpgrade: upgradeNotice(options.dbPath, log),
+  });
   const events = new EventEmitter<CoreEvents>();
   const firstId = (db.prepare('SELECT COALESCE(MAX(id), 0) + 1 AS id FROM exchanges').get() as { id: number }).id;
   try {
@@ -94,8 +96,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     throw err;
   }
   let recorder: Recorder | null = null;
-  const writer = createStoreWriter(
-    db,
+  const writer = await createStoreWriter(
     options.dbPath,
     {
       onWritten: (ids) => {
@@ -123,8 +124,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       onCheckpointFailed: (err) =>
         log(`loupe: could not checkpoint ${options.dbPath} (nothing is lost; tried again later): ${err.message}`),
     },
-    options.storeWorker ?? DEFAULT_WORKER_SCRIPT,
-    options.redact,
+    { script: options.storeWorker, redact: options.redact },
   );
   recorder = new Recorder(writer, {
     firstId,
@@ -205,15 +205,6 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         // The file cannot be written (the disk filled up, say): the next start finds the
         // session still marked open and checks it again, and the claim of a process that
         // is gone, which it takes over; both harmless.
-      }
-      if (!writer.threaded) {
-        try {
-          db.pragma('wal_checkpoint(TRUNCATE)');
-        } catch (err) {
-          log(
-            `loupe: could not checkpoint ${options.dbPath} (nothing is lost; the next open replays the WAL): ${(err as Error).message}`,
-          );
-        }
       }
       db.close();
     },

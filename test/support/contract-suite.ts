@@ -1,12 +1,14 @@
-// One contract test suite for every adapter of shared/api: the service called in-process,
+// One contract test suite for every adapter of shared/api: the service called directly,
 // the headless HTTP/WebSocket server, and Electron IPC. Each adapter passes a
 // `connect` that wraps a running service in its transport; the assertions never change.
+// The service is started as `loupe serve` and the app start it, in its own thread's code
+// behind the thread transport (service-thread.ts), so every payload crosses it.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiEvents, EventName, LoupeApi } from '../../shared/api/contract.js';
 import { ApiError } from '../../shared/api/errors.js';
-import { createService, type LoupeService } from '../../electron/core/service/service.js';
+import { startService, type ServiceHandle } from '../../electron/core/service/service-thread.js';
 import { agentTrace, runWeatherAgent } from './agent-script.js';
 import { copyAsSchemaV1 } from './schema-v1-copy.js';
 import { eventually, startHarness, TEST_KEY, type Harness } from './harness.js';
@@ -16,12 +18,12 @@ export interface Connected {
   close(): Promise<void>;
 }
 
-export type Connect = (service: LoupeService) => Promise<Connected>;
+export type Connect = (service: ServiceHandle) => Promise<Connected>;
 
 export function describeContract(adapter: string, connect: Connect): void {
   describe(`API contract over ${adapter}`, () => {
     let h: Harness;
-    let service: LoupeService;
+    let service: ServiceHandle;
     let conn: Connected;
     let api: LoupeApi;
     const seen: Array<{ event: EventName; payload: unknown }> = [];
@@ -29,7 +31,7 @@ export function describeContract(adapter: string, connect: Connect): void {
 
     beforeEach(async () => {
       h = await startHarness();
-      service = createService({ core: h.core, livePollMs: 20 });
+      service = await startService(h.core, { livePollMs: 20 });
       conn = await connect(service);
       api = conn.api;
       seen.length = 0;

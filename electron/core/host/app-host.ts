@@ -1,10 +1,7 @@
 // What the desktop shell holds: the running capture core and its service, behind one
-// LoupeApi that outlives restarts (core-host.ts). In the built app it runs in a worker
-// thread sized like `loupe serve`'s relay process (remote-core-host.ts, ADR 16); where only
-// TypeScript sources exist (Vitest) the compiled worker script is missing and it runs in
-// this thread instead, as the store writer does (store/store-writer.ts).
-import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
+// LoupeApi that outlives restarts (core-host.ts), in a thread of its own sized like
+// `loupe serve`'s relay process (remote-core-host.ts, ADR 16; threads/thread.ts decides
+// whether that is a worker).
 import type { LoupeApi } from '../../../shared/api/contract.js';
 import type { CoreHostOptions } from './core-host.js';
 import type { ProxySettings } from './settings.js';
@@ -29,21 +26,15 @@ export interface StartedHost {
 }
 
 export interface AppHostOptions extends CoreHostOptions {
-  /** The core's worker script; false runs the core in this thread. */
+  /** The core's compiled thread (tests name dist's), or false to run it in this thread. */
   hostWorker?: string | false;
   /** The worker stopped on its own (a crash): the proxy is down. */
   onCrash?: (err: Error) => void;
 }
 
-export const DEFAULT_HOST_WORKER = fileURLToPath(new URL('./core-host-worker.js', import.meta.url));
-
 export async function startAppHost(options: AppHostOptions, settings: ProxySettings): Promise<StartedHost> {
-  const { hostWorker = DEFAULT_HOST_WORKER, onCrash, ...core } = options;
-  if (hostWorker && fs.existsSync(hostWorker)) {
-    const { RemoteCoreHost } = await import('./remote-core-host.js');
-    return RemoteCoreHost.start(core, settings, { script: hostWorker, onCrash });
-  }
-  // Loaded only here, so the main thread of the built app never loads the relay.
-  const { CoreHost } = await import('./core-host.js');
-  return CoreHost.start(core, settings);
+  const { hostWorker, onCrash, ...core } = options;
+  // Loaded only here, so the app's main thread loads no more of the core than it needs.
+  const { RemoteCoreHost } = await import('./remote-core-host.js');
+  return RemoteCoreHost.start(core, settings, { script: hostWorker, onCrash });
 }

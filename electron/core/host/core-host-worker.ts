@@ -1,55 +1,63 @@
-// Worker thread entry of the desktop app's capture core (ADR 16). remote-core-host.ts
-// starts it with the relay's young-generation limit; here the core and its service run
-// exactly as they would in the main thread (core-host.ts), and every call, reply and event
-// crosses as a message.
-import { parentPort, workerData } from 'node:worker_threads';
-import { EVENTS } from '../../../shared/api/contract.js';
+// The desktop app's capture core in a thread of its own (ADR 16; remote-core-host.ts is the
+// side that calls it): the core and its service run exactly as core-host.ts runs them, and
+// after every call the state the main thread reads synchronously goes over before the answer.
+import { EVENTS, type ChannelName, type EventName } from '../../../shared/api/contract.js';
+import { exposeApi, notifyApi, type ApiPort } from '../threads/api-port.js';
+import { serveInWorker } from '../threads/thread.js';
 import { CoreHost, type CoreHostOptions } from './core-host.js';
-import type { HostMessage, HostRequest, HostState } from './host-messages.js';
-import { toWireError } from './host-messages.js';
 import type { ProxySettings } from './settings.js';
 
-const port = parentPort!;
-const post = (msg: HostMessage) => port.postMessage(msg);
-const { options, settings } = workerData as { options: CoreHostOptions; settings: ProxySettings };
-
-let host: CoreHost;
-try {
-  const started = await CoreHost.start(options, settings);
-  host = started.host;
-  for (const event of EVENTS) host.on(event, (payload) => post({ type: 'event', event, payload }));
-  post({ type: 'started', state: stateOf(host), notice: started.notice });
-} catch (err) {
-  // The main thread reports it and ends this thread.
-  post({ type: 'start-failed', error: toWireError(err) });
+/** What the main thread reads synchronously (the menu: proxy URL, settings). */
+export interface HostState {
+  proxyUrl: string;
+  settings: ProxySettings;
 }
 
-function stateOf(h: CoreHost): HostState {
-  return { proxyUrl: h.proxyUrl, settings: h.settings };
+export interface HostThreadData {
+  options: Omit<CoreHostOptions, 'log'>;
+  settings: ProxySettings;
 }
 
-async function handle(msg: HostRequest): Promise<unknown> {
-  switch (msg.op) {
-    case 'invoke':
-      return host.invoke(msg.channel, msg.request as never);
-    case 'settled':
-      return host.settled();
-    case 'apply':
-      return host.apply(msg.settings);
-    case 'close':
-      return host.close();
-  }
+/** What the main thread asks of the core's thread. */
+export interface HostThread {
+  /** Resolves once the proxy listens, with what the user should know (the saved port was taken). */
+  started(): Promise<string | null>;
+  invoke(channel: ChannelName, request: unknown): Promise<unknown>;
+  settled(): Promise<void>;
+  apply(settings: ProxySettings): Promise<void>;
+  close(): Promise<void>;
 }
 
-port.on('message', (msg: HostRequest) => {
-  handle(msg)
-    .then(
-      (value) => post({ type: 'reply', id: msg.id, state: stateOf(host), value }),
-      (err: unknown) => post({ type: 'reply', id: msg.id, state: stateOf(host), error: toWireError(err) }),
-    )
-    .finally(() => {
-      // Closed and flushed: let the thread end on its own, so what it wrote to stderr last
-      // reaches the process's stderr (the main thread stops it if something lingers).
-      if (msg.op === 'close') port.close();
-    });
-});
+/** What the core's thread tells the main thread as it happens. */
+export interface HostThreadEvents {
+  event(event: EventName, payload: unknown): void;
+  state(state: HostState): void;
+}
+
+export function serve(port: ApiPort, { options, settings }: HostThreadData): void {
+  const tell = notifyApi<HostThreadEvents>(port);
+  const starting = CoreHost.start(options, settings);
+  starting.catch(() => undefined); // the main thread's first call, started(), is answered with why
+  const stateAfter =
+    <A extends unknown[], R>(call: (host: CoreHost, ...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      const { host } = await starting;
+      try {
+        return await call(host, ...args);
+      } finally {
+        tell.state({ proxyUrl: host.proxyUrl, settings: host.settings });
+      }
+    };
+  exposeApi<HostThread>(port, {
+    started: stateAfter(async (host) => {
+      for (const event of EVENTS) host.on(event, (payload) => tell.event(event, payload));
+      return (await starting).notice;
+    }),
+    invoke: stateAfter((host, channel, request) => host.invoke(channel, request as never)),
+    settled: stateAfter((host) => host.settled()),
+    apply: stateAfter((host, next) => host.apply(next)),
+    close: stateAfter((host) => host.close()),
+  });
+}
+
+serveInWorker(import.meta.url, serve);

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Worker } from 'node:worker_threads';
+import type { Thread } from '../threads/thread.js';
 import Database from 'better-sqlite3';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,7 +85,7 @@ describe('the desktop core in a worker thread (RemoteCoreHost)', () => {
     const { host } = await start('crash.loupe');
     const pending = host.invoke('runs.list', {});
     // What an abort inside the thread would do: the thread is gone without closing.
-    await (host as unknown as { worker: Worker }).worker.terminate();
+    await (host as unknown as { thread: Thread }).thread.terminate();
     await expect(
       pending.then(
         () => 'answered',

@@ -1,87 +1,97 @@
-// The desktop app's capture core in a worker thread (ADR 16). Electron's main process
+// The desktop app's capture core in a thread of its own (ADR 16). Electron's main process
 // cannot be given V8 heap flags, and with Node's default young generation the relay ran
 // needless full GCs under sustained traffic (ADR 15). A worker takes the same limit as
 // `loupe serve`'s relaunched process through resourceLimits, and keeps the relay and its
 // service off the thread that runs the app's windows and menus.
 //
-// This side is an AppHost like CoreHost: calls, replies and events cross as messages
-// (host-messages.ts); what the menu reads synchronously (proxy URL, settings) comes with
-// every reply, so it is current once a call resolves.
+// This side is the AppHost the shell holds; core-host-worker.ts serves it. What the menu
+// reads synchronously (proxy URL, settings) arrives before every answer, so it is current
+// once a call resolves.
 import { EventEmitter } from 'node:events';
-import { Worker } from 'node:worker_threads';
+import type { ResourceLimits } from 'node:worker_threads';
 import type { ChannelName, EventName, EventPayload, RequestOf, ResponseOf } from '../../../shared/api/contract.js';
 import { ApiError } from '../../../shared/api/errors.js';
 import { RELAY_WORKER_LIMITS } from '../capture/relay-heap.js';
-import { PendingCalls } from '../threads/pending-calls.js';
-import { workerEnded } from '../threads/worker-end.js';
+import { connectApi, disconnect, exposeApi, type Remote, type WireError } from '../threads/api-port.js';
+import { Thread } from '../threads/thread.js';
 import type { AppHost, StartedHost } from './app-host.js';
+import type { HostState, HostThread, HostThreadData, HostThreadEvents } from './core-host-worker.js';
 import type { CoreHostOptions } from './core-host.js';
-import { fromWireError, type HostMessage, type HostRequest, type HostState } from './host-messages.js';
+import { PortInUseError } from './port-check.js';
 import type { ProxySettings } from './settings.js';
 
-/** A request before it is numbered. */
-type Unnumbered<R> = R extends unknown ? Omit<R, 'id'> : never;
-
 export interface RemoteHostOptions {
-  script: string;
+  /** The compiled core thread to run (tests name dist's), or false to run it in this thread. */
+  script?: string | false;
   onCrash?: (err: Error) => void;
 }
 
+const HOST_THREAD = new URL('./core-host-worker.js', import.meta.url);
+
+/** A taken port is told apart by its class, on this side too. */
+const revive = (wire: WireError) =>
+  wire.name === 'PortInUseError' && typeof wire.fields.port === 'number'
+    ? new PortInUseError(wire.fields.port)
+    : undefined;
+
 export class RemoteCoreHost implements AppHost {
   private readonly events = new EventEmitter();
-  private readonly calls = new PendingCalls();
+  private readonly remote: Remote<HostThread>;
   private state: HostState;
-  /** Settles with the worker's first word: started (with its notice) or why not. */
-  private readonly started: Promise<string | null>;
-  private startup!: { resolve(notice: string | null): void; reject(err: Error): void };
   private running = false;
   private closing: Promise<void> | null = null;
-  private exited = false;
+  private crashed = false;
 
   private constructor(
-    private readonly worker: Worker,
+    private readonly thread: Thread,
     settings: ProxySettings,
     private readonly options: CoreHostOptions,
     onCrash: ((err: Error) => void) | undefined,
   ) {
     this.state = { proxyUrl: '', settings };
     this.events.setMaxListeners(0);
-    this.started = new Promise((resolve, reject) => (this.startup = { resolve, reject }));
-    // Listening from the start, so no event that follows 'started' closely is missed.
-    worker.on('message', (msg: HostMessage) => this.receive(msg));
+    this.remote = connectApi<HostThread>(thread.port, revive);
+    // Listening from the start, so no event that follows the start closely is missed.
+    exposeApi<HostThreadEvents>(thread.port, {
+      event: (event, payload) => void this.events.emit(event, payload),
+      state: (state) => void (this.state = state),
+    });
     const crashed = (err: Error) => {
       // Reported once: an uncaught error is followed by the exit.
-      if (this.calls.failure) return;
-      this.calls.failAll(new ApiError('unavailable', `Loupe's proxy stopped: ${err.message}`));
-      onCrash?.(err);
+      if (this.crashed) return;
+      this.crashed = true;
+      disconnect(this.remote, new ApiError('unavailable', `Loupe's proxy stopped: ${err.message}`));
+      if (this.running) onCrash?.(err);
     };
-    worker.on('error', (err) => (this.running ? crashed(err) : this.startup.reject(err)));
-    worker.on('exit', (code) => {
-      this.exited = true;
+    thread.on('error', crashed);
+    thread.on('exit', (code) => {
       if (!this.running)
-        return this.startup.reject(new Error(`Loupe's proxy worker exited (${code}) before it started`));
+        return disconnect(this.remote, new Error(`Loupe's proxy worker exited (${code}) before it started`));
       if (!this.closing) crashed(new Error(`its thread exited (code ${code})`));
-      this.calls.failAll(new ApiError('unavailable', 'Loupe is shutting down'));
+      disconnect(this.remote, new ApiError('unavailable', 'Loupe is shutting down'));
     });
   }
 
-  /** Starts the worker and resolves once its proxy listens (or rejects with why it could not). */
+  /** Starts the core's thread and resolves once its proxy listens (or rejects with why it could not). */
   static async start(
     options: CoreHostOptions,
     settings: ProxySettings,
-    remote: RemoteHostOptions,
+    remote: RemoteHostOptions = {},
   ): Promise<StartedHost> {
-    // A function cannot cross to a thread: the worker reports to its own stderr, which is ours.
+    // A function cannot cross to a thread: the core reports to its own stderr, which is ours.
     const { log: _log, ...cloneable } = options;
-    const worker = new Worker(remote.script, {
-      workerData: { options: cloneable, settings },
+    const data: HostThreadData = { options: cloneable, settings };
+    const thread = await Thread.start(HOST_THREAD, data, {
+      script: remote.script,
       resourceLimits: RELAY_WORKER_LIMITS,
     });
-    const host = new RemoteCoreHost(worker, settings, options, remote.onCrash);
+    const host = new RemoteCoreHost(thread, settings, options, remote.onCrash);
     try {
-      return { host, notice: await host.started };
+      const notice = await host.remote.started();
+      host.running = true;
+      return { host, notice };
     } catch (err) {
-      await worker.terminate();
+      await thread.terminate();
       throw err;
     }
   }
@@ -98,13 +108,13 @@ export class RemoteCoreHost implements AppHost {
     return this.options.dbPath;
   }
 
-  /** The worker's heap limits as V8 applied them (for checks). */
-  get resourceLimits(): Worker['resourceLimits'] {
-    return this.worker.resourceLimits;
+  /** The thread's heap limits as V8 applied them (for checks); none in this thread. */
+  get resourceLimits(): ResourceLimits | undefined {
+    return this.thread.worker?.resourceLimits;
   }
 
   invoke<C extends ChannelName>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>> {
-    return this.call({ op: 'invoke', channel, request }) as Promise<ResponseOf<C>>;
+    return this.remote.invoke(channel, request) as Promise<ResponseOf<C>>;
   }
 
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void {
@@ -112,41 +122,21 @@ export class RemoteCoreHost implements AppHost {
     return () => void this.events.off(event, listener);
   }
 
-  async settled(): Promise<void> {
-    await this.call({ op: 'settled' });
+  settled(): Promise<void> {
+    return this.remote.settled();
   }
 
-  async apply(next: ProxySettings): Promise<void> {
-    await this.call({ op: 'apply', settings: next });
+  apply(next: ProxySettings): Promise<void> {
+    return this.remote.apply(next);
   }
 
   close(): Promise<void> {
     this.closing ??= (async () => {
-      // The worker's own close flushes the recording.
-      await this.call({ op: 'close' }).catch(() => undefined);
-      await workerEnded(this.worker, this.exited);
+      // The core's own close flushes the recording.
+      await this.remote.close().catch(() => undefined);
+      await this.thread.ended();
       this.events.removeAllListeners();
     })();
     return this.closing;
-  }
-
-  private call(request: Unnumbered<HostRequest>): Promise<unknown> {
-    return this.calls.start((id) => this.worker.postMessage({ ...request, id } as HostRequest));
-  }
-
-  private receive(msg: HostMessage): void {
-    if (msg.type === 'started') {
-      this.state = msg.state;
-      this.running = true;
-      this.startup.resolve(msg.notice);
-      return;
-    }
-    if (msg.type === 'start-failed') return this.startup.reject(fromWireError(msg.error));
-    if (msg.type === 'event') {
-      this.events.emit(msg.event, msg.payload);
-      return;
-    }
-    this.state = msg.state;
-    this.calls.settle(msg.id, msg.error ? fromWireError(msg.error) : null, msg.value);
   }
 }

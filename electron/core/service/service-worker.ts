@@ -1,78 +1,103 @@
-// Worker thread entry of the API service (service-thread.ts says why it runs apart from the
+// The API service in a thread of its own (service-thread.ts says why it runs apart from the
 // relay). It reads the recording through a connection of its own and learns what the core
-// recorded from the core's events, which arrive as messages.
+// recorded from the core's events, which cross in batches, each before any call posted
+// after it, so a read never misses what was recorded before it was asked.
 import { EventEmitter } from 'node:events';
-import { parentPort, workerData } from 'node:worker_threads';
-import type { EventName } from '../../../shared/api/contract.js';
-import { ApiError, toErrorBody } from '../../../shared/api/errors.js';
+import type { ChannelName, EventName, EventPayload, LoupeApi } from '../../../shared/api/contract.js';
+import type { ForkCreateRequest, ForkInfo } from '../../../shared/api/types.js';
 import type { CoreEvents } from '../core.js';
 import { openDb } from '../store/db.js';
-import { PendingCalls } from '../threads/pending-calls.js';
+import type { RecorderHealth } from '../store/recorder.js';
+import { connectApi, exposeApi, notifyApi, type ApiPort } from '../threads/api-port.js';
+import { serveInWorker } from '../threads/thread.js';
 import { createService } from './service.js';
 import type { ServiceCore } from './service-core.js';
-import type { CoreCall, FromService, ServiceWorkerData, ToService } from './service-messages.js';
 
-const port = parentPort!;
-const post = (msg: FromService) => port.postMessage(msg);
-const data = workerData as ServiceWorkerData;
-
-const coreCalls = new PendingCalls<unknown>();
-const callCore = <T>(call: CoreCall) => coreCalls.start((id) => post({ type: 'core-call', id, call })) as Promise<T>;
-const events = new EventEmitter<CoreEvents>();
-let core: ServiceCore;
-let service: ReturnType<typeof createService>;
-try {
-  core = {
-    db: openDb(data.dbPath, { readonly: true }),
-    dbPath: data.dbPath,
-    proxy: { baseUrl: data.proxyUrl },
-    recorder: { health: data.health },
-    events,
-  };
-  service = createService({
-    core,
-    livePollMs: data.livePollMs,
-    startDemo: data.demo ? (scenario, speed) => callCore({ name: 'demo', scenario, speed }) : undefined,
-    makeFork: data.fork ? (request) => callCore({ name: 'fork', request }) : undefined,
-  });
-  post({ type: 'ready' });
-} catch (err) {
-  post({ type: 'start-failed', message: (err as Error).message });
-  port.close();
+export interface ServiceThreadData {
+  dbPath: string;
+  proxyUrl: string;
+  health: RecorderHealth;
+  livePollMs?: number;
+  /** Whether `demo.start` is served (by asking the core's thread to start it). */
+  demo: boolean;
+  /** Whether `forks.create` is served (by asking the core's thread, whose proxy serves forks). */
+  fork: boolean;
 }
 
-const forwarded = new Set<EventName>();
+/** What the core recorded since the last batch, and its health now. */
+export interface CoreEventBatch {
+  recorded: number[];
+  derived: number[];
+  failed: boolean;
+  resumed: boolean;
+  health: RecorderHealth;
+}
 
-port.on('message', (msg: ToService) => {
-  switch (msg.type) {
-    case 'core-events':
-      core.recorder.health = msg.health;
-      for (const id of msg.recorded) events.emit('exchange.recorded', id);
-      for (const id of msg.derived) events.emit('exchange.derived', id);
-      if (msg.failed) events.emit('recording.failed', msg.health);
-      if (msg.resumed) events.emit('recording.resumed', msg.health);
-      return;
-    case 'invoke':
-      service.invoke(msg.channel, msg.request as never).then(
-        (value) => post({ type: 'reply', id: msg.id, value }),
-        (err: unknown) => post({ type: 'reply', id: msg.id, error: toErrorBody(err) }),
-      );
-      return;
-    case 'subscribe':
-      // Events cross only once someone on the core's thread listens for them.
-      if (forwarded.has(msg.event)) return;
-      forwarded.add(msg.event);
-      service.on(msg.event, (payload) => post({ type: 'event', event: msg.event, payload }));
-      return;
-    case 'core-reply':
-      coreCalls.settle(msg.id, msg.error ? new ApiError(msg.error.code, msg.error.message) : null, msg.value);
-      return;
-    case 'close':
-      void service.close().finally(() => {
-        core.db.close();
-        post({ type: 'reply', id: msg.id });
-        port.close();
-      });
-      return;
+/** What the core's thread asks of the service. */
+export interface ServiceThread {
+  started(): void;
+  invoke(channel: ChannelName, request: unknown): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/** The core's thread's one-way calls: its events, and which of the service's it wants. */
+export interface ServiceCoreEvents {
+  coreEvents(batch: CoreEventBatch): void;
+  /** Events cross only once someone on the core's thread listens for them. */
+  subscribe(event: EventName): void;
+}
+
+/** What the service asks of the core's thread, and tells it. */
+export interface ServiceHost {
+  /** What only the relay's side can do. */
+  startDemo(scenario: string, speed: number): Promise<{ scenario: string; label: string }>;
+  makeFork(request: ForkCreateRequest): Promise<ForkInfo>;
+  event(event: EventName, payload: unknown): void;
+}
+
+export function serve(port: ApiPort, data: ServiceThreadData): void {
+  const host = connectApi<ServiceHost>(port);
+  const tell = notifyApi<ServiceHost>(port);
+  const events = new EventEmitter<CoreEvents>();
+  const forwarded = new Set<EventName>();
+  let core: ServiceCore | null = null;
+  let service: LoupeApi & { close(): Promise<void> };
+  try {
+    core = {
+      db: openDb(data.dbPath, { readonly: true }),
+      dbPath: data.dbPath,
+      proxy: { baseUrl: data.proxyUrl },
+      recorder: { health: data.health },
+      events,
+    };
+    service = createService({
+      core,
+      livePollMs: data.livePollMs,
+      startDemo: data.demo ? (scenario, speed) => host.startDemo(scenario, speed) : undefined,
+      makeFork: data.fork ? (request) => host.makeFork(request) : undefined,
+    });
+  } catch (err) {
+    exposeApi(port, Promise.reject(new Error(`the API service could not start: ${(err as Error).message}`)));
+    return;
   }
-});
+  const running = core;
+  exposeApi<ServiceThread & ServiceCoreEvents>(port, {
+    started() {},
+    coreEvents(batch) {
+      running.recorder.health = batch.health;
+      for (const id of batch.recorded) events.emit('exchange.recorded', id);
+      for (const id of batch.derived) events.emit('exchange.derived', id);
+      if (batch.failed) events.emit('recording.failed', batch.health);
+      if (batch.resumed) events.emit('recording.resumed', batch.health);
+    },
+    invoke: (channel, request) => service.invoke(channel, request as never),
+    subscribe(event) {
+      if (forwarded.has(event)) return;
+      forwarded.add(event);
+      service.on(event, (payload: EventPayload<typeof event>) => tell.event(event, payload));
+    },
+    close: () => service.close().finally(() => running.db.close()),
+  });
+}
+
+serveInWorker(import.meta.url, serve);

@@ -2,4 +2,4 @@
 // transport must match.
 import { describeContract } from '../../../test/support/contract-suite.js';
 
-describeContract('the service in process', async (service) => ({ api: service, close: async () => {} }));
+describeContract('the service, called directly', async (service) => ({ api: service, close: async () => {} }));

@@ -43,7 +43,7 @@ describe('recorder byte path', () => {
   it('stores interleaved streams, size-cut batches and an oversized chunk exactly as tapped', async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-rec-'));
     db = openDb(path.join(dir, 'r.loupe'));
-    const writer = createStoreWriter(db, path.join(dir, 'r.loupe'), noEvents, false);
+    const writer = await createStoreWriter(path.join(dir, 'r.loupe'), noEvents, { script: false });
     // A 64 KB arena, cut at 64 KB pending: the 200 KB chunk needs an arena of its own.
     const recorder = new Recorder(writer, { firstId: 1, maxPendingBytes: 64 << 10, flushMs: 10_000 });
     const tap = recorder.begin(() => start);
@@ -82,7 +82,7 @@ describe('recorder byte path', () => {
   it('builds start records when it flushes, not when an exchange begins, and survives one that fails', async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-rec-'));
     db = openDb(path.join(dir, 'r.loupe'));
-    const writer = createStoreWriter(db, path.join(dir, 'r.loupe'), noEvents, false);
+    const writer = await createStoreWriter(path.join(dir, 'r.loupe'), noEvents, { script: false });
     const recorder = new Recorder(writer, { firstId: 1, flushMs: 10_000 });
     let built = 0;
     const good = recorder.begin(() => (built++, { ...start, path: '/v1/good' }));
@@ -117,7 +117,7 @@ describe.skipIf(!fs.existsSync(STORE_WORKER))(
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-rec-'));
       const file = path.join(dir, 'r.loupe');
       db = openDb(file);
-      const writer = createStoreWriter(db, file, noEvents, STORE_WORKER);
+      const writer = await createStoreWriter(file, noEvents, { script: STORE_WORKER });
       expect(writer.threaded).toBe(true);
       const recorder = new Recorder(writer, {
         firstId: 1,

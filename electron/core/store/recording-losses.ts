@@ -1,6 +1,6 @@
 // The store writer's batches, written so that a failed write (the disk filled up, say)
 // loses what it must and nothing more, and recording goes on by itself once writes
-// succeed again. Run by whichever thread owns writes (store-writer.ts, store-worker.ts).
+// succeed again. Run by the thread that owns writes (store-worker.ts).
 //
 // Invariants:
 // - an exchange any of whose rows failed to be written is lost, and reported lost exactly

@@ -1,18 +1,15 @@
 // The store writer persists the recorder's batches and derives finished exchanges. It owns
 // every write to the recording file, so SQLite locks never make the relay wait.
 //
-// It runs in a worker thread whenever the compiled worker script exists (dist/, i.e. the
-// CLI and the app): SQLite commits, WAL checkpoints (which fsync) and normalizing then
-// happen off the relay's event loop, on the second core. Under Vitest only TypeScript
-// sources exist, so the same code runs inline on the main thread; a test passes the
-// compiled script explicitly to cover the threaded path too.
-import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
-import type { Db } from './db.js';
-import { DeriveQueue } from './derive-queue.js';
+// It runs in a thread of its own (threads/thread.ts decides which: a worker when built, so
+// SQLite commits, WAL checkpoints (which fsync) and normalizing happen off the relay's event
+// loop, on the second core). Either way the writing side is store-worker.ts, over the same
+// port, with its own connection and its quiet checkpoints.
+import { connectApi, disconnect, exposeApi, transfer, type Remote } from '../threads/api-port.js';
+import { Thread } from '../threads/thread.js';
 import { batchBytes, batchExchangeIds, type RawBatch } from './raw-batch.js';
-import { errorMessage, lossTrackingWriter, type BatchOutcome } from './recording-losses.js';
+import { errorMessage, type BatchOutcome } from './recording-losses.js';
+import type { StoreThread, StoreThreadData, StoreThreadEvents } from './store-worker.js';
 
 export interface StoreWriterEvents {
   /** These exchanges' ends are on disk. */
@@ -49,87 +46,36 @@ export interface StoreWriter {
   close(): Promise<void>;
 }
 
-export const DEFAULT_WORKER_SCRIPT = fileURLToPath(new URL('./store-worker.js', import.meta.url));
+const STORE_THREAD = new URL('./store-worker.js', import.meta.url);
 
-export function createStoreWriter(
-  db: Db,
+export interface StoreWriterOptions {
+  /** The compiled store thread to run (tests name dist's), or false to write in this thread. */
+  script?: string | false;
+  /** Names to mask in client JSON beyond the built-in rule (raw-batch.ts). */
+  redact?: readonly string[];
+}
+
+export async function createStoreWriter(
   dbPath: string,
   events: StoreWriterEvents,
-  workerScript: string | false = DEFAULT_WORKER_SCRIPT,
-  /** Names to mask in client JSON beyond the built-in rule (raw-batch.ts). */
-  redact: readonly string[] = [],
-): StoreWriter {
-  if (workerScript && dbPath !== ':memory:' && fs.existsSync(workerScript))
-    return new WorkerStoreWriter(dbPath, events, workerScript, redact);
-  return new InlineStoreWriter(db, events, redact);
+  options: StoreWriterOptions = {},
+): Promise<StoreWriter> {
+  const data: StoreThreadData = { dbPath, redact: [...(options.redact ?? [])] };
+  // Writing is less urgent than relaying: nice 5 (a third of the relay's CPU weight), not 19.
+  // The writer has slack (batches queue in memory, bounded by maxUnwrittenBytes) but must
+  // keep up with traffic that never pauses; in paired saturation probes 19 was no faster,
+  // within run-to-run noise, while leaving the writer ~1.5% of a contended core.
+  const thread = await Thread.start(STORE_THREAD, data, { script: options.script, nice: 5 });
+  return new ThreadStoreWriter(thread, events);
 }
 
-class InlineStoreWriter implements StoreWriter {
-  readonly threaded = false;
-  private readonly writeRaw: (batch: RawBatch) => BatchOutcome;
-  private readonly derive: DeriveQueue;
-
-  constructor(
-    db: Db,
-    private readonly events: StoreWriterEvents,
-    redact: readonly string[],
-  ) {
-    this.writeRaw = lossTrackingWriter(db, redact);
-    this.derive = new DeriveQueue(db, {
-      onDerived: (ids) => events.onDerived(ids),
-      onError: (id, err) => events.onDeriveFailed(id, err as Error),
-    });
-  }
-
-  write(batch: RawBatch): void {
-    const outcome = this.writeRaw(batch);
-    reportOutcome(this.events, outcome);
-    if (outcome.error === null) {
-      this.derive.noteBatch();
-      this.derive.retryUnwritten();
-    }
-    if (outcome.ended.length) this.derive.push(outcome.ended);
-  }
-
-  inFlightBytes(): number {
-    return 0;
-  }
-
-  whenBelow(_bytes: number, wake: () => void): void {
-    wake(); // nothing is ever in flight
-  }
-
-  written(): Promise<void> {
-    return Promise.resolve(); // each batch is written before write() returns
-  }
-
-  idle(): Promise<void> {
-    return this.derive.idle();
-  }
-
-  async close(): Promise<void> {
-    await this.idle();
-    this.derive.stop();
-  }
-}
-
-export type WorkerMessage =
-  | { type: 'written'; seq: number; outcome: BatchOutcome }
-  | { type: 'checkpoint-failed'; error: string }
-  | { type: 'derived'; ids: number[] }
-  | { type: 'derive-failed'; id: number; error: string }
-  | { type: 'idle'; token: number }
-  | { type: 'closed' };
-
-class WorkerStoreWriter implements StoreWriter {
-  readonly threaded = true;
-  private readonly worker: Worker;
+class ThreadStoreWriter implements StoreWriter {
+  readonly threaded: boolean;
+  private readonly remote: Remote<StoreThread>;
   private nextSeq = 0;
-  private nextToken = 0;
-  /** Batches handed over and not yet answered, by seq (their buffers moved to the worker). */
+  /** Batches handed over and not yet answered, by seq (their buffers moved to the writer). */
   private readonly pending = new Map<number, { bytes: number; batch: RawBatch }>();
   private inFlight = 0;
-  private readonly idleWaiters = new Map<number, () => void>();
   /** Resolvers of written(), by the last batch seq they wait for. */
   private readonly writtenWaiters: Array<{ seq: number; wake: () => void }> = [];
   /** Resolvers of whenBelow(), woken as batches settle. */
@@ -138,26 +84,30 @@ class WorkerStoreWriter implements StoreWriter {
   private failure: Error | null = null;
 
   constructor(
-    dbPath: string,
+    private readonly thread: Thread,
     private readonly events: StoreWriterEvents,
-    script: string,
-    redact: readonly string[],
   ) {
-    this.worker = new Worker(script, { workerData: { dbPath, redact: [...redact] } });
-    this.worker.on('message', (msg: WorkerMessage) => this.onMessage(msg));
-    this.worker.on('error', (err) => {
-      // The writer is gone: everything in flight is lost, and so is everything after.
-      this.failure = new Error(`the store writer stopped: ${errorMessage(err)}`);
-      const lost = new Set<number>();
-      for (const { batch } of this.pending.values()) for (const id of batchExchangeIds(batch)) lost.add(id);
-      this.events.onWriteFailed(this.failure, [...lost]);
-      this.pending.clear();
-      this.inFlight = 0;
-      for (const wake of this.idleWaiters.values()) wake();
-      this.idleWaiters.clear();
-      for (const w of this.writtenWaiters.splice(0)) w.wake();
-      this.wakeBelow();
+    this.threaded = thread.threaded;
+    this.remote = connectApi<StoreThread>(thread.port);
+    exposeApi<StoreThreadEvents>(thread.port, {
+      derived: (ids) => events.onDerived(ids),
+      deriveFailed: (id, error) => events.onDeriveFailed(id, new Error(error)),
+      checkpointFailed: (error) => events.onCheckpointFailed(new Error(error)),
     });
+    thread.on('error', (err) => this.stopped(err));
+  }
+
+  /** The writer is gone: everything in flight is lost, and so is everything after. */
+  private stopped(err: Error): void {
+    this.failure = new Error(`the store writer stopped: ${errorMessage(err)}`);
+    const lost = new Set<number>();
+    for (const { batch } of this.pending.values()) for (const id of batchExchangeIds(batch)) lost.add(id);
+    this.events.onWriteFailed(this.failure, [...lost]);
+    this.pending.clear();
+    this.inFlight = 0;
+    disconnect(this.remote, this.failure);
+    for (const w of this.writtenWaiters.splice(0)) w.wake();
+    this.wakeBelow();
   }
 
   write(batch: RawBatch): void {
@@ -170,11 +120,17 @@ class WorkerStoreWriter implements StoreWriter {
     this.pending.set(seq, { bytes, batch });
     this.inFlight += bytes;
     // The arena and each segment's index are buffers of the batch's own, so they move to
-    // the worker instead of being copied a second time.
-    const transfer: ArrayBuffer[] = [];
-    if (batch.arena) transfer.push(batch.arena.buffer as ArrayBuffer);
-    for (const seg of batch.segments) transfer.push(seg.offsets.buffer as ArrayBuffer, seg.marks.buffer as ArrayBuffer);
-    this.worker.postMessage({ type: 'batch', seq, batch }, transfer);
+    // the writer instead of being copied a second time.
+    const buffers: ArrayBuffer[] = [];
+    if (batch.arena) buffers.push(batch.arena.buffer as ArrayBuffer);
+    for (const seg of batch.segments) buffers.push(seg.offsets.buffer as ArrayBuffer, seg.marks.buffer as ArrayBuffer);
+    this.remote.write(transfer(batch, buffers)).then(
+      (outcome) => {
+        this.settle(seq);
+        reportOutcome(this.events, outcome);
+      },
+      () => undefined, // the writer stopped: stopped() counted this batch as lost
+    );
   }
 
   private settle(seq: number): void {
@@ -194,30 +150,6 @@ class WorkerStoreWriter implements StoreWriter {
     }
   }
 
-  private onMessage(msg: WorkerMessage): void {
-    switch (msg.type) {
-      case 'written':
-        this.settle(msg.seq);
-        reportOutcome(this.events, msg.outcome);
-        break;
-      case 'checkpoint-failed':
-        this.events.onCheckpointFailed(new Error(msg.error));
-        break;
-      case 'derived':
-        this.events.onDerived(msg.ids);
-        break;
-      case 'derive-failed':
-        this.events.onDeriveFailed(msg.id, new Error(msg.error));
-        break;
-      case 'idle':
-        this.idleWaiters.get(msg.token)?.();
-        this.idleWaiters.delete(msg.token);
-        break;
-      case 'closed':
-        break;
-    }
-  }
-
   inFlightBytes(): number {
     return this.inFlight;
   }
@@ -233,26 +165,18 @@ class WorkerStoreWriter implements StoreWriter {
     return new Promise((wake) => this.writtenWaiters.push({ seq: last, wake }));
   }
 
-  idle(): Promise<void> {
-    if (this.failure) return Promise.resolve();
-    const token = this.nextToken++;
-    // Messages are handled in order, so the worker answers after every earlier batch.
-    return new Promise((resolve) => {
-      this.idleWaiters.set(token, resolve);
-      this.worker.postMessage({ type: 'idle', token });
-    });
+  async idle(): Promise<void> {
+    // Calls are handled in order, so the writer answers after every earlier batch.
+    if (!this.failure) await this.remote.idle().catch(() => undefined);
   }
 
   close(): Promise<void> {
     this.closed ??= (async () => {
       if (!this.failure) {
-        await this.idle();
-        await new Promise<void>((resolve) => {
-          this.worker.once('exit', () => resolve());
-          this.worker.postMessage({ type: 'close' });
-        });
+        await this.remote.close().catch(() => undefined);
+        await this.thread.ended();
       }
-      await this.worker.terminate();
+      await this.thread.terminate();
     })();
     return this.closed;
   }

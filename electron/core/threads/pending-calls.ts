@@ -1,7 +1,5 @@
-// Calls made across a thread boundary and answered later, by number: the main thread's
-// calls into the desktop core's worker (RemoteCoreHost) and into the API service's
-// (service-thread.ts), and the service's demo requests back to the core's thread. Once the
-// other side is gone, every open call and every later one fails with why.
+// Calls made across a thread boundary and answered later, by number (api-port.ts). Once
+// the other side is gone, every open call and every later one fails with why.
 
 type Waiter<T> = { resolve(value: T): void; reject(err: Error): void };
 
