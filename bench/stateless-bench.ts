@@ -54,19 +54,31 @@ const TOOLS: OpenAI.Responses.Tool[] = ['read_file', 'run_command', 'apply_patch
 }));
 const SIM = JSON.stringify({ events: 6, chunkChars: 12, toolCalls: 1 });
 
-export async function statelessBench(turnCounts: number[], log: (line: string) => void): Promise<StatelessBenchReport> {
+/**
+ * Records the runs and measures their files. `thenOpen`, given, is handed the recordings
+ * (and the simulator as their upstream) before they are deleted: the open case measures
+ * them in the UI.
+ */
+export async function statelessBench(
+  turnCounts: number[],
+  log: (line: string) => void,
+  thenOpen?: (files: Array<{ turns: number; file: string }>, upstream: string) => Promise<void>,
+): Promise<StatelessBenchReport> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-stateless-bench-'));
   const sim = await spawnChild('sim');
   try {
     const runs: StatelessRunFigures[] = [];
+    const files: Array<{ turns: number; file: string }> = [];
     for (const turns of turnCounts) {
       const figures = await recordRun(dir, sim.url, turns);
+      files.push({ turns, file: path.join(dir, `stateless-${turns}.loupe`) });
       log(
         `stateless ${turns} turns: ${figures.trafficMb.toFixed(1)} MB of traffic, file ${figures.fileMb.toFixed(1)} MB (${figures.ratio.toFixed(2)}x), recorded in ${figures.recordSeconds.toFixed(1)} s`,
       );
       runs.push(figures);
     }
     const longest = runs[runs.length - 1]!;
+    await thenOpen?.(files, sim.url);
     return { runs, goal: FILE_GOAL, met: longest.ratio <= FILE_GOAL };
   } finally {
     await sim.close();
