@@ -43,7 +43,7 @@ export interface OpenBenchReport {
 }
 
 /** Records long tasks from the page's start, before the app's own code runs. */
-const OBSERVE_LONG_TASKS = `window.__longTasks = [];
+export const OBSERVE_LONG_TASKS = `window.__longTasks = [];
 new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, ms: e.duration }); })
   .observe({ type: 'longtask', buffered: true });`;
 const NEXT_FRAME = 'new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(performance.now()))))';
@@ -158,12 +158,14 @@ async function openOne(
 
 interface Serve {
   ui: string;
+  /** The proxy's base URL, ending in /v1. */
+  proxy: string;
   pid: number;
   stop(): Promise<void>;
 }
 
 /** `loupe serve` as a user starts it, on the recording, with free ports. */
-async function startServe(db: string, upstream: string): Promise<Serve> {
+export async function startServe(db: string, upstream: string): Promise<Serve> {
   const child = spawn(
     process.execPath,
     [BIN, 'serve', '--port', '0', '--ui-port', '0', '--db', db, '--upstream', upstream],
@@ -176,12 +178,13 @@ async function startServe(db: string, upstream: string): Promise<Serve> {
     readline.createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`loupe serve exited ${code} before it was ready`)));
   });
-  const ready = JSON.parse(line) as { ui: string };
+  const ready = JSON.parse(line) as { ui: string; proxy: string };
   return {
     ui: ready.ui,
+    proxy: ready.proxy,
     pid: child.pid!,
     async stop() {
-      child.kill('SIGTERM');
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
     },
   };

@@ -3,11 +3,13 @@
 // smoke check; the README's figures come from the full run. `--only capture|trace` runs
 // one case; `--only library` is start-up and first search on a 20,000-request library;
 // `--only stateless` is the file size of 52-, 300- and 600-turn stateless runs, and
-// opening the 52- and 600-turn ones in the UI (open-bench.ts).
+// opening the 52- and 600-turn ones in the UI (open-bench.ts), and following a live
+// 300-turn run in the UI (live-bench.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import { captureBench, type CaptureBenchReport } from './capture-bench.js';
 import { libraryBench, type LibraryBenchReport } from './library-bench.js';
+import { liveBench, printLive, type LiveBenchReport } from './live-bench.js';
 import { openBench, printOpen, type OpenBenchReport } from './open-bench.js';
 import { printCapture, printLibrary, printTrace } from './report.js';
 import { printStateless, statelessBench, type StatelessBenchReport } from './stateless-bench.js';
@@ -38,6 +40,7 @@ const report: {
   library?: LibraryBenchReport;
   stateless?: StatelessBenchReport;
   open?: OpenBenchReport;
+  live?: LiveBenchReport;
 } = {
   date: new Date().toISOString(),
   scale,
@@ -67,9 +70,11 @@ if (runs('stateless')) {
   report.stateless = await statelessBench(quick ? [52, 120] : [52, 300, 600], log, async (files, upstream) => {
     const opened = [files[0]!, files[files.length - 1]!];
     report.open = await openBench(opened, upstream, log);
+    report.live = await liveBench(quick ? 60 : 300, upstream, log);
   });
   if (!printStateless(report.stateless)) process.exitCode = 1;
   if (report.open && !printOpen(report.open)) process.exitCode = 1;
+  if (report.live && !printLive(report.live)) process.exitCode = 1;
 }
 fs.mkdirSync('bench/results', { recursive: true });
 fs.writeFileSync('bench/results/latest.json', `${JSON.stringify(report, null, 2)}\n`);

@@ -91,29 +91,7 @@ async function recordRun(dir: string, simUrl: string, turns: number): Promise<St
   const loupe = await spawnChild('loupe', simUrl, file);
   const startedAt = performance.now();
   try {
-    const client = new OpenAI({
-      baseURL: `${loupe.url}/v1`,
-      apiKey: 'sk-bench-stateless-0000000000000000',
-      maxRetries: 0,
-    });
-    const rand = seededRandom(turns);
-    const history: ResponseInputItem[] = [
-      { role: 'user', content: 'Fix the failing test in src/parser.ts and make sure the suite passes.' },
-    ];
-    for (let turn = 0; turn < turns; turn++) {
-      const stream = await client.responses.create(
-        { model: 'gpt-5', instructions: INSTRUCTIONS, tools: TOOLS, input: history, stream: true, store: false },
-        { headers: { 'x-sim': SIM } },
-      );
-      let response: OpenAI.Responses.Response | undefined;
-      for await (const event of stream) if (event.type === 'response.completed') response = event.response;
-      if (!response) throw new Error(`turn ${turn}: the stream ended without response.completed`);
-      history.push(...(response.output as ResponseInputItem[]));
-      for (const item of response.output) {
-        if (item.type === 'function_call')
-          history.push({ type: 'function_call_output', call_id: item.call_id, output: toolOutput(rand, turn) });
-      }
-    }
+    await statelessAgent(`${loupe.url}/v1`, turns);
     await loupe.settled();
   } finally {
     await loupe.close();
@@ -136,6 +114,33 @@ async function recordRun(dir: string, simUrl: string, turns: number): Promise<St
     };
   } finally {
     db.close();
+  }
+}
+
+/**
+ * The coding-agent loop: streamed turns through `baseUrl` with the whole history resent,
+ * each tool call answered with a ~2.5 KB output. `label` names the run (x-loupe-session).
+ */
+export async function statelessAgent(baseUrl: string, turns: number, label?: string): Promise<void> {
+  const client = new OpenAI({ baseURL: baseUrl, apiKey: 'sk-bench-stateless-0000000000000000', maxRetries: 0 });
+  const rand = seededRandom(turns);
+  const history: ResponseInputItem[] = [
+    { role: 'user', content: 'Fix the failing test in src/parser.ts and make sure the suite passes.' },
+  ];
+  const headers = { 'x-sim': SIM, ...(label ? { 'x-loupe-session': label } : {}) };
+  for (let turn = 0; turn < turns; turn++) {
+    const stream = await client.responses.create(
+      { model: 'gpt-5', instructions: INSTRUCTIONS, tools: TOOLS, input: history, stream: true, store: false },
+      { headers },
+    );
+    let response: OpenAI.Responses.Response | undefined;
+    for await (const event of stream) if (event.type === 'response.completed') response = event.response;
+    if (!response) throw new Error(`turn ${turn}: the stream ended without response.completed`);
+    history.push(...(response.output as ResponseInputItem[]));
+    for (const item of response.output) {
+      if (item.type === 'function_call')
+        history.push({ type: 'function_call_output', call_id: item.call_id, output: toolOutput(rand, turn) });
+    }
   }
 }
 

@@ -3,9 +3,9 @@
 // come, so no run's resent inputs are ever held at once: the reader shares resent items
 // between records, and the builder keeps each once, long texts cut.
 //
-// The skeleton of the run asked for last is kept while its settled responses stay as they
-// were: a live run's refresh reads only the responses that changed or arrived, and a delta
-// sends only those, so what a refresh costs follows what is new.
+// The skeleton of the run asked for last is kept while its done responses (isDone) stay as
+// they were: a live run's refresh reads only the responses that changed or arrived, and a
+// delta sends only those, so what a refresh costs follows what is new.
 import { createHash } from 'node:crypto';
 import { RunSkeletonBuilder } from '../../../shared/api/run-skeleton.js';
 import type { RunDetail, RunSummary } from '../../../shared/api/types.js';
@@ -54,7 +54,7 @@ export class RunSkeletons {
         : 0;
     const at = builder.offsets(from);
     let settled = 0;
-    while (settled < n && isSettled(run.responses[settled]!)) settled++;
+    while (settled < n && isDone(index, run.responses[settled]!)) settled++;
     return {
       summary: parts.summary,
       from,
@@ -77,7 +77,11 @@ export class RunSkeletons {
       this.kept = { index, runId: run.id, builder: new RunSkeletonBuilder(contentKey), from: [] };
     const kept = this.kept;
     let same = 0;
-    while (same < kept.from.length && same < run.responses.length && stands(kept.from[same]!, run.responses[same]!))
+    while (
+      same < kept.from.length &&
+      same < run.responses.length &&
+      stands(index, kept.from[same]!, run.responses[same]!)
+    )
       same++;
     kept.builder.truncate(same);
     kept.from.length = same;
@@ -85,11 +89,23 @@ export class RunSkeletons {
   }
 }
 
-/** A settled response stays as it was read while threading names it the same way. */
-function stands(was: IndexedResponse, now: IndexedResponse): boolean {
+/**
+ * A response that can no longer change: settled, or from an exchange that ended, with a
+ * final status and no background run that later reads could still finish. Under steady
+ * traffic derivation waits (ADR 25); the record the live exchange gave is the one
+ * derivation will write, normalized from the same bytes.
+ */
+function isDone(index: RunIndex, r: IndexedResponse): boolean {
+  return isSettled(r) || (!OPEN.has(r.status) && !r.background && !index.isOpen(r.exchangeId));
+}
+
+const OPEN: ReadonlySet<string> = new Set(['in_progress', 'queued']);
+
+/** A done response stays as it was read while threading names it the same way. */
+function stands(index: RunIndex, was: IndexedResponse, now: IndexedResponse): boolean {
   return (
-    isSettled(was) &&
-    isSettled(now) &&
+    isDone(index, was) &&
+    isDone(index, now) &&
     was.exchangeId === now.exchangeId &&
     was.responseId === now.responseId &&
     (was.readBy?.length ?? 0) === (now.readBy?.length ?? 0)
