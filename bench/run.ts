@@ -2,11 +2,15 @@
 // ratios and written to bench/results/latest.json. `--quick` runs a smaller scale for a
 // smoke check; the README's figures come from the full run. `--only capture|trace` runs
 // one case; `--only library` is start-up and first search on a 20,000-request library;
-// `--only stateless` is the file size of 52-, 300- and 600-turn stateless runs.
+// `--only stateless` is the file size of 52-, 300- and 600-turn stateless runs, and
+// opening the 52- and 600-turn ones in the UI (open-bench.ts), and following a live
+// 300-turn run in the UI (live-bench.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import { captureBench, type CaptureBenchReport } from './capture-bench.js';
 import { libraryBench, type LibraryBenchReport } from './library-bench.js';
+import { liveBench, printLive, type LiveBenchReport } from './live-bench.js';
+import { openBench, printOpen, type OpenBenchReport } from './open-bench.js';
 import { printCapture, printLibrary, printTrace } from './report.js';
 import { printStateless, statelessBench, type StatelessBenchReport } from './stateless-bench.js';
 import { traceBench, type TraceBenchReport } from './trace-bench.js';
@@ -35,6 +39,8 @@ const report: {
   trace?: TraceBenchReport;
   library?: LibraryBenchReport;
   stateless?: StatelessBenchReport;
+  open?: OpenBenchReport;
+  live?: LiveBenchReport;
 } = {
   date: new Date().toISOString(),
   scale,
@@ -60,8 +66,15 @@ if (runs('library')) {
 }
 if (runs('stateless')) {
   // The goal is stated for 600 turns; --quick stops at 120 (the 52-turn baseline runs in both).
-  report.stateless = await statelessBench(quick ? [52, 120] : [52, 300, 600], log);
+  // The same recordings are then opened in the UI: the 52-turn run against the longest.
+  report.stateless = await statelessBench(quick ? [52, 120] : [52, 300, 600], log, async (files, upstream) => {
+    const opened = [files[0]!, files[files.length - 1]!];
+    report.open = await openBench(opened, upstream, log);
+    report.live = await liveBench(quick ? 60 : 300, upstream, log);
+  });
   if (!printStateless(report.stateless)) process.exitCode = 1;
+  if (report.open && !printOpen(report.open)) process.exitCode = 1;
+  if (report.live && !printLive(report.live)) process.exitCode = 1;
 }
 fs.mkdirSync('bench/results', { recursive: true });
 fs.writeFileSync('bench/results/latest.json', `${JSON.stringify(report, null, 2)}\n`);

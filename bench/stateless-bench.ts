@@ -54,19 +54,31 @@ const TOOLS: OpenAI.Responses.Tool[] = ['read_file', 'run_command', 'apply_patch
 }));
 const SIM = JSON.stringify({ events: 6, chunkChars: 12, toolCalls: 1 });
 
-export async function statelessBench(turnCounts: number[], log: (line: string) => void): Promise<StatelessBenchReport> {
+/**
+ * Records the runs and measures their files. `thenOpen`, given, is handed the recordings
+ * (and the simulator as their upstream) before they are deleted: the open case measures
+ * them in the UI.
+ */
+export async function statelessBench(
+  turnCounts: number[],
+  log: (line: string) => void,
+  thenOpen?: (files: Array<{ turns: number; file: string }>, upstream: string) => Promise<void>,
+): Promise<StatelessBenchReport> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-stateless-bench-'));
   const sim = await spawnChild('sim');
   try {
     const runs: StatelessRunFigures[] = [];
+    const files: Array<{ turns: number; file: string }> = [];
     for (const turns of turnCounts) {
       const figures = await recordRun(dir, sim.url, turns);
+      files.push({ turns, file: path.join(dir, `stateless-${turns}.loupe`) });
       log(
         `stateless ${turns} turns: ${figures.trafficMb.toFixed(1)} MB of traffic, file ${figures.fileMb.toFixed(1)} MB (${figures.ratio.toFixed(2)}x), recorded in ${figures.recordSeconds.toFixed(1)} s`,
       );
       runs.push(figures);
     }
     const longest = runs[runs.length - 1]!;
+    await thenOpen?.(files, sim.url);
     return { runs, goal: FILE_GOAL, met: longest.ratio <= FILE_GOAL };
   } finally {
     await sim.close();
@@ -79,29 +91,7 @@ async function recordRun(dir: string, simUrl: string, turns: number): Promise<St
   const loupe = await spawnChild('loupe', simUrl, file);
   const startedAt = performance.now();
   try {
-    const client = new OpenAI({
-      baseURL: `${loupe.url}/v1`,
-      apiKey: 'sk-bench-stateless-0000000000000000',
-      maxRetries: 0,
-    });
-    const rand = seededRandom(turns);
-    const history: ResponseInputItem[] = [
-      { role: 'user', content: 'Fix the failing test in src/parser.ts and make sure the suite passes.' },
-    ];
-    for (let turn = 0; turn < turns; turn++) {
-      const stream = await client.responses.create(
-        { model: 'gpt-5', instructions: INSTRUCTIONS, tools: TOOLS, input: history, stream: true, store: false },
-        { headers: { 'x-sim': SIM } },
-      );
-      let response: OpenAI.Responses.Response | undefined;
-      for await (const event of stream) if (event.type === 'response.completed') response = event.response;
-      if (!response) throw new Error(`turn ${turn}: the stream ended without response.completed`);
-      history.push(...(response.output as ResponseInputItem[]));
-      for (const item of response.output) {
-        if (item.type === 'function_call')
-          history.push({ type: 'function_call_output', call_id: item.call_id, output: toolOutput(rand, turn) });
-      }
-    }
+    await statelessAgent(`${loupe.url}/v1`, turns);
     await loupe.settled();
   } finally {
     await loupe.close();
@@ -124,6 +114,33 @@ async function recordRun(dir: string, simUrl: string, turns: number): Promise<St
     };
   } finally {
     db.close();
+  }
+}
+
+/**
+ * The coding-agent loop: streamed turns through `baseUrl` with the whole history resent,
+ * each tool call answered with a ~2.5 KB output. `label` names the run (x-loupe-session).
+ */
+export async function statelessAgent(baseUrl: string, turns: number, label?: string): Promise<void> {
+  const client = new OpenAI({ baseURL: baseUrl, apiKey: 'sk-bench-stateless-0000000000000000', maxRetries: 0 });
+  const rand = seededRandom(turns);
+  const history: ResponseInputItem[] = [
+    { role: 'user', content: 'Fix the failing test in src/parser.ts and make sure the suite passes.' },
+  ];
+  const headers = { 'x-sim': SIM, ...(label ? { 'x-loupe-session': label } : {}) };
+  for (let turn = 0; turn < turns; turn++) {
+    const stream = await client.responses.create(
+      { model: 'gpt-5', instructions: INSTRUCTIONS, tools: TOOLS, input: history, stream: true, store: false },
+      { headers },
+    );
+    let response: OpenAI.Responses.Response | undefined;
+    for await (const event of stream) if (event.type === 'response.completed') response = event.response;
+    if (!response) throw new Error(`turn ${turn}: the stream ended without response.completed`);
+    history.push(...(response.output as ResponseInputItem[]));
+    for (const item of response.output) {
+      if (item.type === 'function_call')
+        history.push({ type: 'function_call_output', call_id: item.call_id, output: toolOutput(rand, turn) });
+    }
   }
 }
 

@@ -13,6 +13,7 @@ import { rawRequest } from './support/raw-request.js';
 import { startReplayUpstream, type ReplayUpstream } from './support/replay-upstream.js';
 import { TEST_KEY } from './support/harness.js';
 import { expectSnapshotEqualsThreading } from './support/run-snapshot-check.js';
+import { expectSkeletonsEqualRecords } from './support/run-skeleton-check.js';
 
 const root = fixturesRoot();
 const recordings: Recording[] = root ? loadRecordings().filter((r) => r.exchanges.length > 0) : [];
@@ -141,6 +142,11 @@ describe.skipIf(!root)('conformance: recorded traffic through the proxy', () => 
     expect(view.runs.length).toBeGreaterThan(100);
     expect(view.runs.some((r) => r.summary.tokens.total > 0)).toBe(true);
   });
+
+  it('sends each run as a skeleton that expands to its records, graph and all', async () => {
+    const seen = await expectSkeletonsEqualRecords(db, path.join(dir, 'conformance.loupe'));
+    expect(seen.runs).toBeGreaterThan(100);
+  }, 120_000);
 
   it('never writes the API key into the database or its WAL', () => {
     const secret = Buffer.from(TEST_KEY);

@@ -1,3 +1,4 @@
+import { skeletonOf } from '../../shared/api/run-skeleton.js';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AppInfo, RunSummary } from '../../shared/api/types.js';
@@ -28,7 +29,7 @@ function client(runs: RunSummary[] = []) {
   return new FakeClient({
     'app.info': () => INFO,
     'runs.list': () => ({ runs, total: runs.length, matched: runs.length, nextCursor: null, models: ['gpt-5'] }),
-    'runs.get': () => detail,
+    'runs.get': () => skeletonOf(detail),
   });
 }
 

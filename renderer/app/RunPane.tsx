@@ -21,7 +21,6 @@ const TABS: Array<[CenterTab, string, string]> = [
 export function RunPane() {
   const runId = useRunStore((s) => s.runId);
   const summary = useRunsStore((s) => (runId ? s.byId[runId] : undefined)) ?? useRunStore.getState().detail?.summary;
-  const omitted = useRunStore((s) => s.detail?.omitted ?? null);
   const loading = useRunStore((s) => s.loading && !s.view);
   const error = useRunStore((s) => s.error);
   const items = useRunStore((s) => s.view?.graph.nodes.length ?? 0);
@@ -81,17 +80,6 @@ export function RunPane() {
           ))}
         </nav>
       </header>
-      {omitted && (
-        <div
-          className="border-b border-amber-300 bg-amber-50 px-4 py-1.5 text-[12.5px] text-amber-900 dark:border-amber-800 dark:bg-amber-950/60 dark:text-amber-200"
-          role="status"
-          data-testid="run-too-large"
-        >
-          This run is too large to show whole: the oldest {formatCount(omitted.responses)} responses (
-          {formatCount(omitted.items)} items) are left out and the newest are shown. <code>loupe export</code> writes
-          the whole run.
-        </div>
-      )}
       {error && (
         <div
           className="border-b border-red-300 bg-red-50 px-4 py-1.5 text-[12.5px] text-red-800 dark:border-red-900 dark:bg-red-950/60 dark:text-red-200"

@@ -1,9 +1,10 @@
 // The window's chrome around the canvas: panels, keys, dialogs, links, the replay-aware
 // inspector, live status and failures, driven through the whole App with a fake client.
+import { skeletonOf } from '../../shared/api/run-skeleton.js';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../shared/api/errors.js';
-import type { AppInfo, RunDetail, RunSummary } from '../../shared/api/types.js';
+import type { AppInfo, RunRecords, RunSummary } from '../../shared/api/types.js';
 import { streamed } from '../../shared/trace/testing/scenarios.js';
 import { PANELS_KEY } from '../state/panels-logic.js';
 import { reloadPanels } from '../state/panels-store.js';
@@ -31,14 +32,14 @@ const INFO: AppInfo = {
 };
 
 function setup(
-  options: { runs?: RunSummary[]; detail?: RunDetail; extra?: ConstructorParameters<typeof FakeClient>[0] } = {},
+  options: { runs?: RunSummary[]; detail?: RunRecords; extra?: ConstructorParameters<typeof FakeClient>[0] } = {},
 ) {
   const detail = options.detail ?? detailFrom();
   const runs = options.runs ?? [detail.summary];
   const api = new FakeClient({
     'app.info': () => INFO,
     'runs.list': () => ({ runs, total: runs.length, matched: runs.length, nextCursor: null, models: ['gpt-5'] }),
-    'runs.get': () => detail,
+    'runs.get': () => skeletonOf(detail),
     ...options.extra,
   });
   const utils = render(<App api={api} />);
@@ -269,7 +270,7 @@ describe('window chrome', () => {
       },
       output: [],
     };
-    const detail: RunDetail = {
+    const detail: RunRecords = {
       ...base,
       summary: { ...base.summary, status: 'failed' },
       responses: [failed],

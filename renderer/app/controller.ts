@@ -7,6 +7,8 @@ import type { RunSummary } from '../../shared/api/types.js';
 import { initialCompareState } from '../compare/compare-logic.js';
 import { useCompareStore } from '../compare/compare-store.js';
 import { failureReason } from '../../shared/trace/normalize/failure-reason.js';
+import { DeltaMismatchError, expandRun } from '../../shared/api/run-expand.js';
+import type { RunDetail, RunRecords } from '../../shared/api/types.js';
 import { buildRunView } from '../model/run-view.js';
 import { useAppStore } from '../state/app-store.js';
 import { formatLink, parseLink, type DeepLink } from '../state/deep-link.js';
@@ -23,11 +25,19 @@ export class Controller {
   private listTimer: ReturnType<typeof setTimeout> | null = null;
   /** The cursor of the page being fetched, if one is. */
   private pageInFlight: string | null = null;
-  private detail: { inFlight: boolean; again: boolean; last: number; timer: ReturnType<typeof setTimeout> | null } = {
+  private detail: {
+    inFlight: boolean;
+    again: boolean;
+    last: number;
+    timer: ReturnType<typeof setTimeout> | null;
+    /** The run held and how many of its first responses the server called settled: a delta starts there. */
+    settled: { runId: string; count: number } | null;
+  } = {
     inFlight: false,
     again: false,
     last: 0,
     timer: null,
+    settled: null,
   };
   private lastStatus: ConnectionStatus = 'connecting';
   /** Label prefix of a demo just started: its first run is opened when it appears. */
@@ -78,6 +88,7 @@ export class Controller {
         useRunsStore.getState().reset();
         useCompareStore.setState(initialCompareState);
         useRunStore.getState().selectRun(null);
+        this.detail.settled = null;
         this.reloadAll();
       }),
       useRunsStore.subscribe((s, prev) => {
@@ -116,7 +127,7 @@ export class Controller {
     if (run.status !== 'failed' || this.upstreamAsked.has(`${run.id}@${run.revision}`)) return;
     this.upstreamAsked.add(`${run.id}@${run.revision}`);
     this.api
-      .invoke('runs.get', { runId: run.id, maxItems: 1 })
+      .invoke('runs.get', { runId: run.id, from: Math.max(0, run.responses - 1) })
       .then((detail) => {
         const last = detail.responses[detail.responses.length - 1];
         if (!last) return;
@@ -194,6 +205,7 @@ export class Controller {
   selectRun(runId: string | null): void {
     if (this.pendingLink && this.pendingLink.runId !== runId) this.pendingLink = null;
     useRunStore.getState().selectRun(runId);
+    this.detail.settled = null;
     if (runId) this.refreshDetail(true);
   }
 
@@ -258,19 +270,31 @@ export class Controller {
       }, wait);
       return;
     }
-    const runId = useRunStore.getState().runId;
+    const { runId, detail: shown } = useRunStore.getState();
     if (!runId) return;
     d.inFlight = true;
     d.last = Date.now();
+    // A delta from the responses the server called settled, when this run is the one held.
+    const held = shown?.summary.id === runId && d.settled?.runId === runId ? shown : null;
+    const from = held && d.settled ? Math.min(d.settled.count, held.responses.length) : 0;
+    const ask = held && from > 0 ? { runId, from, after: held.responses[from - 1]!.responseId } : { runId };
     // Marks for the UI benchmark (bench/ui-bench.ts): fetch, then building the view.
     performance.mark('loupe:run-requested');
     this.api
-      .invoke('runs.get', { runId })
+      .invoke('runs.get', ask)
       .then((detail) => {
         performance.mark('loupe:run-received');
-        const view = buildRunView(detail);
+        const records = applyDetail(detail, held);
+        if (!records) {
+          // The run changed under the delta (rethreaded): ask for the whole of it.
+          d.settled = null;
+          d.again = true;
+          return;
+        }
+        d.settled = { runId, count: detail.settled };
+        const view = buildRunView(records);
         performance.mark('loupe:view-built');
-        useRunStore.getState().loaded(detail, view);
+        useRunStore.getState().loaded(records, view);
         this.applyLink();
       })
       .catch((err) => {
@@ -281,7 +305,7 @@ export class Controller {
         d.inFlight = false;
         if (d.again) {
           d.again = false;
-          this.refreshDetail();
+          this.refreshDetail(d.settled === null);
         }
       });
   }
@@ -289,6 +313,16 @@ export class Controller {
   private report(err: unknown): void {
     if (err instanceof ApiError && err.code === 'unavailable') return; // the connection banner says it
     useAppStore.getState().setError(message(err));
+  }
+}
+
+/** The run held with a delta applied, or the whole run; null when a delta does not apply. */
+function applyDetail(detail: RunDetail, held: RunRecords | null): RunRecords | null {
+  try {
+    return expandRun(detail, held);
+  } catch (err) {
+    if (err instanceof DeltaMismatchError) return null;
+    throw err;
   }
 }
 

@@ -17,6 +17,7 @@ import { RawJson } from './parts.js';
 import { CompactionContext } from './CompactionContext.js';
 import { ResponseDetails } from './ResponseDetails.js';
 import { ResponseTabs } from './ResponseTabs.js';
+import { useFullItem } from './use-full-item.js';
 
 function NodeInspector({ id }: { id: string }) {
   const view = useRunStore((s) => s.view);
@@ -32,8 +33,11 @@ function NodeInspector({ id }: { id: string }) {
     if (node.callNode) return view.nodeById[node.callNode];
     return view.graph.nodes.find((n) => n.callNode === id);
   }, [view, id]);
-  const node = view?.nodeById[id];
-  if (!node || !detail) return null;
+  const shown = view?.nodeById[id];
+  const record = shown ? detail?.responses[shown.response] : undefined;
+  const full = useFullItem(view?.runId ?? null, shown, record);
+  if (!shown || !detail || !full) return null;
+  const node = full.item === shown.item ? shown : { ...shown, item: full.item };
   const style = kindStyle(node.kind);
   const goTo = (target: string) => {
     select({ kind: 'node', id: target });
@@ -75,7 +79,18 @@ function NodeInspector({ id }: { id: string }) {
       </header>
       {happened ? (
         <>
-          <ItemDetails ctx={{ node, record: detail.responses[node.response], partner, partial, goTo }} />
+          {full.state !== 'whole' && (
+            <p
+              className="mx-4 mt-3 rounded bg-zinc-100 px-2.5 py-1.5 text-[12px] text-zinc-600 dark:bg-zinc-900 dark:text-zinc-300"
+              data-testid="item-preview"
+              data-state={full.state}
+            >
+              {full.state === 'loading'
+                ? 'Its long texts are cut here; loading them whole…'
+                : `Its long texts are cut here; they could not be loaded: ${full.error}`}
+            </p>
+          )}
+          <ItemDetails ctx={{ node, record, partner, partial, goTo }} />
           {node.type === 'compaction' && <CompactionContext node={node} />}
           <RawJson value={node.item.raw} />
         </>

@@ -2,7 +2,7 @@
 // groups), layoutRun (positions), buildTimeline (replay steps) and runMetrics (numbers
 // and findings). The pipeline of STYLE.md: records -> graph -> timeline -> view; only the
 // canvas (to-flow.ts) knows React Flow.
-import type { RunDetail } from '../../shared/api/types.js';
+import type { RunRecords } from '../../shared/api/types.js';
 import { buildRunGraph } from '../../shared/trace/graph/graph.js';
 import type { GraphGroup, GraphNode, RunGraph } from '../../shared/trace/graph/types.js';
 import { layoutRun, type Frame, type RunLayout } from '../../shared/trace/layout/layout.js';
@@ -24,7 +24,7 @@ export interface RunView {
   metrics: RunMetrics;
 }
 
-export function buildRunView(detail: RunDetail): RunView {
+export function buildRunView(detail: RunRecords): RunView {
   const run: Run = {
     id: detail.summary.id,
     label: detail.summary.label,

@@ -1,7 +1,7 @@
 // The selected run: its detail from the API, the view built from it, what is selected in
 // it, and the replay cursor. Invariant: `view` is built from `detail`, and `selection`
 // names a node or response that exists in `view` (or is null).
-import type { RunDetail } from '../../shared/api/types.js';
+import type { RunRecords } from '../../shared/api/types.js';
 import type { RunView } from '../model/run-view.js';
 import { initialReplay, modelChanged, type ReplayState } from './replay-logic.js';
 
@@ -9,7 +9,7 @@ export type Selection = { kind: 'node'; id: string } | { kind: 'response'; index
 
 export interface RunState {
   runId: string | null;
-  detail: RunDetail | null;
+  detail: RunRecords | null;
   view: RunView | null;
   loading: boolean;
   error: string | null;
@@ -38,7 +38,7 @@ export function runSelected(state: RunState, runId: string | null): RunState {
 }
 
 /** A (re)loaded detail for the selected run; answers for a run no longer selected are dropped. */
-export function detailLoaded(state: RunState, detail: RunDetail, view: RunView): RunState {
+export function detailLoaded(state: RunState, detail: RunRecords, view: RunView): RunState {
   if (detail.summary.id !== state.runId) return state;
   const sameRun = state.view?.runId === view.runId;
   let selection = state.selection;

@@ -1,14 +1,14 @@
 // Binds run-logic.ts and replay-logic.ts to React. Components select narrow slices
 // (one node's visibility, the step number) so a replay step re-renders only what changed.
 import { create } from 'zustand';
-import type { RunDetail } from '../../shared/api/types.js';
+import type { RunRecords } from '../../shared/api/types.js';
 import type { RunView } from '../model/run-view.js';
 import * as replay from './replay-logic.js';
 import * as logic from './run-logic.js';
 
 export interface RunStore extends logic.RunState {
   selectRun(runId: string | null): void;
-  loaded(detail: RunDetail, view: RunView): void;
+  loaded(detail: RunRecords, view: RunView): void;
   failed(runId: string, message: string): void;
   replaced(runId: string, replacedBy: string | null): void;
   select(selection: logic.Selection): void;

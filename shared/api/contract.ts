@@ -7,6 +7,7 @@ import type {
   ExchangeDetail,
   ForkCreateRequest,
   ForkInfo,
+  ItemGetRequest,
   RecordingHealth,
   RecordingInfo,
   RunComparisonResponse,
@@ -17,14 +18,17 @@ import type {
   RunsListResponse,
   RunSummary,
 } from './types.js';
+import type { TraceItem } from '../trace/types.js';
 
 export interface ApiChannels {
   /** Proxy URL, the open recording and the recorder's health: what the shell and empty state show. */
   'app.info': { request: Record<string, never>; response: AppInfo };
   /** Run summaries, newest first, filtered by the request (all when empty). */
   'runs.list': { request: RunsListRequest; response: RunsListResponse };
-  /** One run's responses (full records) for the graph, inspector and replay. */
+  /** One run's skeleton (ADR 33) for the graph, inspector and replay; a delta from `from` on. */
   'runs.get': { request: RunGetRequest; response: RunDetail };
+  /** One item of a run whole, where the run's skeleton cut its long texts. */
+  'items.get': { request: ItemGetRequest; response: TraceItem };
   /** Two runs of the open recording aligned step by step: differences, measures, first divergence (`loupe diff`). */
   'runs.compare': { request: RunCompareRequest; response: RunComparisonResponse };
   /** One raw exchange: headers, decoded bodies, chunk times, frames and notes. */
@@ -65,6 +69,7 @@ export const CHANNELS = [
   'app.info',
   'runs.list',
   'runs.get',
+  'items.get',
   'runs.compare',
   'exchanges.get',
   'recordings.open',

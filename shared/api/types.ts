@@ -4,7 +4,7 @@ import type { ExchangeStart, ExchangeState, HeaderList } from '../capture/exchan
 import type { RunComparison } from '../diff/run-comparison.js';
 import type { PriceTable } from '../trace/metrics/prices.js';
 import type { RunLink } from '../trace/thread/thread.js';
-import type { AgentSpan, ResponseRecord } from '../trace/types.js';
+import type { AgentSpan, JsonObject, ResponseRecord, TraceItem } from '../trace/types.js';
 
 export interface RecordingHealth {
   exchanges: number;
@@ -147,24 +147,83 @@ export const SEARCH_HITS_PER_RUN = 50;
 
 export interface RunGetRequest {
   runId: string;
-  /** Show at most this many output items (the newest responses are kept). Default 20,000. */
-  maxItems?: number;
+  /**
+   * The responses held already, from a previous answer: only those from this index on are
+   * sent (a delta, `RunDetail.from`). `after` is the responseId of the last held response
+   * (index `from - 1`); when the run no longer has it there, the whole run comes.
+   */
+  from?: number;
+  after?: string;
 }
 
+/** A response's input as a reference: the whole input of an earlier response, then items of the run's item list. */
+export interface InputRef {
+  /** Index (in the run's responses) of the response whose input this one starts with; null for none. */
+  parent: number | null;
+  /** Indexes into `RunDetail.items` of the items after the parent's. */
+  items: number[];
+}
+
+/** A response as a run's skeleton carries it: its input a reference, its params an index, long texts cut. */
+export interface ResponseSkeleton extends Omit<ResponseRecord, 'request' | 'output'> {
+  request: Omit<ResponseRecord['request'], 'input' | 'params'> & {
+    input: InputRef;
+    /** Index into `RunDetail.params`. */
+    params: number;
+  };
+  output: TraceItem[];
+}
+
+/**
+ * One run as `runs.get` sends it (ADR 33): each distinct input item and params object once,
+ * each response's input as a reference to its parent's, so its size grows with what the run
+ * added, not with what it resent. `expandRun` (run-expand.ts) turns it into RunRecords.
+ * With `from > 0` it is a delta: responses, items and params from those offsets on.
+ */
 export interface RunDetail {
   summary: RunSummary;
-  /** In the run's time order; in-flight responses are included as they stand. */
-  responses: ResponseRecord[];
-  /** How each response attaches to the run's tree (same order); parents index `responses`. */
+  /** The index in the run of `responses[0]`: 0 for the whole run. */
+  from: number;
+  /** The run's first this many responses are settled: a later delta can start there. */
+  settled: number;
+  /** In the run's time order, from `from` on; in-flight responses are included as they stand. */
+  responses: ResponseSkeleton[];
+  /** How each response attaches to the run's tree (same order, from `from`); parents index the whole run. */
   links: RunLink[];
-  /** Set when the run was too large to send whole: what was left out (the oldest responses). */
-  omitted: { responses: number; items: number } | null;
-  /** Parse errors and oddities the normalizer noted, per exchange. */
+  /** The run's input items in order of first appearance, from index `itemsFrom` on. */
+  items: TraceItem[];
+  itemsFrom: number;
+  /** The run's distinct request params (tools, instructions, …), from index `paramsFrom` on. */
+  params: JsonObject[];
+  paramsFrom: number;
+  /** Parse errors and oddities the normalizer noted, per exchange (of the whole run). */
   notes: Array<{ exchangeId: number; note: string }>;
   /** The price table the server uses (resources/prices.json), so the view's costs match the list's. */
   prices: PriceTable;
   /** Agents SDK traces whose `response` spans name this run's responses: traces first, then spans by start. */
   agentSpans: AgentSpan[];
+}
+
+/** A run with every response whole (input arrays share their item objects): what the views read. */
+export interface RunRecords {
+  summary: RunSummary;
+  responses: ResponseRecord[];
+  links: RunLink[];
+  notes: RunDetail['notes'];
+  prices: PriceTable;
+  agentSpans: AgentSpan[];
+  /** The expanded run's item and params lists, kept so the next delta applies to them. */
+  items: TraceItem[];
+  params: JsonObject[];
+}
+
+/** One item of a run, whole: an input item (`part: 'input'`) or an output item of a response. */
+export interface ItemGetRequest {
+  runId: string;
+  exchangeId: number;
+  responseId: string;
+  part: 'input' | 'output';
+  index: number;
 }
 
 export interface RunCompareRequest {

@@ -63,6 +63,7 @@ export function outputText(raw: JsonObject): string {
  * content without status. Cheap for the common cases: threading keys every item by it.
  */
 export function itemFingerprint(item: TraceItem): string {
+  if (item.cut) return item.cut.fingerprint;
   const raw = item.raw;
   if (item.type === 'message') return `message|${str(raw.role) ?? ''}|${contentText(raw.content)}`;
   if (item.callId !== null) return `${item.type}|${item.callId}`;
@@ -73,7 +74,15 @@ export function itemFingerprint(item: TraceItem): string {
 
 /** Rough token count of an item as sent: ~4 characters a token, plus a few for framing. */
 export function estimateTokens(item: TraceItem): number {
-  const raw = item.raw;
-  const text = item.type === 'message' ? contentText(raw.content) : isObject(raw) ? JSON.stringify(raw) : '';
-  return Math.ceil(text.length / 4) + 4;
+  if (item.cut) return item.cut.tokens;
+  let tokens = estimated.get(item);
+  if (tokens === undefined) {
+    const raw = item.raw;
+    const text = item.type === 'message' ? contentText(raw.content) : isObject(raw) ? JSON.stringify(raw) : '';
+    estimated.set(item, (tokens = Math.ceil(text.length / 4) + 4));
+  }
+  return tokens;
 }
+
+/** Items are immutable once made; a run expanded from its skeleton resends the same objects, each counted once. */
+const estimated = new WeakMap<TraceItem, number>();

@@ -14,7 +14,7 @@ export function itemNodeId(item: TraceItem, responseId: string, role: ItemRole, 
   if (item.id) return item.id;
   if (item.callId && (item.type.endsWith('_output') || item.type === 'mcp_approval_response'))
     return `${item.type}:${item.callId}`;
-  if (role === 'input') return `in:${index}:${hash(canonicalJson(item.raw))}`;
+  if (role === 'input') return `in:${index}:${item.cut?.contentHash ?? hash(canonicalJson(item.raw))}`;
   return `out:${responseId}:${index}`;
 }
 

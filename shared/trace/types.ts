@@ -70,6 +70,21 @@ export interface TraceItem {
   callId: string | null;
   agent: string | null;
   raw: JsonObject;
+  /**
+   * Set on an item sent with its long strings cut (a run's skeleton, ADR 33): what the
+   * trace model reads of the item whole, so its node id, fingerprint and token estimate
+   * are those of the whole item.
+   */
+  cut?: ItemCut;
+}
+
+export interface ItemCut {
+  /** Characters the cut strings held in full. */
+  chars: number;
+  /** hash(canonicalJson(raw)) of the whole item (node-id.ts). */
+  contentHash: string;
+  fingerprint: string;
+  tokens: number;
 }
 
 export type ApiKind = 'responses' | 'responses.compact' | 'chat.completions' | 'conversations' | 'other';

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiEvents, EventName, LoupeApi } from '../../shared/api/contract.js';
 import { ApiError } from '../../shared/api/errors.js';
+import { expandRun } from '../../shared/api/run-expand.js';
 import { startService, type ServiceHandle } from '../../electron/core/service/service-thread.js';
 import { agentTrace, runWeatherAgent } from './agent-script.js';
 import { copyAsSchemaV1 } from './schema-v1-copy.js';
@@ -104,7 +105,7 @@ export function describeContract(adapter: string, connect: Connect): void {
       expect(run.endedAt).toBeGreaterThanOrEqual(run.startedAt);
 
       const detail = await api.invoke('runs.get', { runId: run.id });
-      expect(detail.omitted).toBeNull();
+      expect(detail.from).toBe(0);
       expect(detail.responses.map((r) => r.responseId)).toEqual(responseIds);
       expect(detail.responses[0]!.events.length).toBeGreaterThan(0);
       expect(detail.responses[0]!.output.filter((i) => i.type === 'function_call').map((i) => i.callId)).toEqual(
@@ -277,15 +278,48 @@ export function describeContract(adapter: string, connect: Connect): void {
       expect((await api.invoke('runs.get', { runId: 'label:traced' })).agentSpans).toEqual([]);
     });
 
-    it('keeps the newest responses of a run too large to send whole', async () => {
+    it('sends a delta from the responses held, and an item whole that the skeleton cut', async () => {
+      const long = 'forecast line '.repeat(1_500);
       await runWeatherAgent(h.client, { label: 'big' });
+      const stream = await h.client.responses.create(
+        { model: 'gpt-5', input: [{ role: 'user', content: long }], stream: true },
+        { headers: { 'x-loupe-session': 'big', 'x-sim': JSON.stringify({ events: 3 }) } },
+      );
+      for await (const event of stream) void event;
       await h.settle();
-      const detail = await eventually(async () => {
-        const d = await api.invoke('runs.get', { runId: 'label:big', maxItems: 1 }).catch(() => undefined);
-        return d;
+      const whole = await eventually(async () => {
+        const d = await api.invoke('runs.get', { runId: 'label:big' }).catch(() => undefined);
+        return d && d.responses.length === 3 && d.settled === 3 ? d : undefined;
       });
-      expect(detail.responses).toHaveLength(1);
-      expect(detail.omitted).toEqual({ responses: 1, items: 3 });
+      const full = expandRun(whole, null);
+      const delta = await api.invoke('runs.get', { runId: 'label:big', from: 2, after: full.responses[1]!.responseId });
+      expect([delta.from, delta.responses.length, delta.links.length]).toEqual([2, 1, 1]);
+      expect(delta.itemsFrom).toBeGreaterThan(0);
+      expect(expandRun(delta, full)).toEqual(full);
+      // A delta after a response the run does not have there is the whole run.
+      expect((await api.invoke('runs.get', { runId: 'label:big', from: 2, after: 'resp_gone' })).from).toBe(0);
+
+      const last = full.responses[2]!;
+      const cut = last.request.input.findIndex((i) => i.cut);
+      expect(cut).toBeGreaterThanOrEqual(0);
+      expect(JSON.stringify(last.request.input[cut]!.raw).length).toBeLessThan(long.length);
+      const item = await api.invoke('items.get', {
+        runId: 'label:big',
+        exchangeId: last.exchangeId,
+        responseId: last.responseId,
+        part: 'input',
+        index: cut,
+      });
+      expect(JSON.stringify(item.raw)).toContain(long);
+      await expect(
+        api.invoke('items.get', {
+          runId: 'label:big',
+          exchangeId: last.exchangeId,
+          responseId: 'x',
+          part: 'input',
+          index: 0,
+        }),
+      ).rejects.toMatchObject({ code: 'not_found' });
     });
   });
 }

@@ -10,7 +10,7 @@ export interface SettledResponse {
   readonly settled: true;
   readonly exchangeId: number;
   readonly responseId: string;
-  /** How many output items it has: run detail trims a long run by items before reading any. */
+  /** How many output items it has (kept in the run snapshot). */
   readonly outputItems: number;
   /** Exchanges whose reads (retrieve, polls) were folded into it: read back with it (response-reads.ts). */
   readonly readBy?: number[];
@@ -31,8 +31,4 @@ export function settledStub(record: ResponseRecord): SettledResponse {
     outputItems: record.output.length,
   };
   return record.readBy ? { ...stub, readBy: record.readBy } : stub;
-}
-
-export function outputItemsOf(r: IndexedResponse): number {
-  return isSettled(r) ? r.outputItems : r.output.length;
 }

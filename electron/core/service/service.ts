@@ -31,10 +31,10 @@ import type {
   SearchHit,
 } from '../../../shared/api/types.js';
 import { readExchange } from './exchange-read.js';
-import { outputItemsOf } from './indexed-run.js';
 import { priceTable, type Run } from './trace-adapter.js';
 import { RecordingSource, type SourceListener } from './recording-source.js';
 import { searchRuns } from './run-search.js';
+import { RunSkeletons } from './run-skeletons.js';
 import type { ServiceCore } from './service-core.js';
 import {
   optionalCount,
@@ -44,8 +44,6 @@ import {
   requiredCount,
   requiredString,
 } from './validate.js';
-
-export const DEFAULT_MAX_ITEMS = 20_000;
 
 export interface ServiceOptions {
   /** The running core: its recording is shown live. */
@@ -103,6 +101,7 @@ export function createService(options: ServiceOptions): LoupeService {
     return RecordingSource.file(file, listener);
   };
   let source = open(options.dbPath);
+  const skeletons = new RunSkeletons();
   const onFailed = (health: RecordingHealth) => events.emit('recording.failed', { ...health });
   const onResumed = (health: RecordingHealth) => events.emit('recording.resumed', { ...health });
   core?.events.on('recording.failed', onFailed);
@@ -164,34 +163,43 @@ export function createService(options: ServiceOptions): LoupeService {
     async 'runs.get'(request): Promise<RunDetail> {
       const req = requestObject(request);
       const runId = requiredString(req, 'runId');
-      const maxItems = optionalCount(req, 'maxItems') ?? DEFAULT_MAX_ITEMS;
+      const from = optionalCount(req, 'from');
+      const after = optionalString(req, 'after');
       await source.catchUp();
       const run = source.index.run(runId);
       const summary = source.index.summary(runId);
       if (!run || !summary) throw new ApiError('not_found', `no run "${runId}" in this recording`);
-      // Keep the newest responses whole; the oldest go first when the run is too large.
-      let first = run.responses.length;
-      let items = 0;
-      while (first > 0 && items + outputItemsOf(run.responses[first - 1]!) <= maxItems)
-        items += outputItemsOf(run.responses[--first]!);
-      if (first === run.responses.length && first > 0) first--; // always show the newest response
-      const kept = run.responses.slice(first);
-      const omittedItems = run.responses.slice(0, first).reduce((n, r) => n + outputItemsOf(r), 0);
-      const notes = noteRows(source, [...new Set(kept.map((r) => r.exchangeId))]);
-      return {
-        summary,
-        responses: kept.map((r) => source.index.fullRecordOf(r)),
-        // Parents before the kept window point at responses that were left out.
-        links: run.links
-          .slice(first)
-          .map((l) =>
-            l.parent !== null && l.parent >= first ? { ...l, parent: l.parent - first } : { ...l, parent: null },
-          ),
-        omitted: first > 0 ? { responses: first, items: omittedItems } : null,
-        notes,
-        prices: priceTable(),
-        agentSpans: source.index.agentSpans(runId),
-      };
+      return skeletons.detail(
+        source.index,
+        run,
+        { from, after },
+        {
+          summary,
+          notes: noteRows(source, [...new Set(run.responses.map((r) => r.exchangeId))]),
+          prices: priceTable(),
+          agentSpans: source.index.agentSpans(runId),
+        },
+      );
+    },
+
+    async 'items.get'(request) {
+      const req = requestObject(request);
+      const runId = requiredString(req, 'runId');
+      const exchangeId = requiredCount(req, 'exchangeId');
+      const responseId = requiredString(req, 'responseId');
+      const part = optionalString(req, 'part');
+      const at = requiredCount(req, 'index');
+      if (part !== 'input' && part !== 'output')
+        throw new ApiError('bad_request', '"part" must be "input" or "output"');
+      await source.catchUp();
+      const r = source.index
+        .run(runId)
+        ?.responses.find((x) => x.exchangeId === exchangeId && x.responseId === responseId);
+      if (!r) throw new ApiError('not_found', `no response ${responseId} of exchange ${exchangeId} in run "${runId}"`);
+      const record = source.index.fullRecordOf(r);
+      const item = (part === 'input' ? record.request.input : record.output)[at];
+      if (!item) throw new ApiError('not_found', `response ${responseId} has no ${part} item ${at}`);
+      return item;
     },
 
     async 'runs.compare'(request) {

@@ -5,6 +5,7 @@
 // in Chat Completions mode the spans attach by the generation spans' completion ids.
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import OpenAI from 'openai';
+import { expandRun } from '../../../shared/api/run-expand.js';
 import {
   Agent,
   BatchTraceProcessor,
@@ -194,7 +195,7 @@ describe('@openai/agents structure from its trace spans, through the proxy', () 
     expect(runs.find((r) => r.id === run.id)?.agents).toEqual(
       expect.arrayContaining(['Support manager', 'Refund expert']),
     );
-    const detail = await service.invoke('runs.get', { runId: run.id });
+    const detail = expandRun(await service.invoke('runs.get', { runId: run.id }), null);
     const graph = buildRunGraph(
       { id: detail.summary.id, label: detail.summary.label, responses: detail.responses, links: detail.links },
       detail.agentSpans,

@@ -37,7 +37,7 @@ interface Step {
   record: ResponseRecord;
   index: number;
   frontiers: Frontiers;
-  used: Set<string>;
+  used: UsedIds;
   nodes: ResponseNodes;
   /** Consecutive output calls in one lane fan out from the same base. */
   fan: { lane: string; id: string; base: readonly string[]; size: number } | null;
@@ -57,6 +57,8 @@ class GraphBuilder {
   private readonly calls = new Map<string, string>();
   private readonly programFans = new Map<string, number>();
   private readonly after: Frontiers[] = [];
+  /** Each response's input list, to find the items a child shares with it. */
+  private readonly inputs: Array<readonly TraceItem[]> = [];
   /** Per lane, where in `nodes` the context since the last compaction begins. */
   private readonly windowStart = new Map<string, number>();
   private readonly edgeKeys = new Set<string>();
@@ -72,8 +74,18 @@ class GraphBuilder {
   response(record: ResponseRecord, index: number, parent: number | null): void {
     const base = parent !== null ? this.after[parent] : undefined;
     const nodes: ResponseNodes = { responseId: record.responseId, input: [], output: [], created: [] };
-    const step: Step = { record, index, frontiers: new Frontiers(base), used: new Set(), nodes, fan: null };
-    record.request.input.forEach((item, k) => nodes.input.push(this.item(step, item, 'input', k)));
+    const step: Step = { record, index, frontiers: new Frontiers(base), used: new UsedIds(), nodes, fan: null };
+    // An input that starts with its parent's very items (a run expanded from its skeleton,
+    // ADR 33, shares them) resolves that prefix as the parent did: every such item is a node
+    // already, found the same way again, so a stateless run's resent history costs no hashing.
+    const input = record.request.input;
+    const prefix = parent !== null ? sharedPrefix(input, this.inputs[parent], this.responses[parent]) : 0;
+    if (prefix > 0) {
+      nodes.input = this.responses[parent!]!.input.slice(0, prefix);
+      step.used.prefix = nodes.input.slice();
+    }
+    for (let k = prefix; k < input.length; k++) nodes.input.push(this.item(step, input[k]!, 'input', k));
+    this.inputs[index] = input;
     record.output.forEach((item, k) => nodes.output.push(this.item(step, item, 'output', k)));
     this.after[index] = step.frontiers;
     this.responses.push(nodes);
@@ -285,4 +297,38 @@ function homeLane(record: ResponseRecord, spanAgent: string | null): string {
   const stream = str(record.request.params.stream_id);
   const agent = spanAgent ?? record.exchange.agent ?? 'main';
   return stream === null ? agent : `${agent}#${stream}`;
+}
+
+/** How many leading items `input` shares (the same objects) with its parent's input. */
+function sharedPrefix(
+  input: readonly TraceItem[],
+  parentInput: readonly TraceItem[] | undefined,
+  parentNodes: ResponseNodes | undefined,
+): number {
+  if (!parentInput || !parentNodes || parentNodes.input.length !== parentInput.length) return 0;
+  const n = Math.min(input.length, parentInput.length);
+  let k = 0;
+  while (k < n && input[k] === parentInput[k]) k++;
+  return k;
+}
+
+/**
+ * The node ids a request used so far (identity.ts: an item is matched to a node once per
+ * request). A shared prefix is kept as its list and made a set only when asked, which a
+ * resent history rarely is: most new items are found by id or call id first.
+ */
+class UsedIds {
+  prefix: readonly string[] = [];
+  private prefixSet: Set<string> | null = null;
+  private readonly own = new Set<string>();
+
+  add(id: string): void {
+    this.own.add(id);
+  }
+
+  has(id: string): boolean {
+    if (this.own.has(id)) return true;
+    if (this.prefix.length === 0) return false;
+    return (this.prefixSet ??= new Set(this.prefix)).has(id);
+  }
 }

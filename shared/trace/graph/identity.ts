@@ -23,7 +23,7 @@ export class NodeIdentity {
     responseId: string,
     role: ItemRole,
     index: number,
-    usedInRequest: ReadonlySet<string>,
+    usedInRequest: { has(id: string): boolean },
   ): { id: string; existing: boolean } {
     if (item.id !== null && this.known.has(item.id)) return { id: item.id, existing: true };
     if (item.id !== null && role === 'output') return { id: item.id, existing: false };

@@ -48,13 +48,30 @@ export function resentInput(run: Run, graph: RunGraph): ResentInput {
     apis: [],
   };
   const apis = new Set<ApiKind>();
+  /** Per response: the tokens of its input, for a child that resends all of it. */
+  const sentTokens: number[] = [];
   run.responses.forEach((record, i) => {
+    sentTokens[i] = 0;
     if (record.api === 'conversations') return; // items written to a conversation are stored, not resent
     const ids = graph.responses[i]?.input ?? [];
-    let resentHere = 0;
-    let resentTokensHere = 0;
-    record.request.input.forEach((item, k) => {
+    const input = record.request.input;
+    // A parent's whole input resent as the very same items (a run expanded from its
+    // skeleton shares them): each was seen before this request, so all of it is resent.
+    const parent = run.links[i]?.parent ?? null;
+    const parentRecord = parent === null ? undefined : run.responses[parent];
+    const parentInput = parentRecord && parentRecord.api !== 'conversations' ? parentRecord.request.input : null;
+    const whole = parentInput !== null && parentInput.length > 0 && startsWithSame(input, parentInput);
+    let resentHere = whole ? parentInput.length : 0;
+    let resentTokensHere = whole ? sentTokens[parent!]! : 0;
+    sentTokens[i] = resentTokensHere;
+    if (whole) {
+      out.sentItems += resentHere;
+      out.sentTokens += resentTokensHere;
+    }
+    input.forEach((item, k) => {
+      if (whole && k < parentInput.length) return;
       const tokens = estimateTokens(item);
+      sentTokens[i]! += tokens;
       out.sentItems++;
       out.sentTokens += tokens;
       const seen = firstSeen.get(ids[k] ?? '');
@@ -80,4 +97,10 @@ export function resentInput(run: Run, graph: RunGraph): ResentInput {
   });
   out.apis = [...apis].sort();
   return out;
+}
+
+function startsWithSame(list: readonly unknown[], prefix: readonly unknown[]): boolean {
+  if (prefix.length > list.length) return false;
+  for (let k = 0; k < prefix.length; k++) if (list[k] !== prefix[k]) return false;
+  return true;
 }

@@ -1,0 +1,113 @@
+// `runs.get` (ADR 33): a run's skeleton, or a delta of it from the responses the caller
+// holds. Records are read one at a time (fullRecordOf) and reduced to the skeleton as they
+// come, so no run's resent inputs are ever held at once: the reader shares resent items
+// between records, and the builder keeps each once, long texts cut.
+//
+// The skeleton of the run asked for last is kept while its done responses (isDone) stay as
+// they were: a live run's refresh reads only the responses that changed or arrived, and a
+// delta sends only those, so what a refresh costs follows what is new.
+import { createHash } from 'node:crypto';
+import { RunSkeletonBuilder } from '../../../shared/api/run-skeleton.js';
+import type { RunDetail, RunSummary } from '../../../shared/api/types.js';
+import type { PriceTable } from '../../../shared/trace/metrics/prices.js';
+import type { AgentSpan } from '../../../shared/trace/types.js';
+import { isSettled, type IndexedResponse, type IndexedRun } from './indexed-run.js';
+import type { RunIndex } from './run-index.js';
+
+interface Kept {
+  index: RunIndex;
+  runId: string;
+  builder: RunSkeletonBuilder;
+  /** Per response in the builder: what it was built from, to tell whether it still stands. */
+  from: IndexedResponse[];
+}
+
+export interface SkeletonRequest {
+  from?: number;
+  after?: string;
+}
+
+export interface RunParts {
+  summary: RunSummary;
+  notes: RunDetail['notes'];
+  prices: PriceTable;
+  agentSpans: AgentSpan[];
+}
+
+const contentKey = (value: unknown): string => createHash('sha1').update(JSON.stringify(value)).digest('base64');
+
+export class RunSkeletons {
+  private kept: Kept | null = null;
+
+  detail(index: RunIndex, run: IndexedRun, ask: SkeletonRequest, parts: RunParts): RunDetail {
+    const kept = this.keptFor(index, run);
+    const { builder } = kept;
+    for (let i = builder.length; i < run.responses.length; i++) {
+      const r = run.responses[i]!;
+      builder.add(index.fullRecordOf(r), run.links[i]!.parent);
+      kept.from.push(r);
+    }
+    const n = run.responses.length;
+    const from =
+      ask.from !== undefined && ask.from > 0 && ask.from <= n && run.responses[ask.from - 1]!.responseId === ask.after
+        ? ask.from
+        : 0;
+    const at = builder.offsets(from);
+    let settled = 0;
+    while (settled < n && isDone(index, run.responses[settled]!)) settled++;
+    return {
+      summary: parts.summary,
+      from,
+      settled,
+      responses: builder.responses.slice(from),
+      links: run.links.slice(from),
+      items: builder.itemsFrom(at.items),
+      itemsFrom: at.items,
+      params: builder.paramsFrom(at.params),
+      paramsFrom: at.params,
+      notes: parts.notes,
+      prices: parts.prices,
+      agentSpans: parts.agentSpans,
+    };
+  }
+
+  /** The kept skeleton of this run, cut back to its responses that still stand (settled, same place). */
+  private keptFor(index: RunIndex, run: IndexedRun): Kept {
+    if (this.kept?.runId !== run.id || this.kept.index !== index)
+      this.kept = { index, runId: run.id, builder: new RunSkeletonBuilder(contentKey), from: [] };
+    const kept = this.kept;
+    let same = 0;
+    while (
+      same < kept.from.length &&
+      same < run.responses.length &&
+      stands(index, kept.from[same]!, run.responses[same]!)
+    )
+      same++;
+    kept.builder.truncate(same);
+    kept.from.length = same;
+    return kept;
+  }
+}
+
+/**
+ * A response that can no longer change: settled, or from an exchange that ended, with a
+ * final status and no background run that later reads could still finish. Under steady
+ * traffic derivation waits (ADR 25); the record the live exchange gave is the one
+ * derivation will write, normalized from the same bytes.
+ */
+function isDone(index: RunIndex, r: IndexedResponse): boolean {
+  return isSettled(r) || (!OPEN.has(r.status) && !r.background && !index.isOpen(r.exchangeId));
+}
+
+const OPEN: ReadonlySet<string> = new Set(['in_progress', 'queued']);
+
+/** A done response stays as it was read while threading names it the same way. */
+function stands(index: RunIndex, was: IndexedResponse, now: IndexedResponse): boolean {
+  return (
+    isDone(index, was) &&
+    isDone(index, now) &&
+    was.exchangeId === now.exchangeId &&
+    was.responseId === now.responseId &&
+    (was.readBy?.length ?? 0) === (now.readBy?.length ?? 0)
+  );
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeExchange } from '../trace/normalize/normalize.js';
+import { statelessTurns } from '../trace/testing/scenarios-wide.js';
+import { threadRuns } from '../trace/thread/thread.js';
+import type { ResponseRecord, TraceItem } from '../trace/types.js';
+import { DeltaMismatchError, expandRun } from './run-expand.js';
+import { cutLongTexts, RunSkeletonBuilder, skeletonOf, TEXT_PREVIEW_CHARS } from './run-skeleton.js';
+import type { RunRecords } from './types.js';
+
+const run = threadRuns(statelessTurns(12).flatMap((raw) => normalizeExchange(raw).responses))[0]!;
+const parts = {
+  summary: { id: run.id, label: run.label } as RunRecords['summary'],
+  links: run.links,
+  notes: [],
+  prices: { models: {} },
+  agentSpans: [],
+};
+
+describe('run skeleton', () => {
+  it('lists each resent item once and expands to the records, inputs sharing their items', () => {
+    const skeleton = skeletonOf({ ...parts, responses: run.responses });
+    const sent = run.responses.reduce((n, r) => n + r.request.input.length, 0);
+    expect(skeleton.items.length).toBeLessThan(sent / 3);
+    // Every turn after the first starts with the one before it.
+    expect(skeleton.responses.slice(1).map((r) => r.request.input.parent)).toEqual(
+      run.responses.slice(1).map((_, i) => i),
+    );
+    const expanded = expandRun(JSON.parse(JSON.stringify(skeleton)), null);
+    expect(expanded.responses).toEqual(run.responses);
+    const [a, b] = expanded.responses.slice(-2) as [ResponseRecord, ResponseRecord];
+    expect(b.request.input[0]).toBe(a.request.input[0]);
+  });
+
+  it('gives the same skeleton after a truncate and the same records added again, found by identity or content', () => {
+    const builder = new RunSkeletonBuilder(JSON.stringify);
+    run.responses.forEach((r, i) => builder.add(r, run.links[i]!.parent));
+    const before = JSON.stringify({ r: builder.responses, i: builder.itemsFrom(0) });
+    builder.truncate(5);
+    // Copies this time: the identity entries of the dropped items must not name the new ones.
+    run.responses.slice(5).forEach((r, k) => builder.add(structuredClone(r), run.links[5 + k]!.parent));
+    expect(JSON.stringify({ r: builder.responses, i: builder.itemsFrom(0) })).toBe(before);
+    expect(builder.offsets(5).items).toBeLessThan(builder.offsets(12).items);
+  });
+
+  it('applies a delta to the run held and refuses one that does not follow from it', () => {
+    const whole = expandRun(skeletonOf({ ...parts, responses: run.responses }), null);
+    const builder = new RunSkeletonBuilder(JSON.stringify);
+    run.responses.forEach((r, i) => builder.add(r, run.links[i]!.parent));
+    const at = builder.offsets(8);
+    const delta = {
+      ...skeletonOf({ ...parts, responses: run.responses }),
+      from: 8,
+      responses: builder.responses.slice(8),
+      links: run.links.slice(8),
+      items: builder.itemsFrom(at.items),
+      itemsFrom: at.items,
+      params: builder.paramsFrom(at.params),
+      paramsFrom: at.params,
+    };
+    const held = expandRun(
+      skeletonOf({ ...parts, responses: run.responses.slice(0, 8), links: run.links.slice(0, 8) }),
+      null,
+    );
+    expect(expandRun(delta, held).responses).toEqual(whole.responses);
+    expect(() => expandRun(delta, null)).toThrow(DeltaMismatchError);
+  });
+
+  it('cuts long strings, keeping what the trace model reads of the item whole', () => {
+    const long = 'x'.repeat(TEXT_PREVIEW_CHARS * 3);
+    const item: TraceItem = {
+      id: null,
+      type: 'function_call_output',
+      callId: 'c1',
+      agent: null,
+      raw: { type: 'function_call_output', call_id: 'c1', output: long },
+    };
+    const cut = cutLongTexts(item);
+    expect((cut.raw.output as string).length).toBe(TEXT_PREVIEW_CHARS);
+    expect(cut.cut?.chars).toBe(long.length);
+    expect(cut.cut?.tokens).toBeGreaterThan(long.length / 5);
+    const short: TraceItem = { ...item, raw: { type: 'function_call_output', call_id: 'c1', output: 'ok' } };
+    expect(cutLongTexts(short)).toBe(short);
+    expect(item.raw.output).toBe(long);
+  });
+});

@@ -1,0 +1,204 @@
+// A run's skeleton (ADR 33), built a response at a time in run order: each distinct input
+// item and params object is listed once, and each response's input becomes a reference
+// (the input of an earlier response it starts with, plus indexes of the items after it).
+// A stateless agent resends its whole history every turn; the skeleton of such a run grows
+// with the items it added, not with the bytes it resent.
+//
+// Items are found first by object identity (the store's reader hands resent items out as
+// the same objects), then by a content key the caller computes (a digest of the JSON: a
+// record held in memory carries copies). Indexes go to contents in order of first
+// appearance, so the same responses give the same skeleton whichever way they were found;
+// that is what lets a delta (`truncate`, then `add`) apply to a skeleton sent before.
+import type { InputRef, ResponseSkeleton, RunDetail, RunRecords } from './types.js';
+import { estimateTokens, itemFingerprint } from '../trace/item-text.js';
+import { canonicalJson, hash } from '../trace/node-id.js';
+import type { Json, JsonObject, ResponseRecord, TraceItem } from '../trace/types.js';
+
+/**
+ * Strings longer than this are cut to their first this many characters in the skeleton
+ * (tool outputs, message texts, encrypted content); items.get has them whole. Ordinary
+ * messages and tool outputs fit, so most items arrive whole.
+ */
+export const TEXT_PREVIEW_CHARS = 8_000;
+
+interface Seen {
+  at: number;
+  epoch: number;
+}
+
+/** One list of distinct values: items or params, found by identity, then by content. */
+class ValueList<T extends object> {
+  readonly values: T[] = [];
+  private readonly keys: string[] = [];
+  /** The epoch each index was given in: an identity entry from before a truncate names it no more. */
+  private readonly epochs: number[] = [];
+  private readonly byKey = new Map<string, number>();
+  private readonly byObject = new WeakMap<object, Seen>();
+  private epoch = 0;
+
+  constructor(
+    private readonly contentKey: (value: unknown) => string,
+    private readonly shape: (value: T) => T,
+  ) {}
+
+  indexOf(value: T): number {
+    const seen = this.byObject.get(value);
+    if (seen && this.epochs[seen.at] === seen.epoch) return seen.at;
+    const key = this.contentKey(value);
+    let at = this.byKey.get(key);
+    if (at === undefined) {
+      at = this.values.length;
+      this.values.push(this.shape(value));
+      this.keys.push(key);
+      this.epochs.push(this.epoch);
+      this.byKey.set(key, at);
+    }
+    this.byObject.set(value, { at, epoch: this.epochs[at]! });
+    return at;
+  }
+
+  truncate(length: number): void {
+    if (length >= this.values.length) return;
+    for (const key of this.keys.splice(length)) this.byKey.delete(key);
+    this.values.length = length;
+    this.epochs.length = length;
+    this.epoch++;
+  }
+}
+
+export class RunSkeletonBuilder {
+  private readonly items: ValueList<TraceItem>;
+  private readonly params: ValueList<JsonObject>;
+  /** Per response added: its input as item indexes, and the list lengths before it. */
+  private readonly inputs: number[][] = [];
+  private readonly before: Array<{ items: number; params: number }> = [];
+  readonly responses: ResponseSkeleton[] = [];
+
+  constructor(contentKey: (value: unknown) => string) {
+    this.items = new ValueList(contentKey, cutLongTexts);
+    this.params = new ValueList<JsonObject>(contentKey, (p) => p);
+  }
+
+  get length(): number {
+    return this.responses.length;
+  }
+
+  /** Where the lists stood before response `index` was added (their lengths after all when index = length). */
+  offsets(index: number): { items: number; params: number } {
+    return this.before[index] ?? { items: this.items.values.length, params: this.params.values.length };
+  }
+
+  itemsFrom(start: number): TraceItem[] {
+    return this.items.values.slice(start);
+  }
+
+  paramsFrom(start: number): JsonObject[] {
+    return this.params.values.slice(start);
+  }
+
+  /**
+   * Adds the run's next response. `linkParent` is the response threading attached it to;
+   * it and the one before it are the candidates for the input's parent (the longest of
+   * them the input starts with).
+   */
+  add(record: ResponseRecord, linkParent: number | null): ResponseSkeleton {
+    const index = this.responses.length;
+    this.before.push({ items: this.items.values.length, params: this.params.values.length });
+    const input = record.request.input.map((item) => this.items.indexOf(item));
+    let parent: number | null = null;
+    for (const candidate of [linkParent, index - 1]) {
+      if (candidate === null || candidate < 0 || candidate >= index) continue;
+      const base = this.inputs[candidate]!;
+      if ((parent === null || base.length > this.inputs[parent]!.length) && startsWith(input, base)) parent = candidate;
+    }
+    const ref: InputRef = { parent, items: parent === null ? input : input.slice(this.inputs[parent]!.length) };
+    const skeleton: ResponseSkeleton = {
+      ...record,
+      request: { ...record.request, input: ref, params: this.params.indexOf(record.request.params) },
+      output: record.output.map(cutLongTexts),
+    };
+    this.inputs.push(input);
+    this.responses.push(skeleton);
+    return skeleton;
+  }
+
+  /** Drops the responses from `index` on (and the items and params only they brought), to add them again. */
+  truncate(index: number): void {
+    if (index >= this.responses.length) return;
+    const at = this.before[index]!;
+    this.items.truncate(at.items);
+    this.params.truncate(at.params);
+    this.inputs.length = index;
+    this.before.length = index;
+    this.responses.length = index;
+  }
+}
+
+function startsWith(list: number[], prefix: number[]): boolean {
+  if (prefix.length > list.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (list[i] !== prefix[i]) return false;
+  return true;
+}
+
+/** The item with every string past TEXT_PREVIEW_CHARS cut to that many; the same object when none is. */
+export function cutLongTexts(item: TraceItem): TraceItem {
+  const cut = { chars: 0 };
+  const raw = cutValue(item.raw, cut) as JsonObject;
+  if (raw === item.raw) return item;
+  return {
+    ...item,
+    raw,
+    cut: {
+      chars: cut.chars,
+      contentHash: hash(canonicalJson(item.raw)),
+      fingerprint: itemFingerprint(item),
+      tokens: estimateTokens(item),
+    },
+  };
+}
+
+function cutValue(value: Json, cut: { chars: number }): Json {
+  if (typeof value === 'string') {
+    if (value.length <= TEXT_PREVIEW_CHARS) return value;
+    cut.chars += value.length;
+    return value.slice(0, TEXT_PREVIEW_CHARS);
+  }
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    let out: Json[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const next = cutValue(value[i]!, cut);
+      if (next !== value[i]) (out ??= value.slice())[i] = next;
+    }
+    return out ?? value;
+  }
+  let out: JsonObject | null = null;
+  for (const key of Object.keys(value)) {
+    const next = cutValue(value[key]!, cut);
+    if (next !== value[key]) (out ??= { ...value })[key] = next;
+  }
+  return out ?? value;
+}
+
+/** The whole skeleton of a run held in memory (tests, fixtures); the service builds it a record at a time. */
+export function skeletonOf(
+  run: Pick<RunRecords, 'summary' | 'responses' | 'links' | 'notes' | 'prices' | 'agentSpans'>,
+  contentKey: (value: unknown) => string = JSON.stringify,
+): RunDetail {
+  const builder = new RunSkeletonBuilder(contentKey);
+  run.responses.forEach((r, i) => builder.add(r, run.links[i]?.parent ?? null));
+  return {
+    summary: run.summary,
+    from: 0,
+    settled: run.responses.length,
+    responses: builder.responses,
+    links: run.links,
+    items: builder.itemsFrom(0),
+    itemsFrom: 0,
+    params: builder.paramsFrom(0),
+    paramsFrom: 0,
+    notes: run.notes,
+    prices: run.prices,
+    agentSpans: run.agentSpans,
+  };
+}
