@@ -1,7 +1,6 @@
 // Starts a benchmark child process and talks to it over IPC.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { RELAY_HEAP_FLAGS } from '../electron/core/capture/relay-heap.js';
 
 export interface ChildHandle {
   url: string;
@@ -18,13 +17,20 @@ export interface ChildHandle {
 
 const script = fileURLToPath(new URL('./children.js', import.meta.url));
 
+export interface ChildVariant {
+  env?: Record<string, string>;
+  /** Node options beyond --expose-gc. */
+  execArgv?: readonly string[];
+}
+
 export async function spawnChild(
   kind: 'sim' | 'bare' | 'tcp' | 'loupe' | 'serve' | 'replay',
-  ...args: string[]
+  args: string[],
+  variant: ChildVariant = {},
 ): Promise<ChildHandle> {
   const proc: ChildProcess = fork(script, [kind, ...args], {
-    // Loupe's child starts as `loupe serve` does (bin/loupe.js); the others with Node's defaults.
-    execArgv: ['--expose-gc', ...(kind === 'loupe' || kind === 'serve' ? RELAY_HEAP_FLAGS : [])],
+    execArgv: ['--expose-gc', ...(variant.execArgv ?? [])],
+    env: { ...process.env, ...variant.env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   let nextId = 0;

@@ -56,7 +56,7 @@ const SIM = JSON.stringify({ events: 6, chunkChars: 12, toolCalls: 1 });
 
 export async function statelessBench(turnCounts: number[], log: (line: string) => void): Promise<StatelessBenchReport> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-stateless-bench-'));
-  const sim = await spawnChild('sim');
+  const sim = await spawnChild('sim', []);
   try {
     const runs: StatelessRunFigures[] = [];
     for (const turns of turnCounts) {
@@ -76,7 +76,7 @@ export async function statelessBench(turnCounts: number[], log: (line: string) =
 
 async function recordRun(dir: string, simUrl: string, turns: number): Promise<StatelessRunFigures> {
   const file = path.join(dir, `stateless-${turns}.loupe`);
-  const loupe = await spawnChild('loupe', simUrl, file);
+  const loupe = await spawnChild('loupe', [simUrl, file]);
   const startedAt = performance.now();
   try {
     const client = new OpenAI({

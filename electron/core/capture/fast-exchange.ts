@@ -5,8 +5,8 @@
 import { EventEmitter } from 'node:events';
 import { STATUS_CODES, type IncomingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
-import type { SimpleRequestHead } from '../../../shared/capture/request-head.js';
-import { clientResponseHead } from '../../../shared/capture/response-head.js';
+import type { SimpleRequestHead } from './request-head.js';
+import { clientResponseHead } from './response-head.js';
 import type { ProxyRequest, ProxyResponse } from './client-exchange.js';
 
 /** What an exchange asks of the connection it runs on. */

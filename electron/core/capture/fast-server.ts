@@ -17,8 +17,8 @@
 // with a 503 (see DEFAULT_MAX_HALF_OPEN in proxy-server.ts); established ones never are.
 import type http from 'node:http';
 import net from 'node:net';
-import { proxyErrorResponse } from '../../../shared/capture/proxy-error.js';
-import { readRequestHead, type SimpleRequestHead } from '../../../shared/capture/request-head.js';
+import { proxyErrorResponse } from './proxy-error.js';
+import { readRequestHead, type SimpleRequestHead } from './request-head.js';
 import { FastRequest, FastResponse, type ExchangeHost } from './fast-exchange.js';
 
 export interface FastServerOptions {
@@ -74,6 +74,8 @@ export function createFastServer(options: FastServerOptions): FastServer {
       return;
     }
     options.onConnection(socket);
+    // Measurement only: every connection to Node's own server.
+    if (process.env.LOUPE_BENCH_CLIENT_SERVER === 'node') return void options.fallback.emit('connection', socket);
     new FastConnection(socket, options, idle, state);
   });
   return {

@@ -8,7 +8,7 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { CaptureSink } from '../../../shared/capture/exchange.js';
-import { proxyErrorResponse } from '../../../shared/capture/proxy-error.js';
+import { proxyErrorResponse } from './proxy-error.js';
 import { createRedactor } from '../../../shared/capture/redact.js';
 import { parseUpstream } from '../../../shared/capture/upstream-url.js';
 import { forwardHttp } from './forward-http.js';

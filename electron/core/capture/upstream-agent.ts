@@ -5,12 +5,15 @@
 // which WebSocket upgrades use too.
 import type http from 'node:http';
 import { HttpsProxyAgent } from 'https-proxy-agent';
-import { bypassesProxy, proxyFromEnv } from '../../../shared/capture/no-proxy.js';
+import { bypassesProxy, proxyFromEnv } from './no-proxy.js';
 import type { UpstreamTarget } from '../../../shared/capture/upstream-url.js';
 import { nodeCaller } from './node-call.js';
 import type { StartUpstreamCall } from './upstream-call.js';
 import { wireCaller } from './wire-call.js';
 import { WireConnections } from './wire-connections.js';
+import { Pool, ProxyAgent } from 'undici';
+import httpModule from 'node:http';
+import { undiciCaller } from './undici-call.js';
 
 const POOL = {
   keepAlive: true,
@@ -18,6 +21,15 @@ const POOL = {
   maxSockets: 256,
   maxFreeSockets: 64,
   scheduling: 'lifo' as const,
+};
+
+const UNDICI_POOL = {
+  connections: 256,
+  keepAliveTimeout: 15_000,
+  keepAliveMaxTimeout: 15_000,
+  keepAliveTimeoutThreshold: 1_000,
+  headersTimeout: 0,
+  bodyTimeout: 0,
 };
 
 export interface UpstreamPool {
@@ -38,6 +50,35 @@ export function createUpstreamPool(
   const proxy = bypassesProxy(target.hostname, target.port, env.NO_PROXY ?? env.no_proxy)
     ? null
     : proxyFromEnv(target.protocol, env);
+  // Measurement only: which client the bench's Loupe children use.
+  const client = process.env.LOUPE_BENCH_UPSTREAM_CLIENT ?? 'wire';
+  const origin = `${target.protocol}//${target.hostname}:${target.port}`;
+  if (!proxy && client === 'undici') {
+    const dispatcher = new Pool(origin, UNDICI_POOL);
+    return {
+      call: undiciCaller(dispatcher, origin, timeoutMs),
+      tunnel: null,
+      via: null,
+      destroy: () => void dispatcher.destroy().catch(() => {}),
+    };
+  }
+  if (!proxy && client === 'node') {
+    const agent = new httpModule.Agent(POOL);
+    return { call: nodeCaller(target, agent, timeoutMs), tunnel: null, via: null, destroy: () => agent.destroy() };
+  }
+  if (proxy && client === 'undici') {
+    const dispatcher = new ProxyAgent({ uri: proxy, ...UNDICI_POOL });
+    const tunnel = new HttpsProxyAgent(proxy, POOL) as unknown as http.Agent;
+    return {
+      call: undiciCaller(dispatcher, origin, timeoutMs),
+      tunnel,
+      via: withoutCredentials(proxy),
+      destroy: () => {
+        tunnel.destroy();
+        void dispatcher.destroy().catch(() => {});
+      },
+    };
+  }
   if (!proxy) {
     const wire = new WireConnections(target);
     return { call: wireCaller(wire, timeoutMs), tunnel: null, via: null, destroy: () => wire.destroy() };

@@ -7,7 +7,7 @@
 // ended on its own framing; anything else (an early answer, stray bytes, a close-delimited
 // body, an error) closes it.
 import type net from 'node:net';
-import { ResponseParseError, ResponseParser } from '../../../shared/capture/response-parser.js';
+import { ResponseParseError, ResponseParser } from './response-parser.js';
 import {
   silenceTimeout,
   type StartUpstreamCall,
@@ -57,8 +57,8 @@ function startWireCall(
         if (relaysFraming && parser.chunked) gathered = [];
       },
       onBody: (bytes) => {
-        if (gathered) gathered.push(bytes as Buffer);
-        else if (!over) events.onData(bytes as Buffer);
+        if (gathered) gathered.push(bytes);
+        else if (!over) events.onData(bytes);
       },
       onEnd: () => {
         responseEnded = true;

@@ -39,9 +39,8 @@ export async function serve(args: ParsedArgs): Promise<number> {
     throw err;
   }
   // Listening before the ready line: whoever reads it may signal at once, and a SIGINT that
-  // came before the listener would end the process by Node's default, unflushed. (A
-  // fresh-clone CI run saw serve end by a signal in relaunch.int.test.ts; the write wakes the
-  // reader, which can signal before this process runs again.)
+  // came before the listener would end the process by Node's default, unflushed. (The write
+  // wakes the reader, which can signal before this process runs again.)
   // Not SIGHUP: a listener would undo `nohup loupe serve`. A hangup ends the process as it
   // always did, and the next writer puts the recording right (interrupted-session.ts).
   const signalled = untilShutdownSignal();
