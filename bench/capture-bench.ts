@@ -11,16 +11,11 @@ import { cpuSince, threadCpu, type ThreadCpu } from './thread-cpu.js';
 
 type Target = 'direct' | 'bare' | 'loupe' | 'serve' | Variant;
 /**
- * Other builds of Loupe measured beside it with `--compare`: the upstream clients it can
- * use, and Loupe with V8's default heap. Each is its own child on a recording of its own.
+ * Builds of Loupe measured beside it with `--compare NAME,...`, each its own child on a
+ * recording of its own: `defaultHeap` is Loupe started without bin/loupe.js's V8 flags.
  */
 const VARIANTS = {
-  wire: { env: { LOUPE_BENCH_UPSTREAM_CLIENT: 'wire' } },
-  node: { env: { LOUPE_BENCH_UPSTREAM_CLIENT: 'node' } },
-  nodeServer: { env: { LOUPE_BENCH_CLIENT_SERVER: 'node' } },
-  heapFlags: {
-    execArgv: ['--max-semi-space-size=4', '--initial-old-space-size=32', '--interrupt-budget=16384'],
-  },
+  defaultHeap: { execArgv: [] },
 } satisfies Record<string, ChildVariant>;
 type Variant = keyof typeof VARIANTS;
 /**

@@ -1,6 +1,7 @@
 // Starts a benchmark child process and talks to it over IPC.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { RELAY_V8_FLAGS } from '../electron/core/capture/relay-heap.js';
 
 export interface ChildHandle {
   url: string;
@@ -18,8 +19,7 @@ export interface ChildHandle {
 const script = fileURLToPath(new URL('./children.js', import.meta.url));
 
 export interface ChildVariant {
-  env?: Record<string, string>;
-  /** Node options beyond --expose-gc. */
+  /** Node options beyond --expose-gc; Loupe's children take bin/loupe.js's V8 flags by default. */
   execArgv?: readonly string[];
 }
 
@@ -29,8 +29,8 @@ export async function spawnChild(
   variant: ChildVariant = {},
 ): Promise<ChildHandle> {
   const proc: ChildProcess = fork(script, [kind, ...args], {
-    execArgv: ['--expose-gc', ...(variant.execArgv ?? [])],
-    env: { ...process.env, ...variant.env },
+    // Loupe's children start as `loupe serve` does (bin/loupe.js); the others with Node's defaults.
+    execArgv: ['--expose-gc', ...(variant.execArgv ?? (kind === 'loupe' || kind === 'serve' ? RELAY_V8_FLAGS : []))],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   let nextId = 0;

@@ -42,7 +42,7 @@ const report: {
   cpus: os.cpus().length,
 };
 if (runs('capture')) {
-  // `--compare wire,node,nodeServer,heapFlags`: variants of Loupe measured beside it (capture-bench.ts).
+  // `--compare defaultHeap`: variants of Loupe measured beside it (capture-bench.ts).
   const compareAt = args.indexOf('--compare');
   report.capture = await captureBench(scale, log, compareAt === -1 ? [] : (args[compareAt + 1] ?? '').split(','));
   printCapture(report.capture);

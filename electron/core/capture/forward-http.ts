@@ -22,7 +22,7 @@ import { proxyErrorBody, upstreamFailure, type ProxyError } from './proxy-error.
 import type { Redactor } from '../../../shared/capture/redact.js';
 import { requestTargetProblem } from './request-target.js';
 import { upstreamPath, type UpstreamTarget } from '../../../shared/capture/upstream-url.js';
-import type { UpstreamPool } from './upstream-agent.js';
+import type { UpstreamPool } from './upstream-pool.js';
 import type { UpstreamRequest } from './upstream-call.js';
 import { beginExchange } from './begin-exchange.js';
 import type { RelayTap } from './guard-tap.js';

@@ -234,7 +234,7 @@ export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, sock
   };
   socket.on('data', keepEarly);
   socket.resume(); // Node's server leaves an upgraded socket paused
-  // The proxy's sockets are half-open (fast-server.ts): a client that stopped sending before
+  // The proxy's sockets are half-open (client-server.ts): a client that stopped sending before
   // it had a WebSocket is gone, and its socket must be closed here.
   socket.once('end', () => {
     if (!clientWs) socket.destroy();
