@@ -5,20 +5,28 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
-import { spawnChild, type ChildHandle } from './child-handle.js';
+import { spawnChild, type ChildHandle, type ChildVariant } from './child-handle.js';
 import { percentile, runPool, runWaves, type StreamResult } from './load.js';
 import { cpuSince, threadCpu, type ThreadCpu } from './thread-cpu.js';
 
-type Target = 'direct' | 'bare' | 'loupe' | 'serve';
+type Target = 'direct' | 'bare' | 'loupe' | 'serve' | Variant;
+/**
+ * Builds of Loupe measured beside it with `--compare NAME,...`, each its own child on a
+ * recording of its own: `defaultHeap` is Loupe started without bin/loupe.js's V8 flags.
+ */
+const VARIANTS = {
+  defaultHeap: { execArgv: [] },
+} satisfies Record<string, ChildVariant>;
+type Variant = keyof typeof VARIANTS;
 /**
  * Saturation's targets. `serve` is Loupe with the API service the UI reads, as `loupe serve`
  * runs it (bench/children.ts): printed for what it is, with no target of its own, since the
  * targets are for the recording proxy (`loupe`).
  */
-const TARGETS: Target[] = ['direct', 'bare', 'loupe', 'serve'];
+let TARGETS: Target[] = ['direct', 'bare', 'loupe', 'serve'];
 /** The realistic profile also times a raw TCP relay: the floor any relay process pays here. */
 type RealisticTarget = Exclude<Target, 'serve'> | 'tcp';
-const REALISTIC_TARGETS: RealisticTarget[] = ['direct', 'tcp', 'bare', 'loupe'];
+let REALISTIC_TARGETS: RealisticTarget[] = ['direct', 'tcp', 'bare', 'loupe'];
 const WARM_WAVES = 12;
 const SATURATION_WARM_ROUNDS = 6;
 
@@ -27,8 +35,15 @@ export interface CaptureBenchReport {
     concurrency: number;
     samples: number;
     ttfb: Record<RealisticTarget, { p50: number; p99: number }>;
-    overhead: Record<'tcp' | 'bare' | 'loupe', { p50: number; p99: number }>;
+    overhead: Record<Exclude<RealisticTarget, 'direct'>, { p50: number; p99: number }>;
   }>;
+  /** `--compare`: each variant's saturation over bare and RSS after its streams. */
+  variants?: Record<string, { overBare: number; streams: number; rssMb: number }>;
+  /**
+   * CPU of each relay's main thread per realistic stream (µs, both concurrencies) and per
+   * saturated event (main and other threads): robust to a loaded machine where times are not.
+   */
+  cpu?: Record<string, { perStreamUs: number; perEventUs: { main: number; others: number } | null }>;
   saturation: {
     eventsPerSec: Record<Target, number>;
     loupeOverBare: number;
@@ -63,28 +78,46 @@ export interface CaptureBenchReport {
   store: { eventsReceivedViaLoupe: number; eventsStored: number; exchangesStored: number; lost: number };
 }
 
-export async function captureBench(scale: number, log: (line: string) => void): Promise<CaptureBenchReport> {
+export async function captureBench(
+  scale: number,
+  log: (line: string) => void,
+  compare: readonly string[] = [],
+): Promise<CaptureBenchReport> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-bench-'));
   const dbPath = path.join(dir, 'bench.loupe');
-  const sim = await spawnChild('sim');
-  const bare = await spawnChild('bare', sim.url);
-  const tcp = await spawnChild('tcp', sim.url);
-  const loupe = await spawnChild('loupe', sim.url, dbPath);
-  const serve = await spawnChild('serve', sim.url, path.join(dir, 'serve.loupe'));
-  const urls: Record<RealisticTarget | 'serve', string> = {
+  const sim = await spawnChild('sim', []);
+  const bare = await spawnChild('bare', [sim.url]);
+  const tcp = await spawnChild('tcp', [sim.url]);
+  const loupe = await spawnChild('loupe', [sim.url, dbPath]);
+  const serve = await spawnChild('serve', [sim.url, path.join(dir, 'serve.loupe')]);
+  const variantNames = (Object.keys(VARIANTS) as Variant[]).filter((v) => compare.includes(v));
+  const variants = new Map<Variant, ChildHandle>();
+  for (const v of variantNames)
+    variants.set(v, await spawnChild('loupe', [sim.url, path.join(dir, `${v}.loupe`)], VARIANTS[v]));
+  TARGETS = ['direct', 'bare', 'loupe', 'serve', ...variantNames];
+  REALISTIC_TARGETS = ['direct', 'tcp', 'bare', 'loupe', ...variantNames];
+  const urls = {
     direct: sim.url,
     tcp: tcp.url,
     bare: bare.url,
     loupe: loupe.url,
     serve: serve.url,
-  };
+  } as Record<Target | 'tcp', string>;
+  for (const [v, child] of variants) urls[v] = child.url;
+  const variantStreams: Record<string, number> = {};
+  const pidOf = (t: string): number | null =>
+    t === 'bare' ? bare.pid : t === 'loupe' ? loupe.pid : (variants.get(t as Variant)?.pid ?? null);
+  const streamCpu: Record<string, { mainMs: number; streams: number }> = {};
+  const eventCpu: Record<string, { mainMs: number; othersMs: number; events: number } | null> = {};
   const settledAll = async () => {
     await loupe.settled();
     await serve.settled();
+    for (const child of variants.values()) await child.settled();
   };
   const viaLoupe = { streams: 0, events: 0 };
   let peakRss = 0;
   const track = async (target: RealisticTarget, results: StreamResult[]) => {
+    if (variants.has(target as Variant)) variantStreams[target] = (variantStreams[target] ?? 0) + results.length;
     if (target !== 'loupe') return;
     viaLoupe.streams += results.length;
     viaLoupe.events += results.reduce((n, r) => n + r.events, 0);
@@ -110,24 +143,37 @@ export async function captureBench(scale: number, log: (line: string) => void): 
       for (let w = 0; w < WARM_WAVES; w++) {
         for (const t of REALISTIC_TARGETS) {
           await track(t, (await runWaves(urls[t], concurrency, 1, realisticSim)).results);
-          await loupe.settled();
+          await settledAll();
         }
       }
-      const ttfbs: Record<RealisticTarget, number[]> = { direct: [], tcp: [], bare: [], loupe: [] };
+      const ttfbs = Object.fromEntries(REALISTIC_TARGETS.map((t) => [t, []])) as unknown as Record<
+        RealisticTarget,
+        number[]
+      >;
       // Interleave targets wave by wave so drift in the machine's load hits all of them alike.
       for (let w = 0; w < waves; w++) {
         for (const t of rotate(REALISTIC_TARGETS, w)) {
+          const pid = pidOf(t);
+          const before = pid === null ? null : threadCpu(pid);
           const { results } = await runWaves(urls[t], concurrency, 1, realisticSim);
+          const cpu = pid === null ? null : cpuSince(before, threadCpu(pid));
+          if (cpu) {
+            const sum = (streamCpu[t] ??= { mainMs: 0, streams: 0 });
+            sum.mainMs += cpu.mainMs;
+            sum.streams += results.length;
+          }
           ttfbs[t].push(...results.map((r) => r.ttfbMs));
           await track(t, results);
           // Every wave starts on a quiet machine: Loupe's writer finishes the last wave's
           // writes, derivation and WAL checkpoint first, whichever target that wave drove.
-          await loupe.settled();
+          await settledAll();
         }
       }
       const stat = (t: RealisticTarget) => ({ p50: percentile(ttfbs[t], 50), p99: percentile(ttfbs[t], 99) });
-      const ttfb = { direct: stat('direct'), tcp: stat('tcp'), bare: stat('bare'), loupe: stat('loupe') };
-      const over = (t: 'tcp' | 'bare' | 'loupe') => ({
+      const ttfb = Object.fromEntries(
+        REALISTIC_TARGETS.map((t) => [t, stat(t)]),
+      ) as CaptureBenchReport['realistic'][0]['ttfb'];
+      const over = (t: RealisticTarget) => ({
         p50: ttfb[t].p50 - ttfb.direct.p50,
         p99: ttfb[t].p99 - ttfb.direct.p99,
       });
@@ -135,17 +181,17 @@ export async function captureBench(scale: number, log: (line: string) => void): 
         concurrency,
         samples: ttfbs.direct.length,
         ttfb,
-        overhead: { tcp: over('tcp'), bare: over('bare'), loupe: over('loupe') },
+        overhead: Object.fromEntries(
+          REALISTIC_TARGETS.filter((t) => t !== 'direct').map((t) => [t, over(t)]),
+        ) as CaptureBenchReport['realistic'][0]['overhead'],
       });
       log(`realistic ${concurrency} streams: done`);
     }
 
-    const rate: Record<Target, { events: number; ms: number }> = {
-      direct: { events: 0, ms: 0 },
-      bare: { events: 0, ms: 0 },
-      loupe: { events: 0, ms: 0 },
-      serve: { events: 0, ms: 0 },
-    };
+    const rate = Object.fromEntries(TARGETS.map((t) => [t, { events: 0, ms: 0 }])) as Record<
+      Target,
+      { events: number; ms: number }
+    >;
     // The service's run index grows with the recording, so `serve` first records as many
     // realistic streams as Loupe has by now, unmeasured.
     let viaServe = viaLoupe.streams;
@@ -163,7 +209,7 @@ export async function captureBench(scale: number, log: (line: string) => void): 
     for (let round = 0; round < SATURATION_WARM_ROUNDS; round++) {
       for (const t of TARGETS) {
         const { results } = await runPool(urls[t], 20, 60, saturationSim);
-        if (t !== 'serve') await track(t, results);
+        if (t !== 'serve') await track(t as RealisticTarget, results);
         await settledAll();
       }
     }
@@ -193,11 +239,26 @@ export async function captureBench(scale: number, log: (line: string) => void): 
     let round = 0;
     for (; round < minRounds || (rate.loupe.ms < 2000 * scale && round < 8 * minRounds); round++) {
       for (const t of rotate(TARGETS, round)) {
-        const pid = t === 'bare' ? bare.pid : t === 'loupe' ? loupe.pid : null;
+        const pid = pidOf(t);
         const cpuBefore = pid === null ? null : threadCpu(pid);
         const { results, wallMs } = await runPool(urls[t], 20, 60, saturationSim);
         rate[t].events += results.reduce((n, r) => n + r.events, 0);
         rate[t].ms += wallMs;
+        const variant = variants.get(t as Variant);
+        if (variant) {
+          // Counted as Loupe's blocks are: until its bytes are on disk.
+          const ended = performance.now();
+          await variant.recorded();
+          rate[t].ms += performance.now() - ended;
+          const cpu = cpuSince(cpuBefore, threadCpu(variant.pid));
+          const sum = (eventCpu[t] ??= { mainMs: 0, othersMs: 0, events: 0 });
+          if (cpu && sum) {
+            sum.mainMs += cpu.mainMs;
+            sum.othersMs += cpu.othersMs;
+            sum.events += results.reduce((n, r) => n + r.events, 0);
+          }
+          await variant.settled();
+        }
         if (t === 'loupe') {
           // "Relayed and recorded": Loupe's block lasts until its bytes are on disk. What is
           // left of deriving it (a cache, rebuilt by `loupe reindex`) and checkpointing the WAL
@@ -223,15 +284,13 @@ export async function captureBench(scale: number, log: (line: string) => void): 
         } else if (t === 'bare') {
           addCpu('bare', cpuSince(cpuBefore, threadCpu(bare.pid)));
         }
-        if (t !== 'serve') await track(t, results);
+        if (t !== 'serve') await track(t as RealisticTarget, results);
       }
     }
-    const eventsPerSec = {
-      direct: (rate.direct.events / rate.direct.ms) * 1000,
-      bare: (rate.bare.events / rate.bare.ms) * 1000,
-      loupe: (rate.loupe.events / rate.loupe.ms) * 1000,
-      serve: (rate.serve.events / rate.serve.ms) * 1000,
-    };
+    const eventsPerSec = Object.fromEntries(TARGETS.map((t) => [t, (rate[t].events / rate[t].ms) * 1000])) as Record<
+      Target,
+      number
+    >;
     log('saturation: done');
     const replay = await replayRow(
       urls.loupe,
@@ -253,11 +312,38 @@ export async function captureBench(scale: number, log: (line: string) => void): 
     }
     const loupeStats = await loupe.stats({ gc: true });
     log(`memory: ${viaLoupe.streams} streams through Loupe`);
+    // Each variant gets as many streams as Loupe, its RSS read the same way.
+    const variantReport: NonNullable<CaptureBenchReport['variants']> = {};
+    for (const [v, child] of variants) {
+      while ((variantStreams[v] ?? 0) < viaLoupe.streams) {
+        const batch = Math.min(1_000, viaLoupe.streams - (variantStreams[v] ?? 0));
+        await track(v, (await runPool(urls[v], 50, batch, { events: 40, gapMs: 0 })).results);
+      }
+      variantReport[v] = {
+        overBare: eventsPerSec[v] / eventsPerSec.bare,
+        streams: variantStreams[v] ?? 0,
+        rssMb: ((await child.stats({ gc: true })).rss ?? 0) / 2 ** 20,
+      };
+      await child.close();
+    }
 
     await loupe.close();
     const stored = countStoredEvents(dbPath);
     return {
       realistic,
+      ...(variantNames.length ? { variants: variantReport } : {}),
+      cpu: Object.fromEntries(
+        Object.entries(streamCpu).map(([t, c]) => {
+          const e = t === 'bare' || t === 'loupe' ? null : eventCpu[t];
+          return [
+            t,
+            {
+              perStreamUs: (c.mainMs * 1000) / c.streams,
+              perEventUs: e ? { main: (e.mainMs * 1000) / e.events, others: (e.othersMs * 1000) / e.events } : null,
+            },
+          ];
+        }),
+      ),
       saturation: {
         eventsPerSec,
         loupeOverBare: eventsPerSec.loupe / eventsPerSec.bare,
@@ -282,7 +368,14 @@ export async function captureBench(scale: number, log: (line: string) => void): 
       },
     };
   } finally {
-    await Promise.allSettled([bare.close(), tcp.close(), sim.close(), loupe.close(), serve.close()]);
+    await Promise.allSettled([
+      bare.close(),
+      tcp.close(),
+      sim.close(),
+      loupe.close(),
+      serve.close(),
+      ...[...variants.values()].map((c) => c.close()),
+    ]);
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -302,7 +395,7 @@ async function replayRow(
   loupe: ChildHandle,
 ): Promise<CaptureBenchReport['saturation']['replay']> {
   await loupe.recorded();
-  const replay = await spawnChild('replay', String(from), dbPath);
+  const replay = await spawnChild('replay', [String(from), dbPath]);
   try {
     const rate = { replay: { events: 0, ms: 0 }, loupe: { events: 0, ms: 0 } };
     for (let round = 0; round < rounds; round++) {

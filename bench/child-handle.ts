@@ -1,7 +1,7 @@
 // Starts a benchmark child process and talks to it over IPC.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { RELAY_HEAP_FLAGS } from '../electron/core/capture/relay-heap.js';
+import { RELAY_V8_FLAGS } from '../electron/core/capture/relay-heap.js';
 
 export interface ChildHandle {
   url: string;
@@ -18,13 +18,19 @@ export interface ChildHandle {
 
 const script = fileURLToPath(new URL('./children.js', import.meta.url));
 
+export interface ChildVariant {
+  /** Node options beyond --expose-gc; Loupe's children take bin/loupe.js's V8 flags by default. */
+  execArgv?: readonly string[];
+}
+
 export async function spawnChild(
   kind: 'sim' | 'bare' | 'tcp' | 'loupe' | 'serve' | 'replay',
-  ...args: string[]
+  args: string[],
+  variant: ChildVariant = {},
 ): Promise<ChildHandle> {
   const proc: ChildProcess = fork(script, [kind, ...args], {
-    // Loupe's child starts as `loupe serve` does (bin/loupe.js); the others with Node's defaults.
-    execArgv: ['--expose-gc', ...(kind === 'loupe' || kind === 'serve' ? RELAY_HEAP_FLAGS : [])],
+    // Loupe's children start as `loupe serve` does (bin/loupe.js); the others with Node's defaults.
+    execArgv: ['--expose-gc', ...(variant.execArgv ?? (kind === 'loupe' || kind === 'serve' ? RELAY_V8_FLAGS : []))],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   let nextId = 0;

@@ -48,7 +48,9 @@ const report: {
   cpus: os.cpus().length,
 };
 if (runs('capture')) {
-  report.capture = await captureBench(scale, log);
+  // `--compare defaultHeap`: variants of Loupe measured beside it (capture-bench.ts).
+  const compareAt = args.indexOf('--compare');
+  report.capture = await captureBench(scale, log, compareAt === -1 ? [] : (args[compareAt + 1] ?? '').split(','));
   printCapture(report.capture);
 }
 if (runs('trace')) {

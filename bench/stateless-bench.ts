@@ -65,7 +65,7 @@ export async function statelessBench(
   thenOpen?: (files: Array<{ turns: number; file: string }>, upstream: string) => Promise<void>,
 ): Promise<StatelessBenchReport> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-stateless-bench-'));
-  const sim = await spawnChild('sim');
+  const sim = await spawnChild('sim', []);
   try {
     const runs: StatelessRunFigures[] = [];
     const files: Array<{ turns: number; file: string }> = [];
@@ -88,7 +88,7 @@ export async function statelessBench(
 
 async function recordRun(dir: string, simUrl: string, turns: number): Promise<StatelessRunFigures> {
   const file = path.join(dir, `stateless-${turns}.loupe`);
-  const loupe = await spawnChild('loupe', simUrl, file);
+  const loupe = await spawnChild('loupe', [simUrl, file]);
   const startedAt = performance.now();
   try {
     await statelessAgent(`${loupe.url}/v1`, turns);

@@ -6,7 +6,6 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { RELAY_HEAP_FLAGS } from '../../electron/core/capture/relay-heap.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = path.join(ROOT, 'bin', 'loupe.js');
@@ -31,20 +30,18 @@ export function assertBuilt(): void {
 
 /**
  * `dbPath` names the recording (to start again on one); by default a fresh one in a new temp
- * folder. `oneProcess` starts node with the relay's heap flags itself, so `loupe` does not
- * relaunch (relaunch-plan.ts) and `child` is the serving process: for a test that kills it.
+ * folder. `child` is the serving process, for a test that kills it.
  */
 export async function serve(
   upstream: string,
   extra: string[] = [],
-  options: { dbPath?: string; oneProcess?: boolean } = {},
+  options: { dbPath?: string } = {},
 ): Promise<Served> {
   const dbPath = options.dbPath ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-e2e-')), 'e2e.loupe');
   const dir = path.dirname(dbPath);
-  const flags = options.oneProcess ? RELAY_HEAP_FLAGS : [];
   const child = spawn(
     process.execPath,
-    [...flags, BIN, 'serve', '--port', '0', '--db', dbPath, '--upstream', upstream, ...extra],
+    [BIN, 'serve', '--port', '0', '--db', dbPath, '--upstream', upstream, ...extra],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let err = '';

@@ -15,7 +15,6 @@ import { snapshotIsCurrent } from './store/run-snapshot.js';
 import { WRITER_KEY } from './store/recording-lock.js';
 import { copyAsSchemaV1 } from '../../test/support/schema-v1-copy.js';
 import { eventually } from '../../test/support/harness.js';
-import { parentOf } from '../../test/support/proc.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = path.join(root, 'bin', 'loupe.js');
@@ -95,8 +94,7 @@ describe('loupe CLI', () => {
 
     // One writer per file: a second proxy or a reindex is refused with one line, not let in
     // to fail every write (both would number exchanges from the same start).
-    // The process named is the one that writes: the server `loupe` relaunched with the relay's
-    // heap flags (ADR 15), whose parent is the `loupe` started here.
+    // The process named is the one that writes: the `loupe` started here.
     const claim = () => {
       const conn = new Database(db, { readonly: true });
       try {
@@ -106,7 +104,7 @@ describe('loupe CLI', () => {
       }
     };
     const server = (JSON.parse(claim()!) as { pid: number }).pid;
-    expect(parentOf(server)).toBe(child.pid);
+    expect(server).toBe(child.pid);
     const inUse = new RegExp(`is being recorded by another Loupe \\(process ${server}\\)`);
     const second = spawnSync(process.execPath, [bin, 'serve', '--port', '0', '--db', db, '--upstream', sim.url], {
       encoding: 'utf8',

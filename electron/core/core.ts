@@ -8,7 +8,6 @@
 // `db` here is this thread's connection, for reads.
 import { EventEmitter } from 'node:events';
 import { startProxy, type RunningProxy } from './capture/proxy-server.js';
-import { tierRelayCodeSooner } from './capture/relay-tiering.js';
 import type { Db } from './store/db.js';
 import { openLocked } from './store/recording-lock.js';
 import { Recorder, type RecorderHealth } from './store/recorder.js';
@@ -73,7 +72,6 @@ export interface Core {
 }
 
 export async function startCore(options: CoreOptions): Promise<Core> {
-  tierRelayCodeSooner();
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   // One writer per file: a second Loupe on it is refused here, before it migrates or writes.
   const { db, lock } = openLocked(options.dbPath, {

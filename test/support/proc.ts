@@ -1,17 +1,10 @@
-// Linux process facts from /proc, for tests that look past `loupe`'s launcher (ADR 15) at
-// the process it started.
+// Linux process facts from /proc, for tests that measure a process tree.
 import fs from 'node:fs';
 
 /** The parent pid in /proc/<pid>/stat (the field after the state, past the parenthesised name). */
 export function parentOf(pid: number): number {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-}
-
-/** The process group id in /proc/<pid>/stat. */
-export function processGroupOf(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
 }
 
 /** The processes whose parent is `pid`. */

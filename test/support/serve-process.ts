@@ -65,10 +65,7 @@ export async function startServe(db: string, upstream: string): Promise<ServePro
   };
 }
 
-/**
- * The process that writes `db`: the server `loupe serve` relaunched (ADR 15), not the
- * launcher a test spawned. A test stops it (SIGSTOP) to hold the file as it stands.
- */
+/** The process that writes `db`, as its claim names it. A test stops it (SIGSTOP) to hold the file as it stands. */
 export function writerPid(db: string): number {
   const conn = new Database(db, { readonly: true });
   try {

@@ -1,5 +1,5 @@
 // What forwarding needs from the client's side of an exchange. Node's IncomingMessage and
-// ServerResponse fit it, and so do the fast path's FastRequest and FastResponse (ADR 9),
+// ServerResponse fit it, and so do the fast path's SocketRequest and SocketResponse (ADR 9),
 // so forward-http's ordering, backpressure and error rules are written once for both.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';

@@ -8,7 +8,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { ExchangeState } from '../../../shared/capture/exchange.js';
 import { firstHeaderValue } from '../../../shared/capture/hop-headers.js';
-import { proxyErrorBody, type ProxyErrorCode } from '../../../shared/capture/proxy-error.js';
+import { proxyErrorBody, type ProxyErrorCode } from './proxy-error.js';
 import { parseRoute } from '../../../shared/capture/route.js';
 import type { RecordedHttpAnswer } from '../replay/recorded-answer.js';
 import { decodedRequestBody, readRequestBody } from '../replay/request-body.js';

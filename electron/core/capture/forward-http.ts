@@ -18,11 +18,11 @@ import {
   pairHeaders,
   upstreamRequestHeaders,
 } from '../../../shared/capture/hop-headers.js';
-import { proxyErrorBody, upstreamFailure, type ProxyError } from '../../../shared/capture/proxy-error.js';
+import { proxyErrorBody, upstreamFailure, type ProxyError } from './proxy-error.js';
 import type { Redactor } from '../../../shared/capture/redact.js';
-import { requestTargetProblem } from '../../../shared/capture/request-target.js';
+import { requestTargetProblem } from './request-target.js';
 import { upstreamPath, type UpstreamTarget } from '../../../shared/capture/upstream-url.js';
-import type { UpstreamPool } from './upstream-agent.js';
+import type { UpstreamPool } from './upstream-pool.js';
 import type { UpstreamRequest } from './upstream-call.js';
 import { beginExchange } from './begin-exchange.js';
 import type { RelayTap } from './guard-tap.js';

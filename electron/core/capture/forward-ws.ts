@@ -15,20 +15,11 @@ import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer, type PerMessageDeflateOptions } from 'ws';
 import type { ExchangeState, HeaderList } from '../../../shared/capture/exchange.js';
 import { firstHeaderValue, pairHeaders, upstreamRequestHeaders } from '../../../shared/capture/hop-headers.js';
-import {
-  proxyErrorBody,
-  proxyErrorResponse,
-  upstreamFailure,
-  type ProxyError,
-} from '../../../shared/capture/proxy-error.js';
-import { requestTargetProblem } from '../../../shared/capture/request-target.js';
+import { proxyErrorBody, proxyErrorResponse, upstreamFailure, type ProxyError } from './proxy-error.js';
+import { requestTargetProblem } from './request-target.js';
 import { upstreamPath } from '../../../shared/capture/upstream-url.js';
-import {
-  clientDeflateAcceptance,
-  upstreamDeflateOffer,
-  type DeflateOptions,
-} from '../../../shared/capture/websocket-deflate.js';
-import { websocketHandshakeProblem } from '../../../shared/capture/websocket-handshake.js';
+import { clientDeflateAcceptance, upstreamDeflateOffer, type DeflateOptions } from './websocket-deflate.js';
+import { websocketHandshakeProblem } from './websocket-handshake.js';
 import { upstreamFailureLine, type ForwardContext } from './forward-http.js';
 import { beginExchange } from './begin-exchange.js';
 import { CLOSE_HANDSHAKE_MS } from './open-exchanges.js';
@@ -243,7 +234,7 @@ export function forwardWebSocket(ctx: ForwardContext, req: IncomingMessage, sock
   };
   socket.on('data', keepEarly);
   socket.resume(); // Node's server leaves an upgraded socket paused
-  // The proxy's sockets are half-open (fast-server.ts): a client that stopped sending before
+  // The proxy's sockets are half-open (client-server.ts): a client that stopped sending before
   // it had a WebSocket is gone, and its socket must be closed here.
   socket.once('end', () => {
     if (!clientWs) socket.destroy();

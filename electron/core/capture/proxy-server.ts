@@ -2,20 +2,20 @@
 // one upstream and taps the traffic into a CaptureSink. It binds loopback only because it
 // relays the user's API key; nothing off this machine should be able to use it.
 //
-// Connections arrive at the fast server (ADR 9), which answers the plain requests SDKs send
+// Connections arrive at the client server (client-server.ts, ADR 9), which answers the plain requests SDKs send
 // itself and hands anything else (WebSocket upgrades, chunked uploads, malformed input) to a
 // Node http.Server that never listens on its own.
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { CaptureSink } from '../../../shared/capture/exchange.js';
-import { proxyErrorResponse } from '../../../shared/capture/proxy-error.js';
+import { proxyErrorResponse } from './proxy-error.js';
 import { createRedactor } from '../../../shared/capture/redact.js';
 import { parseUpstream } from '../../../shared/capture/upstream-url.js';
 import { forwardHttp } from './forward-http.js';
 import { forwardFork, isForkPath, type ForkRoutes } from './forward-fork.js';
 import { forwardWebSocket } from './forward-ws.js';
-import { createFastServer } from './fast-server.js';
-import { createUpstreamPool } from './upstream-agent.js';
+import { createClientServer } from './client-server.js';
+import { createUpstreamPool } from './upstream-pool.js';
 import { OpenExchanges, type Drained } from './open-exchanges.js';
 
 export const DEFAULT_PROXY_PORT = 7455;
@@ -146,7 +146,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     (req, res) => onRequest(req, res),
   );
   // Node starts the connection tracking that enforces headersTimeout when its server emits
-  // 'listening'. This one never listens (the fast server hands it sockets), so without this
+  // 'listening'. This one never listens (the client server hands it sockets), so without this
   // the connections it reads have no head deadline at all.
   fallback.emit('listening');
   fallback.on('upgrade', (req: http.IncomingMessage, socket: Socket, head: Buffer) => {
@@ -163,7 +163,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       ),
     );
   });
-  const fast = createFastServer({
+  const fast = createClientServer({
     onRequest: (req, res) => onRequest(req, res),
     fallback,
     keepAliveMs: KEEP_ALIVE_MS,

@@ -1,6 +1,6 @@
 // One forwarded request to the upstream, as forward-http sees it, whichever client carries
-// it: the lean wire client for direct connections (wire-call.ts) or Node's http client
-// through a corporate proxy (node-call.ts). Keeping one small contract lets the relay's
+// it: Loupe's own HTTP/1.1 client for direct connections (upstream-client.ts) or Node's
+// http client through a corporate proxy (tunnel-call.ts). Keeping one small contract lets the relay's
 // ordering, backpressure and error rules live in one place (forward-http.ts).
 import type { HeaderList } from '../../../shared/capture/exchange.js';
 
@@ -34,7 +34,7 @@ export interface UpstreamCallEvents {
    * body is chunked on the wire, a client that reads the wire itself calls this instead of
    * onData, once per read: `framed` is every byte of the body's framing in that read, in
    * order (sizes, data, the last chunk, trailers; never the head or stray bytes after the
-   * end), and `bodies` the de-chunked pieces within it. Node's client (node-call.ts) never
+   * end), and `bodies` the de-chunked pieces within it. Node's client (tunnel-call.ts) never
    * calls it; its bodies come de-chunked through onData.
    */
   onChunkedRead?(framed: Buffer, bodies: Buffer[]): void;

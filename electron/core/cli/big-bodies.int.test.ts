@@ -1,8 +1,8 @@
 // Memory against body size, measured where users feel it: the whole `loupe serve` process
-// tree (the launcher and the server it relaunches, whose store writer and API service are
-// threads of it), with a 200 MB streamed answer and a 200 MB request body going through
-// it, derived, and read back through the UI's API. Peak RSS (VmHWM) must stay under a
-// bound that does not grow with the body, and the bytes on disk must be the bytes sent.
+// tree (the server, whose store writer and API service are threads of it), with a 200 MB
+// streamed answer and a 200 MB request body going through it, derived, and read back
+// through the UI's API. Peak RSS (VmHWM) must stay under a bound that does not grow with
+// the body, and the bytes on disk must be the bytes sent.
 // Uses the built dist/: run `npm run build` before running this file alone.
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';

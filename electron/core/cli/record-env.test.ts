@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inheritedUpstream, withLoopbackNoProxy } from './record-env.js';
-import { exitStatusOf } from './exit-status.js';
+import { exitStatusOf } from './run-child.js';
 
 describe("loupe record: the command's environment", () => {
   it("takes the command's own OPENAI_BASE_URL as the upstream", () => {

@@ -1,7 +1,7 @@
 // Runs the command after `--` for `loupe record` and `loupe replay`, with OPENAI_BASE_URL
 // pointed at Loupe, and resolves with its exit status (a signal as 128 + its number).
 import { spawn } from 'node:child_process';
-import { exitStatusOf } from './exit-status.js';
+import os from 'node:os';
 import { withLoopbackNoProxy } from './record-env.js';
 
 export interface RunningChild {
@@ -41,4 +41,9 @@ export function runChild(cmd: string, args: string[], baseUrl: string): RunningC
       process.off('SIGTERM', forward);
     },
   };
+}
+
+/** What a shell reports for a command killed by `signal`: 128 plus its number (SIGSEGV 139, SIGPIPE 141). */
+export function exitStatusOf(signal: NodeJS.Signals | null): number {
+  return 128 + ((signal && os.constants.signals[signal]) || 1);
 }

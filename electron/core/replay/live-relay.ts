@@ -16,7 +16,7 @@ import { forwardHttp, type ForwardContext } from '../capture/forward-http.js';
 import { NULL_SINK } from '../capture/guard-tap.js';
 import { OpenExchanges } from '../capture/open-exchanges.js';
 import { DEFAULT_MAX_WEBSOCKET_MESSAGE_BYTES, DEFAULT_UPSTREAM_TIMEOUT_MS } from '../capture/proxy-server.js';
-import { createUpstreamPool } from '../capture/upstream-agent.js';
+import { createUpstreamPool } from '../capture/upstream-pool.js';
 
 export interface LiveRelay {
   /** Forwards a request whose body was read whole (to be matched) as the client sent it. */

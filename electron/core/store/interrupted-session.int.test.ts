@@ -168,8 +168,7 @@ describe('a session that did not close cleanly', () => {
   it('after SIGKILL mid-stream, the next `loupe serve` ends the stream it left open', async () => {
     assertBuilt();
     const dbPath = path.join(dir, 'killed.loupe');
-    // One process: killing `loupe`'s launcher would let the server it started shut down cleanly.
-    const first = await serve(sim.url, [], { dbPath, oneProcess: true });
+    const first = await serve(sim.url, [], { dbPath });
     // A stream that will still be running when the proxy dies.
     const res = await fetch(`${first.proxy}/responses`, {
       method: 'POST',

@@ -9,7 +9,6 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { assertBuilt, ROOT, serve } from '../../../e2e/support/serve.js';
-import { RELAY_HEAP_FLAGS } from '../capture/relay-heap.js';
 import { openDb } from './db.js';
 import { openLocked, readClaim, RecordingInUseError, WRITER_KEY } from './recording-lock.js';
 
@@ -64,11 +63,10 @@ function claimIn(target: string): string | undefined {
 
 /** A second `loupe serve` on `db`, expected to be refused at once. */
 function secondServe(db: string) {
-  return spawnSync(
-    process.execPath,
-    [...RELAY_HEAP_FLAGS, BIN, 'serve', '--port', '0', '--db', db, '--upstream', NO_UPSTREAM],
-    { encoding: 'utf8', timeout: 30_000 },
-  );
+  return spawnSync(process.execPath, [BIN, 'serve', '--port', '0', '--db', db, '--upstream', NO_UPSTREAM], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
 }
 
 describe('openLocked', () => {
@@ -139,7 +137,7 @@ describe('openLocked', () => {
 describe('a second Loupe on a recording another Loupe is writing', () => {
   it('is refused through a symlink and through a hard link, not let in to fail every write', async () => {
     assertBuilt();
-    const first = await serve(NO_UPSTREAM, [], { dbPath: file, oneProcess: true });
+    const first = await serve(NO_UPSTREAM, [], { dbPath: file });
     onTestFinished(() => void first.stop());
     const holder = first.child.pid!;
     const symlink = path.join(dir, 'via-symlink.loupe');
@@ -162,7 +160,7 @@ describe('a second Loupe on a recording another Loupe is writing', () => {
     assertBuilt();
     // The killed Loupe's parent is a shell that `exec`s sleep, which never reaps: the dead
     // Loupe stays a zombie for as long as this test needs.
-    const script = `"${process.execPath}" ${RELAY_HEAP_FLAGS.join(' ')} "${BIN}" serve --port 0 --db "${file}" --upstream ${NO_UPSTREAM} 2>/dev/null & echo "$!"; exec sleep 60`;
+    const script = `"${process.execPath}" "${BIN}" serve --port 0 --db "${file}" --upstream ${NO_UPSTREAM} 2>/dev/null & echo "$!"; exec sleep 60`;
     const parent = spawn('sh', ['-c', script], { stdio: ['ignore', 'pipe', 'ignore'] });
     onTestFinished(() => void parent.kill('SIGKILL'));
     const lines = readline.createInterface({ input: parent.stdout! })[Symbol.asyncIterator]();
@@ -173,7 +171,7 @@ describe('a second Loupe on a recording another Loupe is writing', () => {
     process.kill(pid, 'SIGKILL');
     while (stateOf(pid) !== 'Z') await new Promise((r) => setTimeout(r, 5));
 
-    const second = await serve(NO_UPSTREAM, [], { dbPath: file, oneProcess: true });
+    const second = await serve(NO_UPSTREAM, [], { dbPath: file });
     try {
       expect(stateOf(pid)).toBe('Z');
       expect(second.stderr()).not.toMatch(/being recorded/);

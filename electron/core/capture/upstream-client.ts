@@ -1,4 +1,4 @@
-// The lean upstream client (ADR 8): writes the request head and body straight to a pooled
+// Loupe's own HTTP/1.1 client for direct upstreams (ADR 8): writes the request head and body straight to a pooled
 // socket and parses the answer with ResponseParser, without Node's ClientRequest, Agent and
 // IncomingMessage layers. On this 2-core machine those layers cost about 1.5 ms of TTFB per
 // streamed response; a socket relay costs about 0.6 ms.
@@ -7,7 +7,7 @@
 // ended on its own framing; anything else (an early answer, stray bytes, a close-delimited
 // body, an error) closes it.
 import type net from 'node:net';
-import { ResponseParseError, ResponseParser } from '../../../shared/capture/response-parser.js';
+import { ResponseParseError, ResponseParser } from './response-parser.js';
 import {
   silenceTimeout,
   type StartUpstreamCall,
@@ -15,17 +15,17 @@ import {
   type UpstreamCallEvents,
   type UpstreamRequest,
 } from './upstream-call.js';
-import type { WireConnections, WireOwner } from './wire-connections.js';
+import type { UpstreamConnections, ConnectionOwner } from './upstream-connections.js';
 
 const CRLF = Buffer.from('\r\n');
 const LAST_CHUNK = Buffer.from('0\r\n\r\n');
 
-export function wireCaller(connections: WireConnections, timeoutMs: number): StartUpstreamCall {
-  return (request, events) => startWireCall(connections, timeoutMs, request, events);
+export function directCaller(connections: UpstreamConnections, timeoutMs: number): StartUpstreamCall {
+  return (request, events) => startDirectCall(connections, timeoutMs, request, events);
 }
 
-function startWireCall(
-  connections: WireConnections,
+function startDirectCall(
+  connections: UpstreamConnections,
   timeoutMs: number,
   request: UpstreamRequest,
   events: UpstreamCallEvents,
@@ -57,8 +57,8 @@ function startWireCall(
         if (relaysFraming && parser.chunked) gathered = [];
       },
       onBody: (bytes) => {
-        if (gathered) gathered.push(bytes as Buffer);
-        else if (!over) events.onData(bytes as Buffer);
+        if (gathered) gathered.push(bytes);
+        else if (!over) events.onData(bytes);
       },
       onEnd: () => {
         responseEnded = true;
@@ -85,7 +85,7 @@ function startWireCall(
     events.onEnd();
   };
 
-  const owner: WireOwner = {
+  const owner: ConnectionOwner = {
     onData(chunk) {
       if (over) return;
       let parseError: unknown = null;

@@ -7,8 +7,6 @@
 // reused. It never throws away what it cannot parse silently: a malformed head or chunk
 // framing is a ResponseParseError, which the caller reports as a broken upstream.
 
-import { latin1 } from './latin1.js';
-
 export interface ParsedResponseHead {
   status: number;
   statusText: string;
@@ -18,7 +16,7 @@ export interface ParsedResponseHead {
 
 export interface ResponseParserEvents {
   onHead(head: ParsedResponseHead): void;
-  onBody(bytes: Uint8Array): void;
+  onBody(bytes: Buffer): void;
   onEnd(): void;
 }
 
@@ -37,7 +35,7 @@ type State = 'head' | 'length' | 'chunk-size' | 'chunk-data' | 'chunk-end' | 'tr
 export class ResponseParser {
   private state: State = 'head';
   /** Bytes of a head, size line or trailer line split across chunks. */
-  private partial: Uint8Array[] = [];
+  private partial: Buffer[] = [];
   private partialLength = 0;
   private remaining = 0;
   private persistent = false;
@@ -73,7 +71,7 @@ export class ResponseParser {
     return this.state === 'done' && this.persistent && !this.trailing;
   }
 
-  push(chunk: Uint8Array): void {
+  push(chunk: Buffer): void {
     const span = this.wireSpan;
     span.from = 0;
     span.to = 0;
@@ -140,7 +138,7 @@ export class ResponseParser {
     );
   }
 
-  private readHead(chunk: Uint8Array, at: number): number {
+  private readHead(chunk: Buffer, at: number): number {
     // A head split across chunks (rare: heads are small) is searched whole, joined with
     // what was kept; the terminator itself may straddle the join.
     const kept = this.partialLength;
@@ -154,7 +152,7 @@ export class ResponseParser {
     }
     if (end > MAX_HEAD_BYTES)
       throw new ResponseParseError(`the upstream's response head is larger than ${MAX_HEAD_BYTES} bytes`);
-    this.onHead(latin1(bytes.subarray(0, end)));
+    this.onHead(bytes.toString('latin1', 0, end));
     return at + end - kept;
   }
 
@@ -227,7 +225,7 @@ export class ResponseParser {
     this.state = 'until-close';
   }
 
-  private onSizeLine(line: Uint8Array): void {
+  private onSizeLine(line: Buffer): void {
     let size = 0;
     let digits = 0;
     for (const byte of line) {
@@ -240,7 +238,7 @@ export class ResponseParser {
     const rest = line[digits];
     if (!digits || digits > 12 || (rest !== undefined && rest !== 0x3b && rest !== 0x20 && rest !== 0x09)) {
       throw new ResponseParseError(
-        `the upstream sent an invalid chunk size line: ${JSON.stringify(latin1(line).slice(0, 40))}`,
+        `the upstream sent an invalid chunk size line: ${JSON.stringify(line.toString('latin1', 0, 40))}`,
       );
     }
     if (size === 0) {
@@ -252,7 +250,7 @@ export class ResponseParser {
   }
 
   /** Hands on up to `remaining` body bytes from `at`; returns where reading stopped. */
-  private readCounted(chunk: Uint8Array, at: number): number {
+  private readCounted(chunk: Buffer, at: number): number {
     const n = Math.min(this.remaining, chunk.length - at);
     this.events.onBody(chunk.subarray(at, at + n));
     this.remaining -= n;
@@ -260,7 +258,7 @@ export class ResponseParser {
   }
 
   /** Reads one line (LF-terminated, CR stripped) that may span chunks; returns where reading stopped. */
-  private readLine(chunk: Uint8Array, at: number, onLine: (line: Uint8Array) => void): number {
+  private readLine(chunk: Buffer, at: number, onLine: (line: Buffer) => void): number {
     const lf = chunk.indexOf(LF, at);
     if (lf < 0) {
       this.keep(chunk.subarray(at));
@@ -279,16 +277,16 @@ export class ResponseParser {
     this.events.onEnd();
   }
 
-  private keep(bytes: Uint8Array): void {
+  private keep(bytes: Buffer): void {
     // Copied: the caller may reuse its buffer once push() returns.
     this.partial.push(bytes.slice());
     this.partialLength += bytes.length;
   }
 
   /** The kept bytes followed by `tail`, clearing what was kept. */
-  private take(tail: Uint8Array): Uint8Array {
+  private take(tail: Buffer): Buffer {
     if (!this.partial.length) return tail;
-    const out = new Uint8Array(this.partialLength + tail.length);
+    const out = Buffer.allocUnsafe(this.partialLength + tail.length);
     let at = 0;
     for (const p of this.partial) {
       out.set(p, at);
@@ -302,7 +300,7 @@ export class ResponseParser {
 }
 
 /** Index just past the blank line (CRLF CRLF, or bare LFs) ending a head, searching from `from`; or -1. */
-function findHeadEnd(bytes: Uint8Array, from: number): number {
+function findHeadEnd(bytes: Buffer, from: number): number {
   for (let i = bytes.indexOf(LF, from); i >= 0; i = bytes.indexOf(LF, i + 1)) {
     if (bytes[i + 1] === LF) return i + 2;
     if (bytes[i + 1] === CR && bytes[i + 2] === LF) return i + 3;

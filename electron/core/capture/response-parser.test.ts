@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ResponseParseError, ResponseParser, type ParsedResponseHead } from './response-parser.js';
 
-const enc = (s: string) => new TextEncoder().encode(s);
+const enc = (s: string) => Buffer.from(s);
 
 /** Feeds `wire` in pieces of `step` bytes (every split point, when 1) and collects what came out. */
 function parse(wire: string, options: { step?: number; head?: boolean; close?: boolean } = {}) {

@@ -17,12 +17,12 @@
 // with a 503 (see DEFAULT_MAX_HALF_OPEN in proxy-server.ts); established ones never are.
 import type http from 'node:http';
 import net from 'node:net';
-import { proxyErrorResponse } from '../../../shared/capture/proxy-error.js';
-import { readRequestHead, type SimpleRequestHead } from '../../../shared/capture/request-head.js';
-import { FastRequest, FastResponse, type ExchangeHost } from './fast-exchange.js';
+import { proxyErrorResponse } from './proxy-error.js';
+import { readRequestHead, type SimpleRequestHead } from './request-head.js';
+import { SocketRequest, SocketResponse, type ExchangeHost } from './socket-exchange.js';
 
-export interface FastServerOptions {
-  onRequest(req: FastRequest, res: FastResponse): void;
+export interface ClientServerOptions {
+  onRequest(req: SocketRequest, res: SocketResponse): void;
   /** Takes every connection the fast path does not read; its own 'connection' logic runs as for any socket. */
   fallback: http.Server;
   /**
@@ -41,7 +41,7 @@ export interface FastServerOptions {
   onRefused(): void;
 }
 
-export interface FastServer {
+export interface ClientServer {
   readonly server: net.Server;
   /** For shutdown: closes the fast path's idle connections now, and each busy one once its exchange is done. */
   closeWhenIdle(): void;
@@ -52,8 +52,8 @@ const REQUEST_TIMEOUT = Buffer.from('HTTP/1.1 408 Request Timeout\r\nConnection:
 /** How long a refused connection may take to read its 503 and close before it is cut. */
 const REFUSED_LINGER_MS = 1_000;
 
-export function createFastServer(options: FastServerOptions): FastServer {
-  const idle = new Set<FastConnection>();
+export function createClientServer(options: ClientServerOptions): ClientServer {
+  const idle = new Set<ClientConnection>();
   const state: ServerState = { closing: false, halfOpen: 0 };
   const refusal = Buffer.from(
     proxyErrorResponse(
@@ -74,7 +74,7 @@ export function createFastServer(options: FastServerOptions): FastServer {
       return;
     }
     options.onConnection(socket);
-    new FastConnection(socket, options, idle, state);
+    new ClientConnection(socket, options, idle, state);
   });
   return {
     server,
@@ -103,10 +103,10 @@ function refuse(socket: net.Socket, refusal: Buffer): void {
   socket.once('close', () => clearTimeout(cut));
 }
 
-class FastConnection implements ExchangeHost {
+class ClientConnection implements ExchangeHost {
   /** Bytes read and not yet used: a partial head, or a pipelined request waiting its turn. */
   private pending: Buffer | null = null;
-  private exchange: { req: FastRequest; res: FastResponse; bodyLeft: number; answered: boolean } | null = null;
+  private exchange: { req: SocketRequest; res: SocketResponse; bodyLeft: number; answered: boolean } | null = null;
   private clientEnded = false;
   /** Runs while a head is overdue to be complete; null when none is being waited for. */
   private headDeadline: NodeJS.Timeout | null = null;
@@ -119,8 +119,8 @@ class FastConnection implements ExchangeHost {
 
   constructor(
     readonly socket: net.Socket,
-    private readonly options: FastServerOptions,
-    private readonly idle: Set<FastConnection>,
+    private readonly options: ClientServerOptions,
+    private readonly idle: Set<ClientConnection>,
     private readonly server: ServerState,
   ) {
     server.halfOpen++;
@@ -194,8 +194,8 @@ class FastConnection implements ExchangeHost {
     this.headDone();
     socket.setTimeout(0);
     this.pending = null;
-    const req = new FastRequest(head, this);
-    const res = new FastResponse(this, head.method);
+    const req = new SocketRequest(head, this);
+    const res = new SocketResponse(this, head.method);
     const ex = { req, res, bodyLeft: head.contentLength, answered: false };
     this.exchange = ex;
     try {

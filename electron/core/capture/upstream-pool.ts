@@ -1,16 +1,16 @@
 // One keep-alive connection pool to the upstream, reused by every forwarded request, so a
-// busy agent does not pay a TLS handshake per call. Direct upstreams are called with the
-// lean wire client (ADR 8). HTTPS_PROXY/HTTP_PROXY and NO_PROXY are honoured for corporate
-// networks: calls then go through Node's client and the proxy agent's tunnel (CONNECT),
+// busy agent does not pay a TLS handshake per call. Direct upstreams are called with
+// Loupe's own client (upstream-client.ts, ADR 8). HTTPS_PROXY/HTTP_PROXY and NO_PROXY are
+// honoured for corporate networks: calls then go through Node's client and the proxy agent's tunnel (CONNECT),
 // which WebSocket upgrades use too.
 import type http from 'node:http';
 import { HttpsProxyAgent } from 'https-proxy-agent';
-import { bypassesProxy, proxyFromEnv } from '../../../shared/capture/no-proxy.js';
+import { bypassesProxy, proxyFromEnv } from './no-proxy.js';
 import type { UpstreamTarget } from '../../../shared/capture/upstream-url.js';
-import { nodeCaller } from './node-call.js';
+import { tunnelCaller } from './tunnel-call.js';
 import type { StartUpstreamCall } from './upstream-call.js';
-import { wireCaller } from './wire-call.js';
-import { WireConnections } from './wire-connections.js';
+import { directCaller } from './upstream-client.js';
+import { UpstreamConnections } from './upstream-connections.js';
 
 const POOL = {
   keepAlive: true,
@@ -39,12 +39,12 @@ export function createUpstreamPool(
     ? null
     : proxyFromEnv(target.protocol, env);
   if (!proxy) {
-    const wire = new WireConnections(target);
-    return { call: wireCaller(wire, timeoutMs), tunnel: null, via: null, destroy: () => wire.destroy() };
+    const wire = new UpstreamConnections(target);
+    return { call: directCaller(wire, timeoutMs), tunnel: null, via: null, destroy: () => wire.destroy() };
   }
   const tunnel = new HttpsProxyAgent(proxy, POOL) as unknown as http.Agent;
   return {
-    call: nodeCaller(target, tunnel, timeoutMs),
+    call: tunnelCaller(target, tunnel, timeoutMs),
     tunnel,
     via: withoutCredentials(proxy),
     destroy: () => tunnel.destroy(),

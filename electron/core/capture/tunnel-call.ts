@@ -7,7 +7,7 @@ import type { UpstreamTarget } from '../../../shared/capture/upstream-url.js';
 import { flattenHeaders } from '../../../shared/capture/hop-headers.js';
 import { silenceTimeout, type StartUpstreamCall } from './upstream-call.js';
 
-export function nodeCaller(target: UpstreamTarget, agent: http.Agent, timeoutMs: number): StartUpstreamCall {
+export function tunnelCaller(target: UpstreamTarget, agent: http.Agent, timeoutMs: number): StartUpstreamCall {
   return (request, events) => {
     let over = false;
     let timedOut = false;

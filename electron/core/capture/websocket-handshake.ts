@@ -3,7 +3,7 @@
 // request failing one would be refused there only after the upstream had accepted, leaving
 // an upstream connection open for nobody. Here it gets a clear 400 instead.
 
-import { firstHeaderValue } from './hop-headers.js';
+import { firstHeaderValue } from '../../../shared/capture/hop-headers.js';
 
 const KEY = /^[+/0-9A-Za-z]{22}==$/;
 

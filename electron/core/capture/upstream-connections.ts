@@ -1,4 +1,4 @@
-// Keep-alive connections to a direct upstream for the lean wire client (ADR 8): plain TCP
+// Keep-alive connections to a direct upstream for Loupe's own upstream client (upstream-client.ts, ADR 8): plain TCP
 // or TLS sockets, reused last-in first-out so the warmest connection carries the next call,
 // closed after a quiet spell so a server's own idle timeout rarely races a reuse.
 //
@@ -8,7 +8,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import type { UpstreamTarget } from '../../../shared/capture/upstream-url.js';
 
-export interface WireOwner {
+export interface ConnectionOwner {
   onData(chunk: Buffer): void;
   /** The socket closed (the upstream ended it, or it was reset); `err` when it failed. */
   onClose(err: Error | null): void;
@@ -18,11 +18,11 @@ export interface WireOwner {
 
 interface Slot {
   socket: net.Socket;
-  owner: WireOwner | null;
+  owner: ConnectionOwner | null;
   error: Error | null;
 }
 
-export interface WireConnectionOptions {
+export interface UpstreamConnectionOptions {
   /**
    * Idle sockets close after this long (default 15 s: an agent's pause between calls rarely pays a new TLS handshake).
    */
@@ -30,7 +30,7 @@ export interface WireConnectionOptions {
   maxIdle?: number;
 }
 
-export class WireConnections {
+export class UpstreamConnections {
   private readonly idle: Slot[] = [];
   private readonly all = new Set<Slot>();
   private readonly slots = new WeakMap<net.Socket, Slot>();
@@ -41,14 +41,14 @@ export class WireConnections {
 
   constructor(
     private readonly target: UpstreamTarget,
-    options: WireConnectionOptions = {},
+    options: UpstreamConnectionOptions = {},
   ) {
     this.idleMs = options.idleMs ?? 15_000;
     this.maxIdle = options.maxIdle ?? 64;
   }
 
   /** A connected (or connecting) socket owned by `owner` until released or destroyed. */
-  acquire(owner: WireOwner): net.Socket {
+  acquire(owner: ConnectionOwner): net.Socket {
     if (this.closed) throw shuttingDown();
     let slot = this.idle.pop();
     // A socket the server just half-closed is not destroyed until a later turn: skip it too.

@@ -88,7 +88,7 @@ async function loupeFor(upstream: string): Promise<Harness> {
   return h;
 }
 
-describe('the wire client', () => {
+describe('the direct upstream client', () => {
   it('streams a body sent without a length upstream chunked, whole, and records it', async () => {
     const got: { te?: string; body?: string } = {};
     const up = await httpUpstream((req, res) => {

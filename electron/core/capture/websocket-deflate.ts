@@ -13,6 +13,8 @@
 // The message cap applies after decompression: ws checks maxPayload while it inflates, so a
 // small frame that inflates past the cap is refused with 1009 like any oversized message.
 
+import { isToken } from './http-token.js';
+
 /** The `ws` PerMessageDeflate options for one leg (client side: what to offer; server side: what to accept with). */
 export interface DeflateOptions {
   serverNoContextTakeover?: true;
@@ -27,7 +29,6 @@ interface Extension {
   params: Params;
 }
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const DEFLATE = 'permessage-deflate';
 
 /** The extensions of a Sec-WebSocket-Extensions value, or null when it is not plain tokens. */
@@ -36,13 +37,13 @@ export function parseExtensions(header: string): Extension[] | null {
   const out: Extension[] = [];
   for (const element of header.split(',')) {
     const [name, ...rest] = element.split(';').map((p) => p.replace(/^[ \t]+|[ \t]+$/g, ''));
-    if (!name || !TOKEN.test(name)) return null;
+    if (!name || !isToken(name)) return null;
     const params: Params = {};
     for (const part of rest) {
       const eq = part.indexOf('=');
       const key = eq < 0 ? part : part.slice(0, eq);
       const value = eq < 0 ? true : part.slice(eq + 1);
-      if (!TOKEN.test(key) || (value !== true && !TOKEN.test(value)) || Object.hasOwn(params, key)) return null;
+      if (!isToken(key) || (value !== true && !isToken(value)) || Object.hasOwn(params, key)) return null;
       params[key] = value;
     }
     out.push({ name, params });

@@ -1,12 +1,12 @@
 // One request and its response on the fast path (ADR 9): the parts of IncomingMessage and
 // ServerResponse that forwarding uses (client-exchange.ts), written straight to the socket.
-// The connection (fast-server.ts) owns the socket and feeds the body in; these objects
+// The connection (client-server.ts) owns the socket and feeds the body in; these objects
 // only speak for one exchange.
 import { EventEmitter } from 'node:events';
 import { STATUS_CODES, type IncomingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
-import type { SimpleRequestHead } from '../../../shared/capture/request-head.js';
-import { clientResponseHead } from '../../../shared/capture/response-head.js';
+import type { SimpleRequestHead } from './request-head.js';
+import { clientResponseHead } from './response-head.js';
 import type { ProxyRequest, ProxyResponse } from './client-exchange.js';
 
 /** What an exchange asks of the connection it runs on. */
@@ -20,7 +20,7 @@ export interface ExchangeHost {
   keepAliveSeconds: number;
 }
 
-export class FastRequest extends EventEmitter implements ProxyRequest {
+export class SocketRequest extends EventEmitter implements ProxyRequest {
   readonly method: string;
   readonly url: string;
   readonly rawHeaders: string[];
@@ -80,7 +80,7 @@ function httpDate(): string {
 const CRLF = Buffer.from('\r\n');
 const LAST_CHUNK = '0\r\n\r\n';
 
-export class FastResponse extends EventEmitter implements ProxyResponse {
+export class SocketResponse extends EventEmitter implements ProxyResponse {
   writableEnded = false;
   writableFinished = false;
   destroyed = false;

@@ -31,7 +31,7 @@ export function proxyErrorResponse(error: ProxyError, statusText: string, extra:
   const head = [
     `HTTP/1.1 ${error.status} ${statusText}`,
     'content-type: application/json',
-    `content-length: ${new TextEncoder().encode(body).length}`,
+    `content-length: ${Buffer.byteLength(body)}`,
     `x-loupe-error: ${error.code}`,
     ...extra,
     'connection: close',

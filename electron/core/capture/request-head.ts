@@ -9,7 +9,6 @@
 // decide a hard case, and a smuggling attempt meets Node's checks, not ours.
 
 import { isToken } from './http-token.js';
-import { latin1 } from './latin1.js';
 
 export interface SimpleRequestHead {
   kind: 'simple';
@@ -40,12 +39,12 @@ const LF = 10;
 const handoff = (reason: string): RequestHeadResult => ({ kind: 'handoff', reason });
 
 /** Reads the head at the start of `bytes`, if it is all there. */
-export function readRequestHead(bytes: Uint8Array): RequestHeadResult {
+export function readRequestHead(bytes: Buffer): RequestHeadResult {
   const end = findBlankLine(bytes);
   if (end === BARE_LF) return handoff('bare LF line ending');
   if (end < 0) return bytes.length > MAX_FAST_HEAD_BYTES ? handoff('head too large') : { kind: 'incomplete' };
   if (end + 4 > MAX_FAST_HEAD_BYTES) return handoff('head too large');
-  const text = latin1(bytes.subarray(0, end));
+  const text = bytes.toString('latin1', 0, end);
   if (UNUSUAL_BYTE.test(text)) return handoff('bytes outside visible ASCII');
   const lines = text.split('\r\n');
   const requestLine = REQUEST_LINE.exec(lines[0]!);
