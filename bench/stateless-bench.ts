@@ -74,7 +74,7 @@ export async function statelessBench(turnCounts: number[], log: (line: string) =
   }
 }
 
-async function recordRun(dir: string, simUrl: string, turns: number): Promise<StatelessRunFigures> {
+export async function recordRun(dir: string, simUrl: string, turns: number): Promise<StatelessRunFigures> {
   const file = path.join(dir, `stateless-${turns}.loupe`);
   const loupe = await spawnChild('loupe', simUrl, file);
   const startedAt = performance.now();

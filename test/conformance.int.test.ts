@@ -13,6 +13,8 @@ import { rawRequest } from './support/raw-request.js';
 import { startReplayUpstream, type ReplayUpstream } from './support/replay-upstream.js';
 import { TEST_KEY } from './support/harness.js';
 import { expectSnapshotEqualsThreading } from './support/run-snapshot-check.js';
+import { STREAMED_FORMATS, wholeExport } from './support/whole-export.js';
+import { exportRecording } from '../electron/core/store/export-recording.js';
 
 const root = fixturesRoot();
 const recordings: Recording[] = root ? loadRecordings().filter((r) => r.exchanges.length > 0) : [];
@@ -141,6 +143,16 @@ describe.skipIf(!root)('conformance: recorded traffic through the proxy', () => 
     expect(view.runs.length).toBeGreaterThan(100);
     expect(view.runs.some((r) => r.summary.tokens.total > 0)).toBe(true);
   });
+
+  it('writes every export format in pieces equal to the document built whole', async () => {
+    for (const [format, options] of STREAMED_FORMATS) {
+      const pieces: string[] = [];
+      await exportRecording(db, format, (text) => void pieces.push(text), options);
+      const streamed = pieces.join('');
+      expect(streamed === (await wholeExport(db, format, options)), `${format} ${JSON.stringify(options)}`).toBe(true);
+      expect(pieces.length, format).toBeGreaterThan(1);
+    }
+  }, 60_000);
 
   it('never writes the API key into the database or its WAL', () => {
     const secret = Buffer.from(TEST_KEY);
