@@ -1,6 +1,7 @@
 // Start-up and first search on a large library against a small one (the long-runs goals):
-// a library of 20,000 requests in 200 runs and one of 200 requests in 2, written with the
-// store's own writer (library.ts). For each, in a fresh service: "ready" is opening the
+// a library of 20,000 requests in 200 runs and one of 200 requests in 2, recorded through
+// the real proxy with the openai SDK against the simulator (library-recording.ts). For
+// each, in a fresh service: "ready" is opening the
 // recording and answering the runs list's first page (what `loupe serve` does before its
 // ready line, and what the runs list waits for); "first search" is the first runs.list
 // with a query, a word that only one turn of one run holds. Targets: each at most 2x the small
@@ -14,7 +15,9 @@ import { RUNS_PAGE } from '../shared/api/run-cursor.js';
 import { openDb } from '../electron/core/store/db.js';
 import { DROP_RUN_SNAPSHOT_SCHEMA } from '../electron/core/store/run-snapshot.js';
 import { DROP_SEARCH_SCHEMA } from '../electron/core/store/search-index.js';
-import { libraryExchanges, writeLibrary } from './library.js';
+import { spawnChild } from './child-handle.js';
+import { exportRss, type ExportRssReport } from './export-rss.js';
+import { recordLibrary } from './library-recording.js';
 
 export interface LibraryBenchReport {
   rounds: number;
@@ -22,8 +25,12 @@ export interface LibraryBenchReport {
   large: LibraryFigures;
   /** The large library's first search by the scan it replaced (a file without the index, read-only). */
   largeScanSearchMs: number;
-  /** Bytes of the large file, and of its full-text index tables. */
+  /** Bytes of the large file. */
   largeFileMb: number;
+  /** Seconds to record each library through the proxy. */
+  recordSeconds: { small: number; large: number };
+  /** `loupe export` of the large library in every format. */
+  largeExport: ExportRssReport;
   ratios: { ready: number; search: number };
 }
 
@@ -37,21 +44,30 @@ export interface LibraryFigures {
 
 const TURNS = 100;
 const NEEDLE = 'quokka-lantern';
+/** Runs recorded side by side: each run's turns go one by one, as an agent's do. */
+const CONCURRENCY = 16;
 
 export async function libraryBench(log: (line: string) => void, rounds = 3): Promise<LibraryBenchReport> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-library-bench-'));
   try {
-    const small = build(dir, 'small', 2, log);
-    const large = build(dir, 'large', 200, log);
+    const sim = await spawnChild('sim', []);
+    let small, large;
+    try {
+      small = await build(dir, 'small', 2, sim.url, log);
+      large = await build(dir, 'large', 200, sim.url, log);
+    } finally {
+      await sim.close();
+    }
     const samples = { small: [] as Sample[], large: [] as Sample[] };
     // Rounds alternate, so load on the machine falls on both libraries alike; round 0 warms up.
     for (let round = 0; round <= rounds; round++) {
       for (const which of ['small', 'large'] as const) {
-        const s = await measure(which === 'small' ? small : large);
+        const s = await measure(which === 'small' ? small.file : large.file);
         if (round > 0) samples[which].push(s);
       }
     }
-    const scan = await scanSearch(dir, large);
+    const scan = await scanSearch(dir, large.file);
+    const largeExport = await exportRss('library of 20,000 requests', large.file, log);
     const figures = (which: 'small' | 'large', runs: number): LibraryFigures => ({
       requests: runs * TURNS,
       runs,
@@ -66,7 +82,9 @@ export async function libraryBench(log: (line: string) => void, rounds = 3): Pro
       small: s,
       large: l,
       largeScanSearchMs: scan,
-      largeFileMb: fs.statSync(large).size / 1e6,
+      largeFileMb: fs.statSync(large.file).size / 1e6,
+      recordSeconds: { small: small.seconds, large: large.seconds },
+      largeExport,
       ratios: { ready: l.readyMs / s.readyMs, search: l.searchMs / s.searchMs },
     };
     log(
@@ -84,26 +102,26 @@ interface Sample {
   found: number;
 }
 
-function build(dir: string, name: string, runs: number, log: (line: string) => void): string {
+async function build(
+  dir: string,
+  name: string,
+  runs: number,
+  simUrl: string,
+  log: (line: string) => void,
+): Promise<{ file: string; seconds: number }> {
   const file = path.join(dir, `${name}.loupe`);
   const t0 = performance.now();
-  const db = openDb(file);
-  try {
-    // The needle is in the middle run's fiftieth turn only.
-    writeLibrary(
-      db,
-      libraryExchanges({
-        runs,
-        turns: TURNS,
-        extra: (run, turn) => (run === Math.floor(runs / 2) && turn === 50 ? NEEDLE : ''),
-      }),
-    );
-    db.pragma('wal_checkpoint(TRUNCATE)');
-  } finally {
-    db.close();
-  }
-  log(`library: wrote ${runs * TURNS} requests in ${runs} runs in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  return file;
+  // The needle is in the middle run's fiftieth turn only.
+  await recordLibrary(file, simUrl, {
+    runs,
+    turns: TURNS,
+    outputChars: 600,
+    concurrency: CONCURRENCY,
+    extra: (run, turn) => (run === Math.floor(runs / 2) && turn === 50 ? NEEDLE : ''),
+  });
+  const seconds = (performance.now() - t0) / 1000;
+  log(`library: recorded ${runs * TURNS} requests in ${runs} runs through the proxy in ${seconds.toFixed(1)} s`);
+  return { file, seconds };
 }
 
 async function measure(file: string): Promise<Sample> {

@@ -4,8 +4,9 @@
 // request returns that call's output. Text is words drawn from a seeded vocabulary, so
 // every run holds different text; `text` can put chosen words into chosen turns.
 //
-// Only derived rows are written (no raw bytes): start-up and search read nothing else,
-// and writing through the proxy would take minutes for 20,000 requests.
+// Only derived rows are written (no raw bytes): start-up and search read nothing else, and
+// a test's library is written in a second this way. The benchmark records its libraries
+// through the proxy instead (library-recording.ts).
 import { seededRandom } from '../shared/seeded-random.js';
 import { normalizeExchange } from '../shared/trace/normalize/normalize.js';
 import { rawExchange } from '../shared/trace/testing/raw-exchange-builder.js';
@@ -28,13 +29,19 @@ export interface LibraryOptions {
 
 const WRITE_BATCH = 200;
 
-export function libraryExchanges(options: LibraryOptions): RawExchange[] {
-  const rand = seededRandom(options.seed ?? 7);
+/**
+ * Words drawn from the vocabulary `seed` makes, about `chars` characters of them a call; by
+ * the same generator, or by one of their own seeded with `pickSeed` (one per run, so runs
+ * recorded side by side draw the same words whatever their order).
+ */
+export function libraryWords(seed: number, pickSeed?: number): (chars: number) => string {
+  const made = seededRandom(seed);
   const vocabulary = Array.from(
     { length: 4_000 },
-    (_, i) => `${SYLLABLES[i % SYLLABLES.length]}${Math.floor(rand() * 1e6).toString(36)}`,
+    (_, i) => `${SYLLABLES[i % SYLLABLES.length]}${Math.floor(made() * 1e6).toString(36)}`,
   );
-  const words = (chars: number) => {
+  const rand = pickSeed === undefined ? made : seededRandom(pickSeed);
+  return (chars) => {
     const out: string[] = [];
     for (let n = 0; n < chars;) {
       const w = vocabulary[Math.floor(rand() * vocabulary.length)]!;
@@ -43,6 +50,10 @@ export function libraryExchanges(options: LibraryOptions): RawExchange[] {
     }
     return out.join(' ');
   };
+}
+
+export function libraryExchanges(options: LibraryOptions): RawExchange[] {
+  const words = libraryWords(options.seed ?? 7);
   const outputChars = options.outputChars ?? 600;
   const exchanges: RawExchange[] = [];
   for (let run = 0; run < options.runs; run++) {

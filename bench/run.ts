@@ -1,13 +1,15 @@
 // `npm run bench`: every benchmark, side by side with its baselines in one run, printed as
 // ratios and written to bench/results/latest.json. `--quick` runs a smaller scale for a
 // smoke check; the README's figures come from the full run. `--only capture|trace` runs
-// one case; `--only library` is start-up and first search on a 20,000-request library;
-// `--only stateless` is the file size of 52-, 300- and 600-turn stateless runs, and
+// one case; `--only library` is start-up and first search on a 20,000-request library
+// recorded through the proxy, and its export's peak RSS; `--only stateless` is the file
+// size of 52-, 300- and 600-turn stateless runs, the 600-turn run's export's peak RSS,
 // opening the 52- and 600-turn ones in the UI (open-bench.ts), and following a live
 // 300-turn run in the UI (live-bench.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import { captureBench, type CaptureBenchReport } from './capture-bench.js';
+import { printExportRss } from './export-rss.js';
 import { libraryBench, type LibraryBenchReport } from './library-bench.js';
 import { liveBench, printLive, type LiveBenchReport } from './live-bench.js';
 import { openBench, printOpen, type OpenBenchReport } from './open-bench.js';
@@ -65,6 +67,7 @@ if (runs('library')) {
   report.library = await libraryBench(log, quick ? 5 : 15);
   // A missed ratio fails the run, after the report is written.
   if (!printLibrary(report.library)) process.exitCode = 1;
+  if (!printExportRss([report.library.largeExport])) process.exitCode = 1;
 }
 if (runs('stateless')) {
   // The goal is stated for 600 turns; --quick stops at 120 (the 52-turn baseline runs in both).
@@ -77,6 +80,7 @@ if (runs('stateless')) {
   if (!printStateless(report.stateless)) process.exitCode = 1;
   if (report.open && !printOpen(report.open)) process.exitCode = 1;
   if (report.live && !printLive(report.live)) process.exitCode = 1;
+  if (!printExportRss([report.stateless.longestExport])) process.exitCode = 1;
 }
 fs.mkdirSync('bench/results', { recursive: true });
 fs.writeFileSync('bench/results/latest.json', `${JSON.stringify(report, null, 2)}\n`);

@@ -4,7 +4,7 @@
 // with the openai SDK as the client: streamed turns that answer with a short message and a
 // tool call, whose ~2.5 KB output goes back with the whole history. The 52-turn run is the
 // baseline in the same run; the 600-turn run (about 590 MB of traffic) must give a file of
-// at most 1.3x its traffic.
+// at most 1.3x its traffic. The longest run is then exported in every format (export-rss.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +14,7 @@ import OpenAI from 'openai';
 import type { ResponseInputItem } from 'openai/resources/responses/responses';
 import { seededRandom } from '../shared/seeded-random.js';
 import { spawnChild } from './child-handle.js';
+import { exportRss, type ExportRssReport } from './export-rss.js';
 
 export const FILE_GOAL = 1.3;
 
@@ -34,6 +35,8 @@ export interface StatelessBenchReport {
   goal: number;
   /** The longest run's ratio is within the goal. */
   met: boolean;
+  /** `loupe export` of the longest run in every format. */
+  longestExport: ExportRssReport;
 }
 
 const TOOL_OUTPUT_CHARS = 2_550;
@@ -78,8 +81,13 @@ export async function statelessBench(
       runs.push(figures);
     }
     const longest = runs[runs.length - 1]!;
+    const longestExport = await exportRss(
+      `${longest.turns}-turn stateless run`,
+      path.join(dir, `stateless-${longest.turns}.loupe`),
+      log,
+    );
     await thenOpen?.(files, sim.url);
-    return { runs, goal: FILE_GOAL, met: longest.ratio <= FILE_GOAL };
+    return { runs, goal: FILE_GOAL, met: longest.ratio <= FILE_GOAL, longestExport };
   } finally {
     await sim.close();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,6 @@
 // The File menu's actions: dialogs around the service (recordings.open) and around
 // recording-files.ts (copy, export). Each action reports its own failure in a dialog;
 // menu clicks never see a rejection.
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { app, type BrowserWindow, type FileFilter } from 'electron';
 import type { RecordingInfo } from '../../shared/api/types.js';
@@ -109,8 +108,7 @@ export function fileActions(deps: FileActionDeps): FileActions {
           properties: ['createDirectory', 'showOverwriteConfirmation'],
         });
         if (picked.canceled || !picked.filePath) return;
-        const text = await exportRecording(source, format);
-        await fs.writeFile(picked.filePath, text);
+        await exportRecording(source, picked.filePath, format);
       } catch (err) {
         await showError(deps.window(), `Could not export as ${label}`, err);
       }

@@ -48,22 +48,21 @@ export function contextCounter(run: Run, graph: RunGraph, count: TokenCounter): 
   return new ContextCounter(run, graph, count);
 }
 
-export function exportContexts(run: Run, counter: ContextCounter): ExportResponseContext[] {
-  return run.responses.map((_, i) => {
-    const t = counter.tokens(i);
-    return {
-      context: t.parts.map((p) => ({
-        item: p.node,
-        part: p.part,
-        source: p.source,
-        from_response: p.fromResponse,
-        tokens: p.tokens,
-        cached: p.cached,
-      })),
-      context_tokens: t.contextTokens,
-      reported_input_tokens: t.reported,
-    };
-  });
+/** Response `index`'s effective context, as the export lists it. */
+export function exportContext(counter: ContextCounter, index: number): ExportResponseContext {
+  const t = counter.tokens(index);
+  return {
+    context: t.parts.map((p) => ({
+      item: p.node,
+      part: p.part,
+      source: p.source,
+      from_response: p.fromResponse,
+      tokens: p.tokens,
+      cached: p.cached,
+    })),
+    context_tokens: t.contextTokens,
+    reported_input_tokens: t.reported,
+  };
 }
 
 export function exportAttribution(

@@ -10,7 +10,7 @@ import type { PriceTable } from '../trace/metrics/prices.js';
 import {
   contextCounter,
   exportAttribution,
-  exportContexts,
+  exportContext,
   type ExportAttribution,
   type ExportResponseContext,
 } from './export-context.js';
@@ -101,42 +101,72 @@ export interface ExportOptions {
 const NO_PRICES: PriceTable = { models: {} };
 const UNCOUNTED: TokenCounter = () => null;
 
+export type ExportResponse = ExportRun['responses'][number];
+
+/**
+ * A run's export with its responses to come one at a time: `run` holds everything else
+ * and an empty `responses` list, so frameAround (json-frame.ts) can write the run around
+ * them. A long stateless run's responses are the bulk of its document (each lists its whole
+ * context), so a writer holds one at a time, never all.
+ */
+export interface ExportRunParts {
+  run: ExportRun;
+  responses(): Iterable<ExportResponse>;
+}
+
 /**
  * `graph`: the export graph, when the caller has its own way to build it; the run's graph is built once either way, for
  * the contexts.
  */
+export function exportRunParts(
+  run: Run,
+  graph?: GraphBuilder,
+  spans: readonly AgentSpan[] = [],
+  options: ExportOptions = {},
+): ExportRunParts {
+  // An item's agent is its own (multi-agent beta), else the Agents SDK agent whose response it is.
+  const { agentOf } = agentLanes(run.responses, spans);
+  const runGraph = buildRunGraph(run, spans);
+  const counter = contextCounter(run, runGraph, options.count ?? UNCOUNTED);
+  const out: ExportRun = {
+    id: run.id,
+    label: run.label,
+    responses: [],
+    graph: graph ? graph(run, spans) : exportGraph(runGraph),
+    attribution: exportAttribution(run, runGraph, counter, options.prices ?? NO_PRICES),
+  };
+  if (spans.length > 0) out.agent_spans = spans.map(exportSpan);
+  function* responses(): Iterable<ExportResponse> {
+    for (const [i, r] of run.responses.entries()) {
+      yield {
+        id: r.responseId,
+        model: r.model,
+        status: r.status,
+        items: r.output.map((item) => ({
+          id: item.id,
+          type: item.type,
+          call_id: item.callId,
+          agent: item.agent ?? agentOf.get(r.responseId) ?? null,
+        })),
+        ...(r.status === 'unreadable' && r.error ? { error: r.error.message } : {}),
+        ...exportContext(counter, i),
+      };
+    }
+  }
+  return { run: out, responses };
+}
+
+/** The run's export whole. */
 export function exportRun(
   run: Run,
   graph?: GraphBuilder,
   spans: readonly AgentSpan[] = [],
   options: ExportOptions = {},
 ): ExportRun {
-  // An item's agent is its own (multi-agent beta), else the Agents SDK agent whose response it is.
-  const { agentOf } = agentLanes(run.responses, spans);
-  const runGraph = buildRunGraph(run, spans);
-  const counter = contextCounter(run, runGraph, options.count ?? UNCOUNTED);
-  const contexts = exportContexts(run, counter);
-  const out: ExportRun = {
-    id: run.id,
-    label: run.label,
-    responses: run.responses.map((r, i) => ({
-      id: r.responseId,
-      model: r.model,
-      status: r.status,
-      items: r.output.map((item) => ({
-        id: item.id,
-        type: item.type,
-        call_id: item.callId,
-        agent: item.agent ?? agentOf.get(r.responseId) ?? null,
-      })),
-      ...(r.status === 'unreadable' && r.error ? { error: r.error.message } : {}),
-      ...contexts[i]!,
-    })),
-    graph: graph ? graph(run, spans) : exportGraph(runGraph),
-    attribution: exportAttribution(run, runGraph, counter, options.prices ?? NO_PRICES),
-  };
-  if (spans.length > 0) out.agent_spans = spans.map(exportSpan);
-  return out;
+  const parts = exportRunParts(run, graph, spans, options);
+  // Set in place: the key keeps its place, after the label.
+  parts.run.responses = [...parts.responses()];
+  return parts.run;
 }
 
 function exportSpan(s: AgentSpan): ExportSpan {

@@ -74,13 +74,19 @@ function defined(entries: Record<string, SpanAttributeValue | null | undefined>)
 
 /** The spans of one run, parents before children. */
 export function runSpans(run: Run, options: GenAiSpanOptions): GenAiSpan[] {
-  if (run.responses.length === 0) return [];
+  return [...eachRunSpan(run, options)];
+}
+
+/** runSpans one at a time: with content, each chat span holds its whole context. */
+export function* eachRunSpan(run: Run, options: GenAiSpanOptions): Generator<GenAiSpan> {
+  if (run.responses.length === 0) return;
   const { recordingId } = options;
   const traceId = runTraceId(recordingId, run.id);
   const rootId = hexId(`${recordingId}:root:${run.id}`, 8);
   const times = run.responses.map(responseTimes);
   const agentName = rootAgentName(run, options.agentSpans ?? []);
   const conversationId = run.responses.find((r) => r.request.conversationId !== null)?.request.conversationId ?? null;
+  // The root and the Agents SDK agents' spans: a few, the parents of the rest.
   const spans: GenAiSpan[] = [
     {
       traceId,
@@ -105,32 +111,29 @@ export function runSpans(run: Run, options: GenAiSpanOptions): GenAiSpan[] {
     },
   ];
   const agentParents = agentSpanParents(options.agentSpans ?? [], traceId, rootId, recordingId, spans);
+  yield* spans;
   const spanOfResponse = new Map<string, string>();
   for (const r of run.responses) spanOfResponse.set(r.responseId, responseSpanId(recordingId, r));
   const toolCalls = new Map<string, { item: TraceItem; response: ResponseRecord }>();
   for (const r of run.responses) {
-    spans.push(
-      chatSpan(
-        r,
-        traceId,
-        agentParents.get(r.responseId) ?? rootId,
-        spanOfResponse,
-        recordingId,
-        options.content === true,
-      ),
+    yield chatSpan(
+      r,
+      traceId,
+      agentParents.get(r.responseId) ?? rootId,
+      spanOfResponse,
+      recordingId,
+      options.content === true,
     );
     for (const item of r.request.input) {
       const call = item.callId === null ? undefined : toolCalls.get(item.callId);
       if (call && item.type.endsWith('_output')) {
-        spans.push(
-          toolSpan(
-            call.item,
-            call.response,
-            r,
-            traceId,
-            agentParents.get(call.response.responseId) ?? rootId,
-            recordingId,
-          ),
+        yield toolSpan(
+          call.item,
+          call.response,
+          r,
+          traceId,
+          agentParents.get(call.response.responseId) ?? rootId,
+          recordingId,
         );
         toolCalls.delete(item.callId!);
       }
@@ -140,9 +143,8 @@ export function runSpans(run: Run, options: GenAiSpanOptions): GenAiSpan[] {
   }
   // Calls whose output never came back to the model: the tool span ends with its response.
   for (const { item, response } of toolCalls.values()) {
-    spans.push(toolSpan(item, response, null, traceId, agentParents.get(response.responseId) ?? rootId, recordingId));
+    yield toolSpan(item, response, null, traceId, agentParents.get(response.responseId) ?? rootId, recordingId);
   }
-  return spans;
 }
 
 function chatSpan(

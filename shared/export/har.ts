@@ -26,7 +26,8 @@ function find(headers: HeaderList | null, name: string): string | undefined {
 const text = (body: DecodedBody) => body.chunks.map((c) => c.text).join('');
 const ms = (us: number | null | undefined) => (us === null || us === undefined ? -1 : Math.round(us / 100) / 10);
 
-function entry({ raw, upstream }: HarInput) {
+/** One exchange's HAR entry. */
+export function harEntry({ raw, upstream }: HarInput) {
   const url = new URL(upstream.replace(/\/$/, '') + (raw.path.startsWith('/') ? raw.path : `/${raw.path}`));
   // A WebSocket session is `ws(s)://` in HAR, as browsers' devtools write it.
   if (raw.transport === 'websocket') url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -97,17 +98,25 @@ export interface HarUnreadable {
   error: string;
 }
 
-/** Unreadable exchanges are listed in `log._loupeUnreadable`, present only when there are some. */
-export function harDocument(exchanges: HarInput[], version: string, unreadable: HarUnreadable[] = []) {
+/**
+ * The HAR document around its entries. Unreadable exchanges are listed in
+ * `log._loupeUnreadable`, present only when there are some.
+ */
+export function harLog<E>(entries: E[], version: string, unreadable: HarUnreadable[] = []) {
   return {
     log: {
       version: '1.2',
       creator: { name: 'Loupe', version },
       pages: [],
-      entries: exchanges.map(entry),
+      entries,
       ...(unreadable.length
         ? { _loupeUnreadable: unreadable.map((u) => ({ _loupeExchangeId: u.id, _loupeError: u.error })) }
         : {}),
     },
   };
+}
+
+/** The HAR document of `exchanges`, whole. */
+export function harDocument(exchanges: HarInput[], version: string, unreadable: HarUnreadable[] = []) {
+  return harLog(exchanges.map(harEntry), version, unreadable);
 }

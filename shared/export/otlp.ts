@@ -2,7 +2,7 @@
 // genai-spans.ts, so a recording can be sent to Jaeger, Tempo or any OTLP collector.
 import type { Run } from '../trace/thread/thread.js';
 import type { AgentSpan } from '../trace/types.js';
-import { runSpans, type GenAiSpan, type SpanAttributeValue } from './genai-spans.js';
+import { eachRunSpan, type GenAiSpan, type SpanAttributeValue } from './genai-spans.js';
 
 type AnyValue = { stringValue: string } | { intValue: string } | { doubleValue: number } | { boolValue: boolean };
 interface Attribute {
@@ -48,20 +48,32 @@ export interface OtlpOptions {
   content?: boolean;
 }
 
-export function otlpDocument(runs: Run[], options: OtlpOptions) {
-  const spans = runs.flatMap((run) =>
-    runSpans(run, {
-      recordingId: options.recordingId,
-      agentSpans: options.agentSpans?.get(run.id),
-      content: options.content,
-    }).map(otlpSpan),
-  );
+/** The OTLP/JSON document around its spans: one resource, one scope. */
+export function otlpFrame<S>(spans: S[], version: string) {
   return {
     resourceSpans: [
       {
-        resource: { attributes: attributes({ 'service.name': 'loupe', 'service.version': options.version }) },
-        scopeSpans: [{ scope: { name: 'loupe', version: options.version }, spans }],
+        resource: { attributes: attributes({ 'service.name': 'loupe', 'service.version': version }) },
+        scopeSpans: [{ scope: { name: 'loupe', version }, spans }],
       },
     ],
   };
+}
+
+/** Each span of a run in the OTLP/JSON shape, one at a time (with content, a span holds its whole context). */
+export function* otlpRunSpans(run: Run, options: OtlpOptions): Iterable<ReturnType<typeof otlpSpan>> {
+  const spans = eachRunSpan(run, {
+    recordingId: options.recordingId,
+    agentSpans: options.agentSpans?.get(run.id),
+    content: options.content,
+  });
+  for (const span of spans) yield otlpSpan(span);
+}
+
+/** The OTLP/JSON document of `runs`, whole. */
+export function otlpDocument(runs: Run[], options: OtlpOptions) {
+  return otlpFrame(
+    runs.flatMap((run) => [...otlpRunSpans(run, options)]),
+    options.version,
+  );
 }

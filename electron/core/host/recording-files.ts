@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { openDb } from '../store/db.js';
+import { stdoutSink } from '../cli/stdout-sink.js';
 import { exportRecording as writeExport } from '../store/export-recording.js';
 
 export const EXPORT_FORMATS = {
@@ -36,17 +37,24 @@ export async function saveCopy(source: string, dest: string): Promise<void> {
 }
 
 /**
- * The recording in one of the CLI's formats (`loupe export --format`), as the text to
- * write: the same code as the CLI, so a File > Export and a `loupe export` of one
- * recording agree (agent spans included).
+ * The recording in one of the CLI's formats (`loupe export --format`), written to `dest`
+ * in pieces as the CLI writes stdout: the same code, so a File > Export and a `loupe
+ * export` of one recording agree (agent spans included), and neither holds the document
+ * whole. Written beside `dest` and renamed into place, as a copy is.
  */
-export async function exportRecording(file: string, format: ExportFormat): Promise<string> {
+export async function exportRecording(file: string, dest: string, format: ExportFormat): Promise<void> {
+  const partial = `${dest}.partial`;
   const db = openDb(file, { readonly: true });
+  const out = fs.createWriteStream(partial);
   try {
-    const parts: string[] = [];
-    await writeExport(db, format, (text) => void parts.push(text));
-    return parts.join('');
+    await writeExport(db, format, stdoutSink(out));
+    await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  } catch (err) {
+    out.destroy();
+    fs.rmSync(partial, { force: true });
+    throw err;
   } finally {
     db.close();
   }
+  fs.renameSync(partial, dest);
 }

@@ -1,23 +1,27 @@
 // Every export format of a recording, in one place for the CLI and the desktop app's
 // File > Export menu. Output is produced in pieces so a large recording streams out
-// instead of being built as one string. A damaged recording exports what it holds: rows
-// that cannot be read back are placeholders in the output and tallied in the ReadDamage
-// returned (read-damage.ts). A recording being written exports all it holds: what
-// derivation has not written yet is normalized from raw (underived.ts), and responses still
-// in flight come out as they stand, `in_progress`, and are counted in the report.
+// instead of being built as one string: its memory does not grow with the document. A
+// damaged recording exports what it holds: rows that cannot be read back are placeholders
+// in the output and tallied in the ReadDamage returned (read-damage.ts). A recording being
+// written exports all it holds: what derivation has not written yet is normalized from raw
+// (underived.ts), and responses still in flight come out as they stand, `in_progress`, and
+// are counted in the report.
 import pkg from '../../../package.json' with { type: 'json' };
 import {
-  exportDocument,
-  exportRun,
+  exportRunParts,
+  type ExportDocument,
   type ExportOptions as JsonExportOptions,
   type ExportRun,
 } from '../../../shared/export/export-json.js';
+import { batchedWriter, frameAround, writeElements } from '../../../shared/export/json-frame.js';
 import { loadForkOrigins, originOfLabel } from '../fork/fork-store.js';
-import { harDocument, type HarInput, type HarUnreadable } from '../../../shared/export/har.js';
-import { otlpDocument } from '../../../shared/export/otlp.js';
+import { harEntry, harLog, type HarUnreadable } from '../../../shared/export/har.js';
+import { otlpFrame, otlpRunSpans } from '../../../shared/export/otlp.js';
 import { loadPriceTable } from '../trace/price-table.js';
 import { attachAgentSpans } from '../../../shared/trace/thread/attach-agent-spans.js';
+import type { Run } from '../../../shared/trace/thread/thread.js';
 import type { Db } from './db.js';
+import { heapPacer } from './heap-pacer.js';
 import { isCorruption } from './integrity-check.js';
 import { exchangeIds, loadRawExchange } from './raw-read.js';
 import { readRecordingId } from './recording-id.js';
@@ -46,7 +50,9 @@ export interface ExportReport {
 /**
  * Writes the recording in `format` through `write`, piece by piece, waiting for each
  * piece's promise (if it returns one) so a slow reader holds the export back instead of
- * the pieces piling up in memory.
+ * the pieces piling up in memory. Each document is its builder's frame (json-frame.ts)
+ * around its longest list, written an element at a time: an exchange of HAR, a response of
+ * JSON and JSONL, a span of OTLP. What is held at once is the threaded runs and one element.
  */
 export async function exportRecording(
   db: Db,
@@ -55,9 +61,14 @@ export async function exportRecording(
   options: ExportOptions = {},
 ): Promise<ExportReport> {
   const damage = new ReadDamage();
+  const pace = heapPacer();
+  const out = batchedWriter(async (text) => {
+    pace();
+    await write(text);
+  });
   if (format === 'har') {
-    const { inputs, unreadable } = await harInputs(db, damage);
-    await write(`${JSON.stringify(harDocument(inputs, pkg.version, unreadable))}\n`);
+    await writeHar(db, damage, out.write);
+    await out.flush();
     return { damage, inFlight: [] };
   }
   const { runs, spans, inFlight } = await loadRecorded(db, damage);
@@ -67,32 +78,55 @@ export async function exportRecording(
     const origin = originOfLabel(origins, label);
     return origin ? { ...out, forked_from: origin } : out;
   };
+  const writeRun = async (run: Run, context: JsonExportOptions) => {
+    const parts = exportRunParts(run, undefined, spansByRun.get(run.id), context);
+    const frame = frameAround(withOrigin(parts.run, run.label), parts.run.responses);
+    await out.write(frame.head);
+    await writeElements(parts.responses(), out.write);
+    await out.write(frame.tail);
+  };
   switch (format) {
     case 'json': {
-      const doc = exportDocument(runs, undefined, spansByRun, await contextOptions());
-      doc.runs = doc.runs.map((out) => withOrigin(out, out.label));
-      await write(`${JSON.stringify(doc)}\n`);
+      const context = await contextOptions();
+      const list: never[] = [];
+      const frame = frameAround({ runs: list } satisfies ExportDocument, list);
+      await out.write(frame.head);
+      for (const [i, run] of runs.entries()) {
+        if (i > 0) await out.write(',');
+        await writeRun(run, context);
+      }
+      await out.write(`${frame.tail}\n`);
       break;
     }
     case 'jsonl': {
-      const options = await contextOptions();
-      for (const run of runs)
-        await write(
-          `${JSON.stringify(withOrigin(exportRun(run, undefined, spansByRun.get(run.id), options), run.label))}\n`,
-        );
+      const context = await contextOptions();
+      for (const run of runs) {
+        await writeRun(run, context);
+        await out.write('\n');
+      }
       break;
     }
     case 'otlp': {
-      const doc = otlpDocument(runs, {
+      const otlp = {
         version: pkg.version,
         recordingId: readRecordingId(db),
         agentSpans: spansByRun,
         content: options.otlpContent,
-      });
-      await write(`${JSON.stringify(doc)}\n`);
+      };
+      const list: never[] = [];
+      const frame = frameAround(otlpFrame(list, pkg.version), list);
+      await out.write(frame.head);
+      await writeElements(
+        (function* () {
+          for (const run of runs) yield* otlpRunSpans(run, otlp);
+        })(),
+        out.write,
+      );
+      await out.write(`${frame.tail}\n`);
       break;
     }
   }
+  await out.flush();
   return { damage, inFlight };
 }
 
@@ -102,20 +136,30 @@ export async function contextOptions(): Promise<JsonExportOptions> {
   return { prices: loadPriceTable().table, count: o200kCounter() };
 }
 
-async function harInputs(db: Db, damage: ReadDamage): Promise<{ inputs: HarInput[]; unreadable: HarUnreadable[] }> {
-  const upstreamOf = db.prepare('SELECT upstream FROM exchanges WHERE id = ?');
-  const inputs: HarInput[] = [];
+/**
+ * A HAR holds every body whole, so each exchange is read whole, however large, one at a
+ * time. Unreadable exchanges are listed after the entries (harLog), so the frame's tail is
+ * made once they are known.
+ */
+async function writeHar(db: Db, damage: ReadDamage, write: (text: string) => Promise<void>): Promise<void> {
+  const upstreamOf = db.prepare('SELECT upstream FROM exchanges WHERE id = ?').pluck();
   const unreadable: HarUnreadable[] = [];
-  for (const id of exchangeIds(db)) {
-    try {
-      // A HAR holds every body whole, so it reads them whole, however large.
-      const raw = await loadRawExchange(db, id, Infinity);
-      if (raw) inputs.push({ raw, upstream: (upstreamOf.get(id) as { upstream: string }).upstream });
-    } catch (err) {
-      // Headers stored as JSON that no longer parses, or a page SQLite cannot read.
-      if (!(err instanceof SyntaxError) && !isCorruption(err)) throw err;
-      unreadable.push({ id, error: damage.note(`exchange ${id}`, err) });
+  async function* entries() {
+    for (const id of exchangeIds(db)) {
+      let raw;
+      try {
+        raw = await loadRawExchange(db, id, Infinity);
+      } catch (err) {
+        // Headers stored as JSON that no longer parses, or a page SQLite cannot read.
+        if (!(err instanceof SyntaxError) && !isCorruption(err)) throw err;
+        unreadable.push({ id, error: damage.note(`exchange ${id}`, err) });
+        continue;
+      }
+      if (raw) yield harEntry({ raw, upstream: upstreamOf.get(id) as string });
     }
   }
-  return { inputs, unreadable };
+  const list: never[] = [];
+  await write(frameAround(harLog(list, pkg.version), list).head);
+  await writeElements(entries(), write);
+  await write(`${frameAround(harLog(list, pkg.version, unreadable), list).tail}\n`);
 }
