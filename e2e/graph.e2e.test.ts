@@ -37,6 +37,9 @@ interface Geometry {
   texts: number;
   minimap: boolean;
   nodes: number;
+  /** Edges with a stretch drawn under a node's box (not their own ends), and which node. */
+  hiddenEdges: string[];
+  edges: number;
 }
 
 /** Measured in the page: boxes on screen, the canvas zoom, and the smallest text a person sees. */
@@ -82,7 +85,41 @@ function measure(page: Page): Promise<Geometry> {
         minFontAt = (el.textContent ?? '').slice(0, 40);
       }
     }
+    // Every drawn edge sampled along its path, in screen px: no point may fall inside a node's
+    // box (its handles' 2 px excepted), whatever its route. Frames and lanes lie behind edges
+    // and are not nodes; a folded frame, a folded window and a failure's reason are.
+    const obstacles = [
+      ...document.querySelectorAll<HTMLElement>(
+        '[data-node-id], [data-testid="frame-failure"], [data-testid="frame-card"][data-folded], [data-testid="compaction-card"]',
+      ),
+    ].map((el) => ({
+      id: el.dataset.nodeId ?? el.dataset.responseId ?? el.dataset.testid ?? '',
+      r: el.getBoundingClientRect(),
+    }));
+    const hiddenEdges: string[] = [];
+    const paths = [...document.querySelectorAll<SVGPathElement>('.react-flow__edge path.react-flow__edge-path')];
+    for (const path of paths) {
+      const ctm = path.getScreenCTM();
+      if (!ctm) continue;
+      const length = path.getTotalLength();
+      const inset = 2;
+      let hit: string | null = null;
+      for (let at = 0; at <= length && hit === null; at += 3) {
+        const p = new DOMPoint(path.getPointAtLength(at).x, path.getPointAtLength(at).y).matrixTransform(ctm);
+        for (const o of obstacles) {
+          const r = o.r;
+          if (p.x > r.left + inset && p.x < r.right - inset && p.y > r.top + inset && p.y < r.bottom - inset) {
+            hit = o.id;
+            break;
+          }
+        }
+      }
+      if (hit !== null)
+        hiddenEdges.push(`${path.closest('.react-flow__edge')?.getAttribute('data-id') ?? '?'} under ${hit}`);
+    }
     return {
+      hiddenEdges,
+      edges: paths.length,
       zoom,
       calls: calls.length,
       outside,
@@ -201,6 +238,7 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
           await page.screenshot({ path: artifact(`graph-${run.name}-${size.width}x${size.height}.png`) });
           expect(g.outside, run.name).toEqual([]);
           expect(g.overlapping, run.name).toEqual([]);
+          expect(g.hiddenEdges, `${run.name}: ${g.edges} edges`).toEqual([]);
           expect(g.calls, `${run.name}: calls on screen`).toBeGreaterThanOrEqual(run.calls);
           expect(g.texts, run.name).toBeGreaterThan(0);
           expect(g.minFont, `${run.name}: smallest text "${g.minFontAt}"`).toBeGreaterThanOrEqual(9);
@@ -219,6 +257,7 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
         await eventually(async () => (await page.$$('[data-node-type="function_call"]')).length > 0);
         const g = await measure(page);
         expect(g.outside).toEqual([]);
+        expect(g.hiddenEdges).toEqual([]);
         // Virtualised: a screenful of the 3,000 calls and outputs is in the DOM, not all of them.
         expect(g.nodes).toBeLessThan(400);
         expect(g.calls).toBeGreaterThanOrEqual(6);
@@ -255,6 +294,7 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
         // The search moved the view: the first frame's title may be off screen.
         await page.locator('[data-testid="frame-fold"]').first().dispatchEvent('click');
         await page.waitForSelector('[data-testid="frame-card"][data-folded]');
+        expect((await measure(page)).hiddenEdges).toEqual([]);
         await page.screenshot({ path: artifact(`graph-team-3-folded-${size.width}x${size.height}.png`) });
         await page
           .locator('[data-testid="frame-card"][data-folded] [data-testid="frame-fold"]')
@@ -300,6 +340,7 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
         const g = await measure(page);
         expect(g.outside).toEqual([]);
         expect(g.overlapping).toEqual([]);
+        expect(g.hiddenEdges).toEqual([]);
         expect(await page.$$('[data-node-type="function_call"]')).toHaveLength(0);
         await page.screenshot({ path: artifact(`graph-fan-5-program-folded-${size.width}x${size.height}.png`) });
         await group.click();
@@ -318,6 +359,7 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
         expect((await page.$$('[data-group-kind="response"]')).length).toBe(framesOpen - 2);
         const g = await measure(page);
         expect(g.overlapping).toEqual([]);
+        expect(g.hiddenEdges).toEqual([]);
         expect(g.minFont, `smallest text "${g.minFontAt}"`).toBeGreaterThanOrEqual(9);
         expect(await cutWithoutTitle(page)).toEqual([]);
         await page.screenshot({ path: artifact(`graph-compaction-folded-${size.width}x${size.height}.png`) });
@@ -330,6 +372,7 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
         const folded = await measure(page);
         expect(folded.outside).toEqual([]);
         expect(folded.overlapping).toEqual([]);
+        expect(folded.hiddenEdges).toEqual([]);
         expect(await cutWithoutTitle(page)).toEqual([]);
         await page.screenshot({
           path: artifact(`graph-coding-demo-compaction-folded-${size.width}x${size.height}.png`),
