@@ -35,7 +35,7 @@ interface Geometry {
   minFont: number;
   minFontAt: string;
   texts: number;
-  minimap: boolean;
+  minimap: MinimapGeometry | null;
   nodes: number;
   /** Edges with a stretch drawn under a node's box (not their own ends), and which node. */
   hiddenEdges: string[];
@@ -127,10 +127,56 @@ function measure(page: Page): Promise<Geometry> {
       minFont,
       minFontAt,
       texts,
-      minimap: document.querySelector('.react-flow__minimap') !== null,
+      minimap: (() => {
+        const map = document.querySelector<HTMLElement>('[data-testid="minimap"]');
+        if (!map) return null;
+        const box = map.querySelector('svg')!.getBoundingClientRect();
+        const view = map.querySelector('[data-testid="minimap-view"]')!.getBoundingClientRect();
+        const shown = {
+          width: Math.min(view.right, box.right) - Math.max(view.left, box.left),
+          height: Math.min(view.bottom, box.bottom) - Math.max(view.top, box.top),
+        };
+        const marks = [...map.querySelectorAll('[data-testid="minimap-nodes"]')].map((p) => p.getBoundingClientRect());
+        const track = map.querySelector('[data-testid="minimap-track"]')?.getBoundingClientRect();
+        return {
+          windowed: map.dataset.windowed !== undefined,
+          width: box.width,
+          height: box.height,
+          // One node on the map, in screen px (the layout's node is 236 canvas px wide).
+          nodeWidth: 236 * Number(map.dataset.scale),
+          view: shown,
+          nodesOnMap: marks.some(
+            (r) => r.right > box.left && r.left < box.right && r.bottom > box.top && r.top < box.bottom,
+          ),
+          track: track ? { x: track.x, y: track.y, width: track.width, height: track.height } : null,
+          place: map.querySelector('[data-testid="minimap-place"]')?.textContent ?? null,
+        };
+      })(),
       nodes: document.querySelectorAll('.react-flow__node').length,
     };
   });
+}
+
+interface MinimapGeometry {
+  windowed: boolean;
+  width: number;
+  height: number;
+  nodeWidth: number;
+  /** The part of the viewport's mark inside the map, px. */
+  view: { width: number; height: number };
+  nodesOnMap: boolean;
+  track: { x: number; y: number; width: number; height: number } | null;
+  place: string | null;
+}
+
+/** The minimap is a map a person can read: nodes wider than a hairline, the viewport marked on it. */
+function expectReadableMinimap(m: MinimapGeometry | null, name: string, leastNode = 16) {
+  expect(m, `${name}: minimap`).not.toBeNull();
+  expect(m!.nodeWidth, `${name}: a node on the minimap, px`).toBeGreaterThanOrEqual(leastNode);
+  expect(m!.nodesOnMap, name).toBe(true);
+  expect(m!.view.width, `${name}: the viewport on the minimap`).toBeGreaterThanOrEqual(8);
+  expect(m!.view.height, `${name}: the viewport on the minimap`).toBeGreaterThanOrEqual(8);
+  expect(m!.track !== null, `${name}: a track exactly when windowed`).toBe(m!.windowed);
 }
 
 const SIZES = [
@@ -242,7 +288,7 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
           expect(g.calls, `${run.name}: calls on screen`).toBeGreaterThanOrEqual(run.calls);
           expect(g.texts, run.name).toBeGreaterThan(0);
           expect(g.minFont, `${run.name}: smallest text "${g.minFontAt}"`).toBeGreaterThanOrEqual(9);
-          expect(g.minimap, run.name).toBe(true);
+          expectReadableMinimap(g.minimap, run.name);
           expect(await cutWithoutTitle(page), run.name).toEqual([]);
         }
         fs.writeFileSync(artifact(`graph-geometry-${size.width}x${size.height}.json`), JSON.stringify(report, null, 2));
@@ -327,8 +373,55 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
         const cards = await page.$$eval('[data-testid="frame-card"]', (els) => els.map((e) => e.textContent ?? ''));
         expect(cards[0]).toMatch(/^#1\b/);
         expect(await onScreen(page, '[data-testid="frame-card"]')).toBeGreaterThanOrEqual(8);
-        expect(g.minimap).toBe(true);
+        // Zoomed out to cards, the map's window spans fewer screenfuls, its nodes smaller.
+        expectReadableMinimap(g.minimap, 'stateless-300', 8);
         expect(await cutWithoutTitle(page)).toEqual([]);
+      });
+
+      it('shows a tall run on the minimap as a readable window around the view, a track standing for the whole run', async () => {
+        // From where the run opens (another run first, so it opens afresh): its start, readable.
+        await open('stateless-40');
+        await open('stateless-300');
+        const start = (await measure(page)).minimap!;
+        expectReadableMinimap(start, 'stateless-300');
+        expect(start.windowed).toBe(true);
+        // Upright, as the run is: taller than wide.
+        expect(start.height).toBeGreaterThan(start.width);
+        expect(start.place).toMatch(/^#1–#\d of 300$/);
+        // Half way down the track is half way through the run.
+        const track = start.track!;
+        await page.mouse.click(track.x + track.width / 2, track.y + track.height / 2);
+        await page.waitForTimeout(300);
+        const middle = (await measure(page)).minimap!;
+        expectReadableMinimap(middle, 'stateless-300, middle');
+        const [first] = /#(\d+)/
+          .exec(middle.place ?? '')!
+          .slice(1)
+          .map(Number);
+        expect(first, middle.place!).toBeGreaterThan(130);
+        expect(first, middle.place!).toBeLessThan(170);
+        const titles = await page.$$eval('[data-testid="frame-title"]', (els) => els.map((e) => e.textContent ?? ''));
+        expect(
+          titles.some((t) => t.includes(`#${first}`)),
+          titles.join(' | '),
+        ).toBe(true);
+        await page.screenshot({
+          path: artifact(`graph-stateless-300-minimap-middle-${size.width}x${size.height}.png`),
+        });
+        // A drag on the map moves the canvas with it, the window holding still under the pointer.
+        const map = (await page.locator('[data-testid="minimap"] svg').boundingBox())!;
+        await page.mouse.move(map.x + map.width / 2, map.y + map.height / 2);
+        await page.mouse.down();
+        await page.mouse.move(map.x + map.width / 2, map.y + map.height - 4, { steps: 4 });
+        await page.mouse.up();
+        await page.waitForTimeout(200);
+        const dragged = (await measure(page)).minimap!;
+        expectReadableMinimap(dragged, 'stateless-300, dragged');
+        const [later] = /#(\d+)/
+          .exec(dragged.place ?? '')!
+          .slice(1)
+          .map(Number);
+        expect(later!).toBeGreaterThan(first!);
       });
 
       it("folds a program's calls into one node and unfolds them from it", async () => {
