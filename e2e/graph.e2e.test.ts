@@ -13,6 +13,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compaction, parallelCalls } from '../shared/trace/testing/scenarios.js';
 import {
+  failureInCompaction,
   fanOut,
   programFan,
   researchTeam,
@@ -228,6 +229,7 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
         { label: 'stateless-300', exchanges: statelessTurns(300) },
         { label: 'compaction', exchanges: compaction() },
         { label: 'unreachable', exchanges: unreachableTurn() },
+        { label: 'failure-compacted', exchanges: failureInCompaction() },
       ],
       1_000,
     );
@@ -252,6 +254,7 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
     { name: 'stateless-300', label: 'stateless-300', calls: 1 },
     { name: 'compaction', label: 'compaction', calls: 0 },
     { name: 'unreachable', label: 'unreachable', calls: 1 },
+    { name: 'failure-compacted', label: 'failure-compacted', calls: 0 },
   ];
 
   for (const size of SIZES) {
@@ -497,6 +500,29 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
           ids.join(' '),
         ).toBe(true);
         expect(ids).not.toContain('next:fc_u1->msg_u3');
+        // Folded into a compaction window, the failed response's reason is on the window's card,
+        // and no row is kept empty for it: the compaction item follows the card at once.
+        await open('failure-compacted');
+        expect(await page.textContent('[data-testid="frame-failure"]')).toContain('ECONNREFUSED');
+        await page.locator('[data-testid="compaction-fold"]').first().dispatchEvent('click');
+        const card = page.locator('[data-testid="compaction-card"]');
+        await card.waitFor();
+        expect(await page.textContent('[data-testid="window-failure"]')).toBe(
+          '#2 error: connect ECONNREFUSED 127.0.0.1:9',
+        );
+        expect(await page.$('[data-testid="frame-failure"]')).toBeNull();
+        const g = await measure(page);
+        const [folded, next] = await Promise.all([
+          card.boundingBox(),
+          page.locator('[data-node-id="cmp_k"]').boundingBox(),
+        ]);
+        // GAP_Y (50) less the card's padding (10), on screen; an empty row would add a whole row (104).
+        expect(next!.y - (folded!.y + folded!.height)).toBeCloseTo(40 * g.zoom, 0);
+        expect(g.overlapping).toEqual([]);
+        expect(g.hiddenEdges).toEqual([]);
+        expect(await cutWithoutTitle(page)).toEqual([]);
+        await page.screenshot({ path: artifact(`graph-failure-compacted-folded-${size.width}x${size.height}.png`) });
+        await card.locator('[data-testid="compaction-fold"]').dispatchEvent('click');
       });
 
       it.runIf(size.width === 1600)(

@@ -6,6 +6,7 @@ import { detailFrom } from '../test/run-fixture.js';
 import { resetStores } from '../test/reset-stores.js';
 import { compaction, multiAgent, parallelCalls } from '../../shared/trace/testing/scenarios.js';
 import {
+  failureInCompaction,
   fanOut,
   programFan,
   researchTeam,
@@ -280,6 +281,21 @@ describe('RunGraph', () => {
     expect(types(container)).toEqual(['compaction', 'message', 'message']);
     act(() => fireEvent.click(getByTestId('compaction-fold')));
     expect(frames()).toBe(4);
+  });
+
+  it('folds a compaction window with a failed response in it to a card that says why, leaving no empty row', () => {
+    const view = load(failureInCompaction());
+    const { container, getByTestId } = render(<RunGraph />);
+    expect(getByTestId('frame-failure').textContent).toContain('ECONNREFUSED');
+    act(() => fireEvent.click(getByTestId('compaction-fold')));
+    expect(container.querySelector('[data-testid="frame-failure"]')).toBeNull();
+    expect(getByTestId('window-failure').textContent).toBe('#2 error: connect ECONNREFUSED 127.0.0.1:9');
+    // The compaction item sits right below the card: no row kept for a reason no longer drawn there.
+    const window = view.graph.groups.find((g) => g.kind === 'compaction')!;
+    const layout = viewLayout(view.graph, { foldedCompactions: new Set([window.id]) });
+    const card = layout.nodes[window.members[0]!]!;
+    expect(layout.failures).toEqual({});
+    expect(layout.nodes.cmp_k!.y - (card.y + card.height)).toBe(50);
   });
 
   it("says why a response failed in a row of its frame, the run's chain running through it", () => {
