@@ -5,7 +5,7 @@
 // by the
 // layout's property tests and the e2e suite.
 import { rawExchange } from './raw-exchange-builder.js';
-import { agent, call, out, say, streamed, T0, user } from './scenarios.js';
+import { agent, call, compactExchange, out, say, streamed, T0, user } from './scenarios.js';
 import type { JsonObject, RawExchange } from '../types.js';
 
 /** One response fans out `n` parallel calls of one tool; the next request returns every output. */
@@ -214,19 +214,7 @@ export function failureInCompaction(): RawExchange[] {
       state: 'upstream_unreachable',
       error: 'connect ECONNREFUSED 127.0.0.1:9',
     }),
-    rawExchange({
-      id: 3,
-      startedAt: T0 + 4_000,
-      path: '/v1/responses/compact',
-      request: { model: 'gpt-5', input: sent },
-      response: {
-        id: 'resp_kc',
-        object: 'response.compaction',
-        created_at: 1,
-        output: [compacted],
-        usage: { input_tokens: 30_000, output_tokens: 2_000, total_tokens: 32_000 },
-      },
-    }),
+    compactExchange(3, 4, 'resp_kc', sent, compacted, [30_000, 2_000]),
     streamed(4, 6, { model: 'gpt-5', input: [compacted, user('three')], stream: true }, 'resp_k4', [
       say('msg_k4', 'Third answer.'),
     ]),
