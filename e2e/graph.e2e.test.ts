@@ -525,6 +525,29 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
         await card.locator('[data-testid="compaction-fold"]').dispatchEvent('click');
       });
 
+      it('keeps the shortcuts working after a click on the scrubber or on the minimap', async () => {
+        await open('stateless-40');
+        const scrubber = '[data-replay="scrubber"]';
+        const step = async () => Number(await page.$eval(scrubber, (el) => (el as HTMLInputElement).value));
+        await page.click(scrubber, { position: { x: 60, y: 6 } });
+        const at = await step();
+        await page.keyboard.press('ArrowRight');
+        await eventually(async () => (await step()) > at || undefined);
+        // `f` fits 40 turns as cards, from the canvas whatever has the focus.
+        await page.keyboard.press('f');
+        await eventually(async () => (await measure(page)).zoom < 0.45 || undefined);
+        const map = (await page.locator('[data-testid="minimap"] svg').boundingBox())!;
+        await page.mouse.click(map.x + map.width / 2, map.y + map.height / 2);
+        await page.keyboard.press('w');
+        await page.waitForSelector('[data-tab="waterfall"][aria-selected="true"]');
+        await page.keyboard.press('g');
+        await page.waitForSelector('[data-tab="graph"][aria-selected="true"]');
+        await page.keyboard.press('ArrowRight');
+        await eventually(async () => (await step()) > at + 1 || undefined);
+        // Back to the end of the run for what follows.
+        await page.click('[data-replay="follow"]');
+      });
+
       it.runIf(size.width === 1600)(
         'opens a recording uploaded from the browser, read-only, and goes back to the live one',
         async () => {

@@ -157,7 +157,7 @@ export function toFlow(
   for (const n of nodes)
     if ((n.handles?.length ?? 0) > 0)
       boxOf.set(n.id, { x: n.position.x, y: n.position.y, width: n.width!, height: n.height! });
-  /** Edges that pass other nodes in their column: left out where two drawn edges already join their ends. */
+  /** Edges that pass nodes or go round them: left out where two drawn edges already join their ends. */
   const skipping = new Set<string>();
   const push = (kind: string, source: string, target: string, appear: number) => {
     const id = `${kind}:${source}->${target}`;
@@ -165,8 +165,9 @@ export function toFlow(
     seen.add(id);
     const [from, to] = [boxOf.get(source), boxOf.get(target)];
     const past = behind(source, target);
-    if (past) skipping.add(id);
     const route = from && to ? routeEdge(from, to, layout.grid, !past) : [];
+    // Past nodes in its column, or the long way round by a lane's gutter: kept only if it says something new.
+    if (past || route.length > 2) skipping.add(id);
     const style = EDGE_STYLES[kind] ?? EDGE_STYLES.next!;
     edges.push({
       id,
@@ -198,9 +199,9 @@ export function toFlow(
 }
 
 /**
- * An edge that passes the nodes between its ends in their column says nothing the picture
- * does not already say when two other edges join its ends through one node (a call, its
- * output, the next answer): it is left out. The others are routed around those nodes.
+ * An edge that passes the nodes between its ends, or runs round them, says nothing the
+ * picture does not already say when two other edges join its ends through one node (a call,
+ * its output, the next answer): it is left out. The others keep their routes round the nodes.
  */
 function withoutRedundantDetours(edges: Flow['edges'], skipping: ReadonlySet<string>): Flow['edges'] {
   if (skipping.size === 0) return edges;
