@@ -29,7 +29,7 @@ export const TALL = { width: 120, height: 200 };
 /** A node drawn narrower than this on the map is a hairline: then the map is windowed. */
 const LEAST_NODE_PX = 20;
 /** The least a node shrinks to on the map of a run seen from far out, px. */
-const LEAST_ZOOMED_OUT_PX = 8;
+const LEAST_ZOOMED_OUT_PX = 16;
 const LEAST_SCALE = LEAST_ZOOMED_OUT_PX / NODE_W;
 /** The least side of the map's box, px. */
 const LEAST_BOX_PX = 64;
