@@ -376,6 +376,38 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
         await eventually(async () => (await page.$$('[data-testid="frame-card"][data-folded]')).length === 0);
       });
 
+      it("folds an agent's lane from its name, and zoomed in shows more of each node's text", async () => {
+        await open('team-3');
+        const lanes = page.locator('[data-group-kind="agent"]');
+        const lane = lanes.filter({ hasText: 'researcher_1' });
+        await lane.locator('[data-testid="lane-fold"]').dispatchEvent('click');
+        await page.waitForSelector('[data-testid="frame-card"][data-folded]');
+        const folded = await measure(page);
+        expect(folded.overlapping).toEqual([]);
+        expect(folded.hiddenEdges).toEqual([]);
+        expect(await page.$$('[data-node-id][data-node-kind="hosted_tool"]')).toHaveLength(2);
+        await page.screenshot({ path: artifact(`graph-team-3-lane-folded-${size.width}x${size.height}.png`) });
+        await lane.locator('[data-testid="lane-fold"]').dispatchEvent('click');
+        await eventually(async () => (await page.$$('[data-testid="frame-card"][data-folded]')).length === 0);
+        // At the opening zoom a label is one line; zoomed in it takes two, so more of it shows.
+        const label = '[data-node-kind="agent_call"] [data-testid="node-label"]';
+        const lines = () =>
+          page.$eval(label, (el) =>
+            Math.round(
+              el.getBoundingClientRect().height /
+                parseFloat(getComputedStyle(el).lineHeight) /
+                new DOMMatrix(getComputedStyle(document.querySelector('.react-flow__viewport')!).transform).a,
+            ),
+          );
+        expect(await lines()).toBe(1);
+        for (let i = 0; i < 4; i++) await page.click('.react-flow__controls-zoomin');
+        await eventually(async () => (await measure(page)).zoom > 1.35 || undefined);
+        expect(await lines()).toBe(2);
+        const g = await measure(page);
+        expect(g.minFont, `smallest text "${g.minFontAt}"`).toBeGreaterThanOrEqual(9);
+        await page.screenshot({ path: artifact(`graph-team-3-zoomed-in-${size.width}x${size.height}.png`) });
+      });
+
       it('zoomed out, draws each response frame as a summary card', async () => {
         await open('stateless-40');
         await page.keyboard.press('f');
