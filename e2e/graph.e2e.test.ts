@@ -13,6 +13,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compaction, parallelCalls } from '../shared/trace/testing/scenarios.js';
 import {
+  failureInCompaction,
   fanOut,
   programFan,
   researchTeam,
@@ -35,8 +36,11 @@ interface Geometry {
   minFont: number;
   minFontAt: string;
   texts: number;
-  minimap: boolean;
+  minimap: MinimapGeometry | null;
   nodes: number;
+  /** Edges with a stretch drawn under a node's box (not their own ends), and which node. */
+  hiddenEdges: string[];
+  edges: number;
 }
 
 /** Measured in the page: boxes on screen, the canvas zoom, and the smallest text a person sees. */
@@ -82,7 +86,41 @@ function measure(page: Page): Promise<Geometry> {
         minFontAt = (el.textContent ?? '').slice(0, 40);
       }
     }
+    // Every drawn edge sampled along its path, in screen px: no point may fall inside a node's
+    // box (its handles' 2 px excepted), whatever its route. Frames and lanes lie behind edges
+    // and are not nodes; a folded frame, a folded window and a failure's reason are.
+    const obstacles = [
+      ...document.querySelectorAll<HTMLElement>(
+        '[data-node-id], [data-testid="frame-failure"], [data-testid="frame-card"][data-folded], [data-testid="compaction-card"]',
+      ),
+    ].map((el) => ({
+      id: el.dataset.nodeId ?? el.dataset.responseId ?? el.dataset.testid ?? '',
+      r: el.getBoundingClientRect(),
+    }));
+    const hiddenEdges: string[] = [];
+    const paths = [...document.querySelectorAll<SVGPathElement>('.react-flow__edge path.react-flow__edge-path')];
+    for (const path of paths) {
+      const ctm = path.getScreenCTM();
+      if (!ctm) continue;
+      const length = path.getTotalLength();
+      const inset = 2;
+      let hit: string | null = null;
+      for (let at = 0; at <= length && hit === null; at += 3) {
+        const p = new DOMPoint(path.getPointAtLength(at).x, path.getPointAtLength(at).y).matrixTransform(ctm);
+        for (const o of obstacles) {
+          const r = o.r;
+          if (p.x > r.left + inset && p.x < r.right - inset && p.y > r.top + inset && p.y < r.bottom - inset) {
+            hit = o.id;
+            break;
+          }
+        }
+      }
+      if (hit !== null)
+        hiddenEdges.push(`${path.closest('.react-flow__edge')?.getAttribute('data-id') ?? '?'} under ${hit}`);
+    }
     return {
+      hiddenEdges,
+      edges: paths.length,
       zoom,
       calls: calls.length,
       outside,
@@ -90,10 +128,56 @@ function measure(page: Page): Promise<Geometry> {
       minFont,
       minFontAt,
       texts,
-      minimap: document.querySelector('.react-flow__minimap') !== null,
+      minimap: (() => {
+        const map = document.querySelector<HTMLElement>('[data-testid="minimap"]');
+        if (!map) return null;
+        const box = map.querySelector('svg')!.getBoundingClientRect();
+        const view = map.querySelector('[data-testid="minimap-view"]')!.getBoundingClientRect();
+        const shown = {
+          width: Math.min(view.right, box.right) - Math.max(view.left, box.left),
+          height: Math.min(view.bottom, box.bottom) - Math.max(view.top, box.top),
+        };
+        const marks = [...map.querySelectorAll('[data-testid="minimap-nodes"]')].map((p) => p.getBoundingClientRect());
+        const track = map.querySelector('[data-testid="minimap-track"]')?.getBoundingClientRect();
+        return {
+          windowed: map.dataset.windowed !== undefined,
+          width: box.width,
+          height: box.height,
+          // One node on the map, in screen px (the layout's node is 236 canvas px wide).
+          nodeWidth: 236 * Number(map.dataset.scale),
+          view: shown,
+          nodesOnMap: marks.some(
+            (r) => r.right > box.left && r.left < box.right && r.bottom > box.top && r.top < box.bottom,
+          ),
+          track: track ? { x: track.x, y: track.y, width: track.width, height: track.height } : null,
+          place: map.querySelector('[data-testid="minimap-place"]')?.textContent ?? null,
+        };
+      })(),
       nodes: document.querySelectorAll('.react-flow__node').length,
     };
   });
+}
+
+interface MinimapGeometry {
+  windowed: boolean;
+  width: number;
+  height: number;
+  nodeWidth: number;
+  /** The part of the viewport's mark inside the map, px. */
+  view: { width: number; height: number };
+  nodesOnMap: boolean;
+  track: { x: number; y: number; width: number; height: number } | null;
+  place: string | null;
+}
+
+/** The minimap is a map a person can read: nodes wider than a hairline, the viewport marked on it. */
+function expectReadableMinimap(m: MinimapGeometry | null, name: string, leastNode = 16) {
+  expect(m, `${name}: minimap`).not.toBeNull();
+  expect(m!.nodeWidth, `${name}: a node on the minimap, px`).toBeGreaterThanOrEqual(leastNode);
+  expect(m!.nodesOnMap, name).toBe(true);
+  expect(m!.view.width, `${name}: the viewport on the minimap`).toBeGreaterThanOrEqual(8);
+  expect(m!.view.height, `${name}: the viewport on the minimap`).toBeGreaterThanOrEqual(8);
+  expect(m!.track !== null, `${name}: a track exactly when windowed`).toBe(m!.windowed);
 }
 
 const SIZES = [
@@ -134,6 +218,21 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
       );
       return done.every((r) => r !== undefined);
     }, 60_000);
+    // The Agents SDK exports the support demo's spans after its run, in batches: its lanes
+    // (Triage, Billing) come from them, so wait until they have all landed.
+    let spans = -1;
+    let still = 0;
+    await eventually(
+      async () => {
+        const { runs } = await call<{ runs: Array<{ id: string; agentSpans: number }> }>('runs.list', {});
+        const now = runs.find((r) => r.id === `label:${demoLabels.support}`)?.agentSpans ?? 0;
+        still = now > 0 && now === spans ? still + 1 : 0;
+        spans = now;
+        return still >= 3 || undefined;
+      },
+      30_000,
+      500,
+    );
     expect(await demos.stop()).toBe(0);
     writeScenarios(
       db,
@@ -145,6 +244,7 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
         { label: 'stateless-300', exchanges: statelessTurns(300) },
         { label: 'compaction', exchanges: compaction() },
         { label: 'unreachable', exchanges: unreachableTurn() },
+        { label: 'failure-compacted', exchanges: failureInCompaction() },
       ],
       1_000,
     );
@@ -156,10 +256,11 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const runs = () => [
+  const runs = (): Array<{ name: string; label: string; calls: number; lanes?: string[] }> => [
     { name: 'program-demo', label: demoLabels.program!, calls: 6 },
-    { name: 'research-demo', label: demoLabels.research!, calls: 3 },
-    { name: 'support-demo', label: demoLabels.support!, calls: 1 },
+    { name: 'research-demo', label: demoLabels.research!, calls: 3, lanes: ['root', 'cost_researcher'] },
+    // Its lanes from the Agents SDK's spans, joined to the run.
+    { name: 'support-demo', label: demoLabels.support!, calls: 1, lanes: ['Triage', 'Billing'] },
     { name: 'travel-demo', label: demoLabels.travel!, calls: 2 },
     { name: 'coding-demo', label: demoLabels.coding!, calls: 1 },
     { name: 'fan-5', label: 'fan-5', calls: 6 },
@@ -169,6 +270,7 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
     { name: 'stateless-300', label: 'stateless-300', calls: 1 },
     { name: 'compaction', label: 'compaction', calls: 0 },
     { name: 'unreachable', label: 'unreachable', calls: 1 },
+    { name: 'failure-compacted', label: 'failure-compacted', calls: 0 },
   ];
 
   for (const size of SIZES) {
@@ -201,10 +303,19 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
           await page.screenshot({ path: artifact(`graph-${run.name}-${size.width}x${size.height}.png`) });
           expect(g.outside, run.name).toEqual([]);
           expect(g.overlapping, run.name).toEqual([]);
+          expect(g.hiddenEdges, `${run.name}: ${g.edges} edges`).toEqual([]);
+          if (run.lanes) {
+            const lanes = await page.$$eval('[data-group-kind="agent"]', (els) => els.map((e) => e.textContent ?? ''));
+            for (const lane of run.lanes)
+              expect(
+                lanes.some((l) => l.includes(lane)),
+                lanes.join(' | '),
+              ).toBe(true);
+          }
           expect(g.calls, `${run.name}: calls on screen`).toBeGreaterThanOrEqual(run.calls);
           expect(g.texts, run.name).toBeGreaterThan(0);
           expect(g.minFont, `${run.name}: smallest text "${g.minFontAt}"`).toBeGreaterThanOrEqual(9);
-          expect(g.minimap, run.name).toBe(true);
+          expectReadableMinimap(g.minimap, run.name);
           expect(await cutWithoutTitle(page), run.name).toEqual([]);
         }
         fs.writeFileSync(artifact(`graph-geometry-${size.width}x${size.height}.json`), JSON.stringify(report, null, 2));
@@ -219,6 +330,7 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
         await eventually(async () => (await page.$$('[data-node-type="function_call"]')).length > 0);
         const g = await measure(page);
         expect(g.outside).toEqual([]);
+        expect(g.hiddenEdges).toEqual([]);
         // Virtualised: a screenful of the 3,000 calls and outputs is in the DOM, not all of them.
         expect(g.nodes).toBeLessThan(400);
         expect(g.calls).toBeGreaterThanOrEqual(6);
@@ -255,12 +367,45 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
         // The search moved the view: the first frame's title may be off screen.
         await page.locator('[data-testid="frame-fold"]').first().dispatchEvent('click');
         await page.waitForSelector('[data-testid="frame-card"][data-folded]');
+        expect((await measure(page)).hiddenEdges).toEqual([]);
         await page.screenshot({ path: artifact(`graph-team-3-folded-${size.width}x${size.height}.png`) });
         await page
           .locator('[data-testid="frame-card"][data-folded] [data-testid="frame-fold"]')
           .first()
           .dispatchEvent('click');
         await eventually(async () => (await page.$$('[data-testid="frame-card"][data-folded]')).length === 0);
+      });
+
+      it("folds an agent's lane from its name, and zoomed in shows more of each node's text", async () => {
+        await open('team-3');
+        const lanes = page.locator('[data-group-kind="agent"]');
+        const lane = lanes.filter({ hasText: 'researcher_1' });
+        await lane.locator('[data-testid="lane-fold"]').dispatchEvent('click');
+        await page.waitForSelector('[data-testid="frame-card"][data-folded]');
+        const folded = await measure(page);
+        expect(folded.overlapping).toEqual([]);
+        expect(folded.hiddenEdges).toEqual([]);
+        expect(await page.$$('[data-node-id][data-node-kind="hosted_tool"]')).toHaveLength(2);
+        await page.screenshot({ path: artifact(`graph-team-3-lane-folded-${size.width}x${size.height}.png`) });
+        await lane.locator('[data-testid="lane-fold"]').dispatchEvent('click');
+        await eventually(async () => (await page.$$('[data-testid="frame-card"][data-folded]')).length === 0);
+        // At the opening zoom a label is one line; zoomed in it takes two, so more of it shows.
+        const label = '[data-node-kind="agent_call"] [data-testid="node-label"]';
+        const lines = () =>
+          page.$eval(label, (el) =>
+            Math.round(
+              el.getBoundingClientRect().height /
+                parseFloat(getComputedStyle(el).lineHeight) /
+                new DOMMatrix(getComputedStyle(document.querySelector('.react-flow__viewport')!).transform).a,
+            ),
+          );
+        expect(await lines()).toBe(1);
+        for (let i = 0; i < 4; i++) await page.click('.react-flow__controls-zoomin');
+        await eventually(async () => (await measure(page)).zoom > 1.35 || undefined);
+        expect(await lines()).toBe(2);
+        const g = await measure(page);
+        expect(g.minFont, `smallest text "${g.minFontAt}"`).toBeGreaterThanOrEqual(9);
+        await page.screenshot({ path: artifact(`graph-team-3-zoomed-in-${size.width}x${size.height}.png`) });
       });
 
       it('zoomed out, draws each response frame as a summary card', async () => {
@@ -287,8 +432,55 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
         const cards = await page.$$eval('[data-testid="frame-card"]', (els) => els.map((e) => e.textContent ?? ''));
         expect(cards[0]).toMatch(/^#1\b/);
         expect(await onScreen(page, '[data-testid="frame-card"]')).toBeGreaterThanOrEqual(8);
-        expect(g.minimap).toBe(true);
+        // Zoomed out to cards, the map's window spans fewer screenfuls, its nodes smaller.
+        expectReadableMinimap(g.minimap, 'stateless-300', 12);
         expect(await cutWithoutTitle(page)).toEqual([]);
+      });
+
+      it('shows a tall run on the minimap as a readable window around the view, a track standing for the whole run', async () => {
+        // From where the run opens (another run first, so it opens afresh): its start, readable.
+        await open('stateless-40');
+        await open('stateless-300');
+        const start = (await measure(page)).minimap!;
+        expectReadableMinimap(start, 'stateless-300');
+        expect(start.windowed).toBe(true);
+        // Upright, as the run is: taller than wide.
+        expect(start.height).toBeGreaterThan(start.width);
+        expect(start.place).toMatch(/^#1–#\d of 300$/);
+        // Half way down the track is half way through the run.
+        const track = start.track!;
+        await page.mouse.click(track.x + track.width / 2, track.y + track.height / 2);
+        await page.waitForTimeout(300);
+        const middle = (await measure(page)).minimap!;
+        expectReadableMinimap(middle, 'stateless-300, middle');
+        const [first] = /#(\d+)/
+          .exec(middle.place ?? '')!
+          .slice(1)
+          .map(Number);
+        expect(first, middle.place!).toBeGreaterThan(130);
+        expect(first, middle.place!).toBeLessThan(170);
+        const titles = await page.$$eval('[data-testid="frame-title"]', (els) => els.map((e) => e.textContent ?? ''));
+        expect(
+          titles.some((t) => t.includes(`#${first}`)),
+          titles.join(' | '),
+        ).toBe(true);
+        await page.screenshot({
+          path: artifact(`graph-stateless-300-minimap-middle-${size.width}x${size.height}.png`),
+        });
+        // A drag on the map moves the canvas with it, the window holding still under the pointer.
+        const map = (await page.locator('[data-testid="minimap"] svg').boundingBox())!;
+        await page.mouse.move(map.x + map.width / 2, map.y + map.height / 2);
+        await page.mouse.down();
+        await page.mouse.move(map.x + map.width / 2, map.y + map.height - 4, { steps: 4 });
+        await page.mouse.up();
+        await page.waitForTimeout(200);
+        const dragged = (await measure(page)).minimap!;
+        expectReadableMinimap(dragged, 'stateless-300, dragged');
+        const [later] = /#(\d+)/
+          .exec(dragged.place ?? '')!
+          .slice(1)
+          .map(Number);
+        expect(later!).toBeGreaterThan(first!);
       });
 
       it("folds a program's calls into one node and unfolds them from it", async () => {
@@ -300,6 +492,7 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
         const g = await measure(page);
         expect(g.outside).toEqual([]);
         expect(g.overlapping).toEqual([]);
+        expect(g.hiddenEdges).toEqual([]);
         expect(await page.$$('[data-node-type="function_call"]')).toHaveLength(0);
         await page.screenshot({ path: artifact(`graph-fan-5-program-folded-${size.width}x${size.height}.png`) });
         await group.click();
@@ -318,6 +511,7 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
         expect((await page.$$('[data-group-kind="response"]')).length).toBe(framesOpen - 2);
         const g = await measure(page);
         expect(g.overlapping).toEqual([]);
+        expect(g.hiddenEdges).toEqual([]);
         expect(g.minFont, `smallest text "${g.minFontAt}"`).toBeGreaterThanOrEqual(9);
         expect(await cutWithoutTitle(page)).toEqual([]);
         await page.screenshot({ path: artifact(`graph-compaction-folded-${size.width}x${size.height}.png`) });
@@ -330,6 +524,7 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
         const folded = await measure(page);
         expect(folded.outside).toEqual([]);
         expect(folded.overlapping).toEqual([]);
+        expect(folded.hiddenEdges).toEqual([]);
         expect(await cutWithoutTitle(page)).toEqual([]);
         await page.screenshot({
           path: artifact(`graph-coding-demo-compaction-folded-${size.width}x${size.height}.png`),
@@ -361,6 +556,52 @@ describe.skipIf(missing !== null)('the run graph at a glance, in Chromium', () =
           ids.join(' '),
         ).toBe(true);
         expect(ids).not.toContain('next:fc_u1->msg_u3');
+        // Folded into a compaction window, the failed response's reason is on the window's card,
+        // and no row is kept empty for it: the compaction item follows the card at once.
+        await open('failure-compacted');
+        expect(await page.textContent('[data-testid="frame-failure"]')).toContain('ECONNREFUSED');
+        await page.locator('[data-testid="compaction-fold"]').first().dispatchEvent('click');
+        const card = page.locator('[data-testid="compaction-card"]');
+        await card.waitFor();
+        expect(await page.textContent('[data-testid="window-failure"]')).toBe(
+          '#2 error: connect ECONNREFUSED 127.0.0.1:9',
+        );
+        expect(await page.$('[data-testid="frame-failure"]')).toBeNull();
+        const g = await measure(page);
+        const [folded, next] = await Promise.all([
+          card.boundingBox(),
+          page.locator('[data-node-id="cmp_k"]').boundingBox(),
+        ]);
+        // GAP_Y (50) less the card's padding (10), on screen; an empty row would add a whole row (104).
+        expect(next!.y - (folded!.y + folded!.height)).toBeCloseTo(40 * g.zoom, 0);
+        expect(g.overlapping).toEqual([]);
+        expect(g.hiddenEdges).toEqual([]);
+        expect(await cutWithoutTitle(page)).toEqual([]);
+        await page.screenshot({ path: artifact(`graph-failure-compacted-folded-${size.width}x${size.height}.png`) });
+        await card.locator('[data-testid="compaction-fold"]').dispatchEvent('click');
+      });
+
+      it('keeps the shortcuts working after a click on the scrubber or on the minimap', async () => {
+        await open('stateless-40');
+        const scrubber = '[data-replay="scrubber"]';
+        const step = async () => Number(await page.$eval(scrubber, (el) => (el as HTMLInputElement).value));
+        await page.click(scrubber, { position: { x: 60, y: 6 } });
+        const at = await step();
+        await page.keyboard.press('ArrowRight');
+        await eventually(async () => (await step()) > at || undefined);
+        // `f` fits 40 turns as cards, from the canvas whatever has the focus.
+        await page.keyboard.press('f');
+        await eventually(async () => (await measure(page)).zoom < 0.45 || undefined);
+        const map = (await page.locator('[data-testid="minimap"] svg').boundingBox())!;
+        await page.mouse.click(map.x + map.width / 2, map.y + map.height / 2);
+        await page.keyboard.press('w');
+        await page.waitForSelector('[data-tab="waterfall"][aria-selected="true"]');
+        await page.keyboard.press('g');
+        await page.waitForSelector('[data-tab="graph"][aria-selected="true"]');
+        await page.keyboard.press('ArrowRight');
+        await eventually(async () => (await step()) > at + 1 || undefined);
+        // Back to the end of the run for what follows.
+        await page.click('[data-replay="follow"]');
       });
 
       it.runIf(size.width === 1600)(

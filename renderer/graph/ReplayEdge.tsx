@@ -1,20 +1,17 @@
 // An edge that exists from the replay step at which both its ends are visible (and is left
 // out when zoomed too far out to see it). It selects
 // only that boolean from the store, so a replay step re-renders just the edges it changes.
-import { BaseEdge, getBezierPath, getSmoothStepPath, type Edge, type EdgeProps } from '@xyflow/react';
+import { BaseEdge, type Edge, type EdgeProps } from '@xyflow/react';
 import { memo } from 'react';
+import type { Point } from '../../shared/trace/layout/routes.js';
 import { useRunStore } from '../state/run-store.js';
 import { useGraphStore } from './graph-store.js';
 import type { Appear } from './to-flow.js';
 
-type ReplayEdgeType = Edge<Appear & { kind: string; bow?: boolean }, 'replay'>;
+type ReplayEdgeType = Edge<Appear & { kind: string; route?: Point[] }, 'replay'>;
 
-/**
- * How far the control points of an edge that skips over nodes in its column sit to their
- * left, canvas px: the curve's widest point (three quarters of it) clears a node's half width
- * (118), into the frame's padding and the gap between lanes.
- */
-const BOW = 180;
+/** How round an edge's bends are, canvas px. */
+const CORNER = 8;
 
 export const ReplayEdge = memo(function ReplayEdge(props: EdgeProps<ReplayEdgeType>) {
   const appear = props.data?.appear ?? 0;
@@ -22,23 +19,32 @@ export const ReplayEdge = memo(function ReplayEdge(props: EdgeProps<ReplayEdgeTy
   // Zoomed far out the lines are sub-pixel noise; the blocks' order already shows the flow.
   const far = useGraphStore((s) => s.tier === 'far');
   if (!visible || far) return null;
-  const geometry = {
-    sourceX: props.sourceX,
-    sourceY: props.sourceY,
-    targetX: props.targetX,
-    targetY: props.targetY,
-    sourcePosition: props.sourcePosition,
-    targetPosition: props.targetPosition,
-  };
-  // Past the nodes between its ends, beside them rather than behind them (to-flow.ts marks it).
-  const [path] = props.data?.bow
-    ? [
-        `M ${props.sourceX} ${props.sourceY} C ${props.sourceX - BOW} ${props.sourceY + 40}, ${props.targetX - BOW} ${props.targetY - 40}, ${props.targetX} ${props.targetY}`,
-      ]
-    : props.data?.kind === 'next'
-      ? getSmoothStepPath(geometry)
-      : getBezierPath(geometry);
+  // Straight down, or along the route through the gaps between nodes (to-flow.ts, routes.ts).
+  const path = roundedPath(
+    [{ x: props.sourceX, y: props.sourceY }, ...(props.data?.route ?? []), { x: props.targetX, y: props.targetY }],
+    CORNER,
+  );
   return <BaseEdge id={props.id} path={path} markerEnd={props.markerEnd} style={props.style} />;
 });
+
+/** An SVG path through the points, its corners rounded by up to `radius`. */
+export function roundedPath(points: readonly Point[], radius: number): string {
+  let d = `M ${points[0]!.x} ${points[0]!.y}`;
+  for (let i = 1; i < points.length - 1; i++) {
+    const [a, b, c] = [points[i - 1]!, points[i]!, points[i + 1]!];
+    const r = Math.min(radius, Math.hypot(b.x - a.x, b.y - a.y) / 2, Math.hypot(c.x - b.x, c.y - b.y) / 2);
+    const enter = toward(b, a, r);
+    const leave = toward(b, c, r);
+    d += ` L ${enter.x} ${enter.y} Q ${b.x} ${b.y} ${leave.x} ${leave.y}`;
+  }
+  const last = points[points.length - 1]!;
+  return `${d} L ${last.x} ${last.y}`;
+}
+
+/** The point `d` along the way from `p` to `q`. */
+function toward(p: Point, q: Point, d: number): Point {
+  const len = Math.hypot(q.x - p.x, q.y - p.y) || 1;
+  return { x: p.x + ((q.x - p.x) * d) / len, y: p.y + ((q.y - p.y) * d) / len };
+}
 
 export const edgeTypes = { replay: ReplayEdge };

@@ -1,11 +1,12 @@
 import { act, fireEvent, render } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { buildRunView } from '../model/run-view.js';
+import { buildRunView, viewLayout, type Folds } from '../model/run-view.js';
 import { useRunStore } from '../state/run-store.js';
 import { detailFrom } from '../test/run-fixture.js';
 import { resetStores } from '../test/reset-stores.js';
 import { compaction, multiAgent, parallelCalls } from '../../shared/trace/testing/scenarios.js';
 import {
+  failureInCompaction,
   fanOut,
   programFan,
   researchTeam,
@@ -65,7 +66,11 @@ describe('RunGraph', () => {
     const ids = [...container.querySelectorAll('[data-node-id]')].map((n) => n.getAttribute('data-node-id')).sort();
     expect(ids).toEqual(view.graph.nodes.map((n) => n.id).sort());
     expect(container.querySelectorAll('[data-group-kind="response"]')).toHaveLength(2);
-    expect(container.querySelectorAll('.react-flow__edge').length).toBe(view.graph.edges.length);
+    // Every edge is drawn but the one the chain fc_3 -> its output -> the answer already says.
+    const drawn = new Set([...container.querySelectorAll('.react-flow__edge')].map((e) => e.getAttribute('data-id')));
+    expect(view.graph.edges.map((e) => `${e.kind}:${e.from}->${e.to}`).filter((id) => !drawn.has(id))).toEqual([
+      'continue:fc_3->msg_par',
+    ]);
   });
 
   it('shows the state at the replay step: later nodes hidden, streaming ones in progress', () => {
@@ -191,38 +196,64 @@ describe('RunGraph', () => {
     expect(types(container)).toHaveLength(9);
   });
 
-  it('never draws an edge behind a node: one past nodes in its column bows beside them, unless two edges already join its ends', () => {
-    // A stateless loop: each answer continues the call before its output, past that output.
+  it('never draws an edge behind a node: each runs straight, or through the gaps between rows and lanes', () => {
+    // A stateless loop: each answer continues the call before its output, past that output;
+    // the chain call -> output -> answer already says it, so that edge is left out.
     const view = load(statelessTurns(6));
     const { container } = render(<RunGraph />);
     const drawn = [...container.querySelectorAll('.react-flow__edge')].map((e) => e.getAttribute('data-id')!);
     expect(view.graph.edges.some((e) => e.kind === 'continue' && e.from === 'fc_t0' && e.to === 'msg_t1')).toBe(true);
     expect(drawn.filter((id) => id.startsWith('continue:fc_t'))).toEqual([]);
-    // Across the run shapes: no straight edge passes a node between its ends in its column.
-    for (const raws of [
-      parallelCalls(),
-      statelessTurns(6),
-      unreachableTurn(),
-      programFan(5),
-      compaction(),
-      researchTeam(3),
-      multiAgent(),
-    ]) {
-      const flow = toFlow(buildRunView(detailFrom(raws)));
-      const box = new Map(
-        flow.nodes
-          .filter((n) => (n.handles?.length ?? 0) > 0)
-          .map((n) => [n.id, { x: n.position.x, y: n.position.y, h: n.height! }]),
+    // Across the run shapes, folded or not: no stretch of any edge's polyline enters a node's box.
+    const ids = (raws: RawExchange[], kind: string) =>
+      new Set(
+        buildRunView(detailFrom(raws))
+          .graph.groups.filter((g) => g.kind === kind)
+          .map((g) => g.id),
       );
-      const hidden = flow.edges.filter((e) => {
-        const [a, b] = [box.get(e.source), box.get(e.target)];
-        if (e.data?.bow || !a || !b || a.x !== b.x) return false;
-        return [...box.entries()].some(
-          ([id, n]) => id !== e.source && id !== e.target && n.x === a.x && n.y >= a.y + a.h && n.y < b.y,
-        );
-      });
-      expect(hidden.map((e) => e.id)).toEqual([]);
+    const shapes: Array<[RawExchange[], Folds]> = [
+      [parallelCalls(), {}],
+      [statelessTurns(6), {}],
+      [unreachableTurn(), {}],
+      [programFan(5), {}],
+      [programFan(5), { toggledFans: ids(programFan(5), 'fan') }],
+      [compaction(), {}],
+      [compaction(), { foldedCompactions: ids(compaction(), 'compaction') }],
+      [researchTeam(3), {}],
+      [researchTeam(3), { foldedLanes: new Set(['researcher_2']), foldedResponses: new Set([0]) }],
+      [multiAgent(), {}],
+      [fanOut(40), { toggledFans: ids(fanOut(40), 'fan') }],
+    ];
+    let routed = 0;
+    for (const [raws, folds] of shapes) {
+      const v = buildRunView(detailFrom(raws));
+      const flow = toFlow(v, viewLayout(v.graph, folds), folds);
+      const boxes = flow.nodes
+        .filter((n) => (n.handles?.length ?? 0) > 0)
+        .map((n) => ({ id: n.id, x: n.position.x, y: n.position.y, w: n.width!, h: n.height! }));
+      const byId = new Map(boxes.map((b) => [b.id, b]));
+      const hidden: string[] = [];
+      for (const e of flow.edges) {
+        const [a, b] = [byId.get(e.source)!, byId.get(e.target)!];
+        const points = [{ x: a.x + a.w / 2, y: a.y + a.h }, ...(e.data?.route ?? []), { x: b.x + b.w / 2, y: b.y }];
+        if ((e.data?.route?.length ?? 0) > 0) routed++;
+        for (let i = 1; i < points.length; i++) {
+          const [p, q] = [points[i - 1]!, points[i]!];
+          // Every stretch runs along one axis.
+          expect(p.x === q.x || p.y === q.y, `${e.id} bends on a slant`).toBe(true);
+          const under = boxes.find(
+            (n) =>
+              Math.max(p.x, q.x) > n.x + 1 &&
+              Math.min(p.x, q.x) < n.x + n.w - 1 &&
+              Math.max(p.y, q.y) > n.y + 1 &&
+              Math.min(p.y, q.y) < n.y + n.h - 1,
+          );
+          if (under) hidden.push(`${e.id} under ${under.id}`);
+        }
+      }
+      expect(hidden).toEqual([]);
     }
+    expect(routed).toBeGreaterThan(10);
   });
 
   it("folds a program's calls into one node from the program, and back from that node", () => {
@@ -254,6 +285,21 @@ describe('RunGraph', () => {
     expect(types(container)).toEqual(['compaction', 'message', 'message']);
     act(() => fireEvent.click(getByTestId('compaction-fold')));
     expect(frames()).toBe(4);
+  });
+
+  it('folds a compaction window with a failed response in it to a card that says why, leaving no empty row', () => {
+    const view = load(failureInCompaction());
+    const { container, getByTestId } = render(<RunGraph />);
+    expect(getByTestId('frame-failure').textContent).toContain('ECONNREFUSED');
+    act(() => fireEvent.click(getByTestId('compaction-fold')));
+    expect(container.querySelector('[data-testid="frame-failure"]')).toBeNull();
+    expect(getByTestId('window-failure').textContent).toBe('#2 error: connect ECONNREFUSED 127.0.0.1:9');
+    // The compaction item sits right below the card: no row kept for a reason no longer drawn there.
+    const window = view.graph.groups.find((g) => g.kind === 'compaction')!;
+    const layout = viewLayout(view.graph, { foldedCompactions: new Set([window.id]) });
+    const card = layout.nodes[window.members[0]!]!;
+    expect(layout.failures).toEqual({});
+    expect(layout.nodes.cmp_k!.y - (card.y + card.height)).toBe(50);
   });
 
   it("says why a response failed in a row of its frame, the run's chain running through it", () => {

@@ -5,7 +5,6 @@ import '@xyflow/react/dist/style.css';
 import {
   Background,
   Controls,
-  MiniMap,
   Panel,
   ReactFlow,
   ReactFlowProvider,
@@ -17,7 +16,7 @@ import { shallow } from 'zustand/shallow';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useRunStore } from '../state/run-store.js';
 import { useUiStore } from '../state/ui-store.js';
-import { kindStyle } from './kind-style.js';
+import { RunMinimap } from './RunMinimap.js';
 import { nodeTypes } from './item-nodes.js';
 import { edgeTypes } from './ReplayEdge.js';
 import { toFlow } from './to-flow.js';
@@ -29,8 +28,6 @@ import { fitViewport, READABLE_ZOOM } from './fit-view.js';
 const FIT = { padding: 0.12, maxZoom: 1.1 };
 /** Above this many nodes only those in the viewport are rendered (5,000 still pan smoothly). */
 const CULL_ABOVE = 300;
-/** Above this many nodes the minimap (which draws every node) is left out. */
-const MINIMAP_UP_TO = 2_500;
 /** A live run opens on this many of its newest nodes. */
 const NEWEST = 12;
 /** Room left around the first view's nodes, in screen px. */
@@ -168,15 +165,6 @@ function Canvas() {
     },
     [flow, layout],
   );
-  const minimapColor = useCallback(
-    (node: Node) =>
-      node.type?.endsWith('Group')
-        ? 'transparent'
-        : kindStyle(
-            node.type === 'fanCalls' ? 'tool_call' : node.type === 'fanOutputs' ? 'tool_output' : (node.type ?? ''),
-          ).color,
-    [],
-  );
 
   return (
     <ReactFlow
@@ -225,16 +213,7 @@ function Canvas() {
               </button>
             ))}
       </Panel>
-      {nodes.length <= MINIMAP_UP_TO && (
-        <MiniMap
-          pannable
-          zoomable
-          nodeColor={minimapColor}
-          nodeStrokeWidth={0}
-          style={{ width: 150, height: 100 }}
-          className="!bg-white/80 dark:!bg-zinc-900/80"
-        />
-      )}
+      {view && layout && <RunMinimap nodes={nodes} layout={layout} groups={view.graph.groups} />}
       <Controls showInteractive={false} position="bottom-left" />
     </ReactFlow>
   );

@@ -9,7 +9,7 @@ export const READABLE_ZOOM = 0.9;
 /** The least zoom at which a one-item response's card still reads at 9 px (its one line, `#300 · 1 call`). */
 export const CARDS_READ_FROM = 0.27;
 /** What lanes and frame titles reach beyond the nodes' own box, in canvas px. */
-const REACH = { left: 24, top: 64, right: 24, bottom: 24 };
+export const REACH = { left: 24, top: 64, right: 24, bottom: 24 };
 
 export interface Viewport {
   x: number;

@@ -424,6 +424,10 @@ const CompactionWindow = memo(function CompactionWindow({ id, width, height, dat
     () => (view && group?.kind === 'compaction' ? windowSpan(view, group.members) : ''),
     [view, group],
   );
+  const failed = useMemo(
+    () => (view && group?.kind === 'compaction' ? windowFailures(view, group.members) : []),
+    [view, group],
+  );
   if (group?.kind !== 'compaction') return null;
   const folded = data.folded === true;
   const fold = (
@@ -441,11 +445,15 @@ const CompactionWindow = memo(function CompactionWindow({ id, width, height, dat
       <Chevron open={!folded} />
     </button>
   );
-  const title = `Compacted: ${formatCount(group.members.length)} items${span} → ${group.label}`;
+  const title = [`Compacted: ${formatCount(group.members.length)} items${span} → ${group.label}`, ...failed].join('\n');
   if (folded) {
-    // One card for the window: what was replaced, from which responses, and the savings.
+    // One card for the window: what was replaced, from which responses, and the savings; and
+    // why a response folded into it failed, since its frame is folded with it.
+    const failures =
+      failed.length === 0 ? [] : [failed.length === 1 ? failed[0]! : `${failed.length} responses failed`];
     const { lines, font } = cardText(zoom, width ?? 0, height ?? 0, [
-      [`Compacted: ${formatCount(group.members.length)} items${span}`, group.label],
+      [`Compacted: ${formatCount(group.members.length)} items${span}`, group.label, ...failures],
+      [`Compacted ×${formatCount(group.members.length)}`, ...(failed.length > 0 ? [`${failed.length} failed`] : [])],
       [`Compacted ×${formatCount(group.members.length)}`],
     ]);
     return (
@@ -462,7 +470,15 @@ const CompactionWindow = memo(function CompactionWindow({ id, width, height, dat
           {fold}
           <span className="break-words">{lines[0]}</span>
         </div>
-        {lines[1] !== undefined && <div className="break-words">{lines[1]}</div>}
+        {lines.slice(1).map((line, i) => (
+          <div
+            key={i}
+            className={`break-words ${failures.length > 0 && i === lines.length - 2 ? 'text-red-700 dark:text-red-300' : ''}`}
+            data-testid={failures.length > 0 && i === lines.length - 2 ? 'window-failure' : undefined}
+          >
+            {line}
+          </div>
+        ))}
         <Handle type="source" position={Position.Bottom} isConnectable={false} className="loupe-handle" />
       </div>
     );
@@ -484,6 +500,16 @@ const CompactionWindow = memo(function CompactionWindow({ id, width, height, dat
     </div>
   );
 });
+
+/** `#2 error: connect ECONNREFUSED …` for each failed response whose items all lie in a window. */
+function windowFailures(view: RunView, members: string[]): string[] {
+  const inside = new Set(members);
+  const out: string[] = [];
+  for (const g of view.graph.groups)
+    if (g.kind === 'response' && g.failure !== null && g.members.length > 0 && g.members.every((id) => inside.has(id)))
+      out.push(`#${g.response + 1} ${g.status}: ${g.failure}`);
+  return out;
+}
 
 /** ` of responses #2–#9`: where a window's items came from. */
 function windowSpan(view: RunView, members: string[]): string {

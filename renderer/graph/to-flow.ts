@@ -6,6 +6,7 @@
 // node and edge components select `step >= appear` from the store, so a step re-renders
 // only what appears or disappears, however large the run.
 import { MarkerType, Position, type Edge, type Node, type NodeHandle } from '@xyflow/react';
+import { routeEdge, type Point } from '../../shared/trace/layout/routes.js';
 import type { Box } from '../model/geometry.js';
 import type { Folds, RunView, ViewLayout } from '../model/run-view.js';
 import { EDGE_STYLES } from './kind-style.js';
@@ -16,8 +17,8 @@ export interface Appear extends Record<string, unknown> {
 
 export interface Flow {
   nodes: Array<Node<Appear>>;
-  /** `bow`: the edge skips over nodes in its column, so it curves beside them rather than run behind them. */
-  edges: Array<Edge<Appear & { kind: string; bow?: boolean }>>;
+  /** `route`: the bends of an edge that is not one straight line (routes.ts), through gaps no node lies in. */
+  edges: Array<Edge<Appear & { kind: string; route?: Point[] }>>;
 }
 
 /**
@@ -152,18 +153,28 @@ export function toFlow(
   const seen = new Set<string>();
   const hidden = bandEdges(view, layout);
   const behind = skipsOver(nodes);
+  const boxOf = new Map<string, Box>();
+  for (const n of nodes)
+    if ((n.handles?.length ?? 0) > 0)
+      boxOf.set(n.id, { x: n.position.x, y: n.position.y, width: n.width!, height: n.height! });
+  /** Edges that pass nodes or go round them: left out where two drawn edges already join their ends. */
+  const skipping = new Set<string>();
   const push = (kind: string, source: string, target: string, appear: number) => {
     const id = `${kind}:${source}->${target}`;
     if (source === target || seen.has(id)) return;
     seen.add(id);
-    const bow = behind(source, target);
+    const [from, to] = [boxOf.get(source), boxOf.get(target)];
+    const past = behind(source, target);
+    const route = from && to ? routeEdge(from, to, layout.grid, !past) : [];
+    // Past nodes in its column, or the long way round by a lane's gutter: kept only if it says something new.
+    if (past || route.length > 2) skipping.add(id);
     const style = EDGE_STYLES[kind] ?? EDGE_STYLES.next!;
     edges.push({
       id,
       source,
       target,
       type: 'replay',
-      data: bow ? { appear, kind, bow } : { appear, kind },
+      data: route.length > 0 ? { appear, kind, route } : { appear, kind },
       className: `loupe-edge-${kind}`,
       style: { stroke: style.stroke, strokeWidth: style.width, strokeDasharray: style.dash },
       markerEnd: { type: MarkerType.ArrowClosed, color: style.stroke, width: 16, height: 16 },
@@ -184,25 +195,25 @@ export function toFlow(
     } else push(e.kind, source, target, appear);
   }
   for (const r of reasons) if (r.from !== null) push('next', rep.get(r.from) ?? r.from, r.id, r.appear);
-  return { nodes, edges: withoutRedundantBows(edges) };
+  return { nodes, edges: withoutRedundantDetours(edges, skipping) };
 }
 
 /**
- * An edge that would bow around the nodes between its ends says nothing the picture does not
- * already say when two other edges join its ends through one node (a call, its output, the
- * next answer): it is left out. The others bow, so no edge runs hidden behind a node.
+ * An edge that passes the nodes between its ends, or runs round them, says nothing the
+ * picture does not already say when two other edges join its ends through one node (a call,
+ * its output, the next answer): it is left out. The others keep their routes round the nodes.
  */
-function withoutRedundantBows(edges: Flow['edges']): Flow['edges'] {
-  if (!edges.some((e) => e.data?.bow)) return edges;
+function withoutRedundantDetours(edges: Flow['edges'], skipping: ReadonlySet<string>): Flow['edges'] {
+  if (skipping.size === 0) return edges;
   const out = new Map<string, Set<string>>();
   const into = new Map<string, Set<string>>();
   for (const e of edges) {
-    if (e.data?.bow) continue;
+    if (skipping.has(e.id)) continue;
     (out.get(e.source) ?? out.set(e.source, new Set()).get(e.source)!).add(e.target);
     (into.get(e.target) ?? into.set(e.target, new Set()).get(e.target)!).add(e.source);
   }
   return edges.filter((e) => {
-    if (!e.data?.bow) return true;
+    if (!skipping.has(e.id)) return true;
     const from = out.get(e.source);
     const to = into.get(e.target);
     if (!from || !to) return true;

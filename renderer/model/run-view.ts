@@ -6,6 +6,7 @@ import type { RunRecords } from '../../shared/api/types.js';
 import { buildRunGraph } from '../../shared/trace/graph/graph.js';
 import type { GraphGroup, GraphNode, RunGraph } from '../../shared/trace/graph/types.js';
 import { layoutRun, type Frame, type RunLayout } from '../../shared/trace/layout/layout.js';
+import type { RouteGrid } from '../../shared/trace/layout/routes.js';
 import { runMetrics, type RunMetrics } from '../../shared/trace/metrics/run.js';
 import type { Run } from '../../shared/trace/thread/thread.js';
 import { buildTimeline } from '../../shared/trace/timeline/timeline.js';
@@ -60,9 +61,14 @@ export interface ViewLayout {
   fans: RunLayout['fans'];
   /** Failed responses: the row inside their frame where the reason is drawn. */
   failures: RunLayout['failures'];
+  /** The gaps edges are routed through (routes.ts). */
+  grid: RouteGrid;
   width: number;
   height: number;
 }
+
+/** How far an agent lane's border reaches beyond its frames. */
+const AGENT_PAD = 14;
 
 /** Fans wrap past this many columns: 5 parallel calls still sit on one row. */
 const MAX_COLUMNS = 6;
@@ -91,9 +97,14 @@ export function viewLayout(graph: RunGraph, folds: Folds = {}): ViewLayout {
   // Group frames carry a title line above their members.
   const groups: Record<string, Box> = {};
   for (const [id, b] of Object.entries(layout.groups)) {
-    // Lanes and compaction windows enclose response frames, so they reach a little further.
+    // Lanes and compaction windows enclose response frames, so they reach a little further;
+    // a folded window is a card in its items' cell, as large as a folded frame.
     const head = id.startsWith('agent:') ? GROUP_HEAD + 18 : GROUP_HEAD;
-    const pad = id.startsWith('agent:') ? 14 : id.startsWith('compaction:') ? 8 : 0;
+    const pad = id.startsWith('agent:')
+      ? AGENT_PAD
+      : id.startsWith('compaction:') && !folds.foldedCompactions?.has(id)
+        ? 8
+        : 0;
     groups[id] = { x: b.x - pad, y: b.y - head - pad, width: b.width + 2 * pad, height: b.height + head + 2 * pad };
   }
   const frames: Record<string, Frame[]> = {};
@@ -105,6 +116,16 @@ export function viewLayout(graph: RunGraph, folds: Folds = {}): ViewLayout {
     frames,
     fans: layout.fans,
     failures: layout.failures,
+    grid: {
+      rowPitch: NODE_H + GAP_Y,
+      // Between the frames that end at a row (GROUP_PAD below it) and the titles of those
+      // that start at the next (GROUP_HEAD + GROUP_PAD above it).
+      band: NODE_H + GROUP_PAD + (GAP_Y - 2 * GROUP_PAD - GROUP_HEAD) / 2,
+      spread: 3,
+      lanes: layout.lanes,
+      // Between a lane's frames and the lane's own border.
+      gutter: GROUP_PAD + AGENT_PAD / 2,
+    },
     width: layout.width,
     height: layout.height,
   };

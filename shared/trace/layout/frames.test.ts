@@ -11,7 +11,14 @@ import { layoutRun, type Box, type LayoutOptions, type RunLayout } from './layou
 import { normalizeExchange } from '../normalize/normalize.js';
 import { randomRun } from '../testing/random-run.js';
 import { compaction, multiAgent, parallelCalls, programmatic } from '../testing/scenarios.js';
-import { fanOut, programFan, researchTeam, statelessTurns, unreachableTurn } from '../testing/scenarios-wide.js';
+import {
+  failureInCompaction,
+  fanOut,
+  programFan,
+  researchTeam,
+  statelessTurns,
+  unreachableTurn,
+} from '../testing/scenarios-wide.js';
 import { threadRuns } from '../thread/thread.js';
 import type { RawExchange } from '../types.js';
 
@@ -48,7 +55,14 @@ function violations(graph: RunGraph, layout: RunLayout, options: LayoutOptions =
       if (!inWindow.has(id) && !frames.some((f) => inside(b, f))) out.push(`${id} outside the frames of ${g.id}`);
     }
     const reason = layout.failures[g.id];
-    if (g.failure !== null && reason === undefined) out.push(`${g.id} failed with no row for its reason`);
+    // A response folded away (into its card, its lane's or a compaction window's) leaves the reason to the card.
+    const shown = g.members.some((id) => {
+      const node = graph.nodes.find((n) => n.id === id)!;
+      return !inWindow.has(id) && !options.foldedResponses?.has(g.response) && !options.foldedLanes?.has(node.lane);
+    });
+    if (g.failure !== null && shown && reason === undefined) out.push(`${g.id} failed with no row for its reason`);
+    if (g.failure !== null && !shown && reason !== undefined)
+      out.push(`${g.id} folded away, with a row for its reason`);
     if (reason !== undefined && !frames.some((f) => inside(reason, f)))
       out.push(`the reason of ${g.id} outside its frames`);
     for (const [id, b] of Object.entries(layout.nodes))
@@ -64,19 +78,34 @@ function violations(graph: RunGraph, layout: RunLayout, options: LayoutOptions =
     for (let j = i + 1; j < boxes.length; j++) {
       const [a, p] = boxes[i]!;
       const [b, q] = boxes[j]!;
-      if (p !== q && overlap(p, q) && !(p.x === q.x && p.y === q.y && collapsedPair(graph, layout, a, b)))
-        out.push(`node ${a} overlaps ${b}`);
+      const shared =
+        p.x === q.x && p.y === q.y && (collapsedPair(graph, layout, a, b) || sameCard(graph, options, a, b));
+      if (p !== q && overlap(p, q) && !shared) out.push(`node ${a} overlaps ${b}`);
     }
   }
   for (const e of graph.edges) {
     if (layout.cells[e.to] !== layout.cells[e.from] && layout.cells[e.to]!.row <= layout.cells[e.from]!.row)
       out.push(`edge ${e.from} -> ${e.to} points up`);
   }
+  // No row is left empty: every row down to the last holds a node or a reason (rows are 100 apart by default).
+  const used = new Set(Object.values(layout.cells).map((c) => c.row));
+  for (const f of Object.values(layout.failures)) used.add(Math.round(f.y / 100));
+  for (let row = 0; row <= Math.max(-1, ...used); row++) if (!used.has(row)) out.push(`row ${row} is empty`);
   for (let i = 1; i < layout.lanes.length; i++) {
     const [a, b] = [layout.lanes[i - 1]!, layout.lanes[i]!];
     if (a.x + a.width >= b.x) out.push(`lane ${a.lane} reaches into ${b.lane}`);
   }
   return out;
+}
+
+/** Two items of one response folded to a card in their lane (the response folded, or the lane). */
+function sameCard(graph: RunGraph, options: LayoutOptions, a: string, b: string): boolean {
+  const [p, q] = [graph.nodes.find((n) => n.id === a)!, graph.nodes.find((n) => n.id === b)!];
+  return (
+    p.response === q.response &&
+    p.lane === q.lane &&
+    (options.foldedResponses?.has(p.response) === true || options.foldedLanes?.has(p.lane) === true)
+  );
 }
 
 function collapsedPair(graph: RunGraph, layout: RunLayout, a: string, b: string): boolean {
@@ -103,6 +132,10 @@ const cases: Array<[string, () => RawExchange[], LayoutOptions?]> = [
   ['a turn the upstream never answered', unreachableTurn],
   ['a program with 5 calls, folded', () => programFan(5), { toggledFans: new Set(['fan:prog_w:program-calls']) }],
   ['a compaction window, folded', compaction, { foldedCompactions: new Set(['compaction:cmp_1']) }],
+  ['a failed turn, compacted away', failureInCompaction],
+  ['a failed turn, compacted away, folded', failureInCompaction, { foldedCompactions: new Set(['compaction:cmp_k']) }],
+  ['a failed turn, its response folded', unreachableTurn, { foldedResponses: new Set([1]) }],
+  ['a failed turn, its lane folded', unreachableTurn, { foldedLanes: new Set(['main']) }],
 ];
 
 describe('layout packs to content', () => {

@@ -20,7 +20,8 @@
 //   laying out more of a run never moves what was already placed. (A fan of one tool that
 //   grows past FAN_COLLAPSE_ABOVE while live is the one exception: it folds into a group.)
 // A failed response's frame gets one more row in its lane, below its items, for the reason
-// it failed: read where it happened, never over a node.
+// it failed: read where it happened, never over a node. Where its items in that lane are all
+// folded into a card, the card says it and no row is kept.
 //
 // Folding (a fan group, a response, a lane, a compaction window) gives the folded items one
 // shared cell; the cells around are laid out as if the folded items were one node. A folded
@@ -95,6 +96,8 @@ interface LaneState {
   /** The response whose frame is open in this lane, and that frame's first row. */
   response: number;
   top: number;
+  /** Whether that response has an item of its own in this lane, not folded into a card. */
+  shown: boolean;
 }
 
 /** A fan-out band: the calls of one fan placed by one response. */
@@ -125,7 +128,7 @@ export function layoutRun(graph: RunGraph, options: LayoutOptions = {}): RunLayo
       newest.cap = Math.max(1, newest.used);
       x = newest.x + newest.cap * stepX - o.gapX + o.laneGap;
     }
-    s = { index: lanes.size, x, cap: maxColumns, used: 0, lastRow: [], bottom: 0, response: -1, top: 0 };
+    s = { index: lanes.size, x, cap: maxColumns, used: 0, lastRow: [], bottom: 0, response: -1, top: 0, shown: false };
     lanes.set(name, s);
     newest = s;
     return s;
@@ -151,10 +154,13 @@ export function layoutRun(graph: RunGraph, options: LayoutOptions = {}): RunLayo
   const failed = new Map<number, string>();
   for (const g of graph.groups) if (g.kind === 'response' && g.failure !== null) failed.set(g.response, g.id);
   const failures: Record<string, Frame> = {};
-  /** The reason's row, in the lane where the failed response's items end first. */
+  /**
+   * The reason's row, in the lane where the failed response's items end first; none where its
+   * items there are all folded into a card (a folded response, lane or compaction window), which says it instead.
+   */
   const reserve = (name: string, lane: LaneState) => {
     const id = failed.get(lane.response);
-    if (id === undefined || failures[id] !== undefined) return;
+    if (id === undefined || failures[id] !== undefined || !lane.shown) return;
     const row = lane.bottom;
     failures[id] = {
       x: lane.x,
@@ -174,6 +180,7 @@ export function layoutRun(graph: RunGraph, options: LayoutOptions = {}): RunLayo
       reserve(node.lane, lane);
       lane.response = node.response;
       lane.top = lane.bottom;
+      lane.shown = false;
     }
     let predRow = -1;
     for (const p of preds.get(node.id) ?? []) {
@@ -183,6 +190,7 @@ export function layoutRun(graph: RunGraph, options: LayoutOptions = {}): RunLayo
     const group = collapsed.get(node.id);
     const folded = options.foldedResponses?.has(node.response) || options.foldedLanes?.has(node.lane);
     const window = windowOf.get(node.id);
+    if (!folded && window === undefined) lane.shown = true;
     const sharedKey =
       window !== undefined
         ? `${window}@${node.lane}`

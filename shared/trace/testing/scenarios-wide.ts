@@ -1,10 +1,11 @@
 // Recorded-exchange scenarios for the shapes the graph layout must keep readable: a wide
 // parallel fan-out, a program making many calls, a team of subagents in one streamed
-// response, a long stateless loop resending its history, and a turn the upstream never answered. Pure builders, shared
+// response, a long stateless loop resending its history, a turn the upstream never answered (also one later
+// compacted away). Pure builders, shared
 // by the
 // layout's property tests and the e2e suite.
 import { rawExchange } from './raw-exchange-builder.js';
-import { agent, call, out, say, streamed, T0, user } from './scenarios.js';
+import { agent, call, compactExchange, out, say, streamed, T0, user } from './scenarios.js';
 import type { JsonObject, RawExchange } from '../types.js';
 
 /** One response fans out `n` parallel calls of one tool; the next request returns every output. */
@@ -191,5 +192,31 @@ export function unreachableTurn(): RawExchange[] {
       error: 'connect ECONNREFUSED 127.0.0.1:9',
     }),
     streamed(3, 4, second, 'resp_u3', [say('msg_u3', 'It is 18 °C and clear in Paris.')]),
+  ];
+}
+
+/**
+ * A turn the upstream never answered, then compacted away with the turn before it (the client
+ * compacts what it sent), then one more turn after the compaction.
+ */
+export function failureInCompaction(): RawExchange[] {
+  const m1 = say('msg_k1', 'First answer.');
+  const sent = [user('one'), m1, user('two')];
+  const compacted = { id: 'cmp_k', type: 'compaction', encrypted_content: 'gAAAA-compacted' };
+  return [
+    streamed(1, 0, { model: 'gpt-5', input: [user('one')], stream: true }, 'resp_k1', [m1]),
+    rawExchange({
+      id: 2,
+      startedAt: T0 + 2_000,
+      request: { model: 'gpt-5', input: sent, stream: true },
+      status: null,
+      response: [],
+      state: 'upstream_unreachable',
+      error: 'connect ECONNREFUSED 127.0.0.1:9',
+    }),
+    compactExchange(3, 4, 'resp_kc', sent, compacted, [30_000, 2_000]),
+    streamed(4, 6, { model: 'gpt-5', input: [compacted, user('three')], stream: true }, 'resp_k4', [
+      say('msg_k4', 'Third answer.'),
+    ]),
   ];
 }

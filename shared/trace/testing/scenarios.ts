@@ -208,23 +208,35 @@ export function compaction(): RawExchange[] {
   return [
     streamed(1, 0, { model: 'gpt-5', input: [user('one')], stream: true }, 'resp_c1', [m1]),
     streamed(2, 2, { model: 'gpt-5', input: [user('one'), m1, user('two')], stream: true }, 'resp_c2', [m2]),
-    rawExchange({
-      id: 3,
-      startedAt: T0 + 4_000,
-      path: '/v1/responses/compact',
-      request: { model: 'gpt-5', input: [user('one'), m1, user('two'), m2] },
-      response: {
-        id: 'resp_cmp',
-        object: 'response.compaction',
-        created_at: 1,
-        output: [compacted],
-        usage: { input_tokens: 38_102, output_tokens: 2_904, total_tokens: 41_006 },
-      },
-    }),
+    compactExchange(3, 4, 'resp_cmp', [user('one'), m1, user('two'), m2], compacted, [38_102, 2_904]),
     streamed(4, 6, { model: 'gpt-5', input: [compacted, user('three')], stream: true }, 'resp_c3', [
       say('msg_c3', 'Third answer.'),
     ]),
   ];
+}
+
+/** A `/v1/responses/compact` exchange at `atSeconds` replacing `input` with `item`; usage as [input, output]. */
+export function compactExchange(
+  id: number,
+  atSeconds: number,
+  responseId: string,
+  input: JsonObject[],
+  item: JsonObject,
+  [inputTokens, outputTokens]: [number, number],
+): RawExchange {
+  return rawExchange({
+    id,
+    startedAt: T0 + atSeconds * 1_000,
+    path: '/v1/responses/compact',
+    request: { model: 'gpt-5', input },
+    response: {
+      id: responseId,
+      object: 'response.compaction',
+      created_at: 1,
+      output: [item],
+      usage: { input_tokens: inputTokens, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens },
+    },
+  });
 }
 
 /** Chat Completions: the model asks for two tools, the client answers both, the model replies. */

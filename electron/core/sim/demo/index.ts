@@ -96,6 +96,15 @@ export interface RunningDemo {
 }
 
 /**
+ * Where the next demo's simulator starts its ids. Each demo has a simulator of its own, and a
+ * fresh one hands out the same ids: two demos played at once (or again into one recording)
+ * would share response ids, and the Agents SDK spans of one would join the other's run. So
+ * each takes a block of its own, from a base that moves with the clock between processes.
+ */
+let demoIds = (Math.floor(Date.now() / 1000) % 100_000) * 10_000;
+const DEMO_ID_BLOCK = 1_000;
+
+/**
  * Starts a demo inside a running core: a simulator and a second proxy on port 0 that
  * records into `core.recorder`, so demo runs land in the open recording like any other.
  */
@@ -103,7 +112,7 @@ export async function startDemo(
   core: Core,
   options: { scenario: DemoScenario | 'all'; speed?: number; label?: string } = { scenario: 'all' },
 ): Promise<RunningDemo> {
-  const sim = await startSimUpstream();
+  const sim = await startSimUpstream({ idOffset: (demoIds += DEMO_ID_BLOCK) });
   let proxy;
   try {
     proxy = await startProxy({ port: 0, upstream: sim.url, sink: core.recorder, env: {} });
