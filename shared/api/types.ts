@@ -165,6 +165,12 @@ export interface RunDetail {
   prices: PriceTable;
   /** Agents SDK traces whose `response` spans name this run's responses: traces first, then spans by start. */
   agentSpans: AgentSpan[];
+  /**
+   * The run's Conversations calls (items written to a conversation or read back), in time
+   * order: context of its responses, never responses (thread.ts `context`). Absent from an
+   * older server.
+   */
+  conversationCalls?: ResponseRecord[];
 }
 
 export interface RunCompareRequest {

@@ -191,6 +191,7 @@ export function createService(options: ServiceOptions): LoupeService {
         notes,
         prices: priceTable(),
         agentSpans: source.index.agentSpans(runId),
+        conversationCalls: source.index.conversationCalls(runId),
       };
     },
 
