@@ -71,10 +71,17 @@ describe('conversation items on the run', () => {
     expect(new Set(calls.map((c) => c.conversationId)).size).toBe(1);
     // Times ascend, and the second turn's read comes after the first turn's write.
     expect(calls.map((c) => c.startUs)).toEqual([...calls.map((c) => c.startUs)].sort((a, b) => a - b));
-    const call = view.graph.nodes.find((n) => n.type === 'function_call')!;
-    const marks = byNode[call.id]!.map((k) => calls[k]!.kind);
-    expect(marks[0]).toBe('write');
-    expect(marks).toContain('read');
+    // The question the session read back and the next turn resent, under the conversation's id, is one node.
+    const asked = view.graph.nodes.filter((n) => n.type === 'message' && n.item.raw.role === 'user');
+    expect(asked.map((n) => n.label)).toEqual([
+      expect.stringContaining('where is my order?'),
+      expect.stringContaining('thanks'),
+    ]);
+    // Each item of the first turn was written to the conversation after it, and read back before the second.
+    for (const node of [asked[0]!, ...view.graph.nodes.filter((n) => n.response === 0 || n.response === 1)]) {
+      const marks = (byNode[node.id] ?? []).map((k) => calls[k]!.kind);
+      expect(marks, node.id).toEqual(['write', 'read']);
+    }
     // The read back gives each item of the first turn its node: the user's question, the call, its output, the answer.
     const read = calls.find((c) => c.kind === 'read' && c.items.length > 0)!;
     expect(read.items.every((i) => i.node !== null)).toBe(true);

@@ -15,6 +15,7 @@ import { ForkFromHereButton } from './ForkFromHere.js';
 import { ItemDetails } from './ItemDetails.js';
 import { RawJson } from './parts.js';
 import { CompactionContext } from './CompactionContext.js';
+import { ConversationMarks } from './ConversationMarks.js';
 import { ResponseDetails } from './ResponseDetails.js';
 import { ResponseTabs } from './ResponseTabs.js';
 
@@ -77,6 +78,7 @@ function NodeInspector({ id }: { id: string }) {
         <>
           <ItemDetails ctx={{ node, record: detail.responses[node.response], partner, partial, goTo }} />
           {node.type === 'compaction' && <CompactionContext node={node} />}
+          <ConversationMarks view={view} nodeId={node.id} />
           <RawJson value={node.item.raw} />
         </>
       ) : (
