@@ -14,6 +14,7 @@ import { expectSnapshotEqualsThreading } from './support/run-snapshot-check.js';
 import type { RunDetail } from '../shared/api/types.js';
 import { ContextCounter } from '../shared/context/context-tokens.js';
 import { countO200k } from '../shared/context/o200k.js';
+import { requestChanges } from '../shared/diff/request-changes.js';
 import { exportContextPart } from '../shared/export/export-context.js';
 import type { ExportDocument } from '../shared/export/export-json.js';
 import { conversationCalls } from '../shared/trace/timeline/conversation-calls.js';
@@ -132,6 +133,21 @@ describe('conversation items on the run', () => {
     expect(parts.map((p) => p.source)).toEqual(['conversation', 'conversation', 'conversation', 'request']);
     expect(parts[0]!.item!.raw.content).toEqual('My order number is 42.');
     expect(parts[0]!.conversationId).toBe(conversation.id);
+
+    // The Changes tab compares the same contexts: what the conversation held is kept, the turn's growth added.
+    const changes = requestChanges(view.run, view.graph, 1);
+    expect(changes.before.map((e) => [e.item.type, e.source])).toEqual([
+      ['message', 'carried'],
+      ['message', 'request'],
+    ]);
+    expect(changes.after.map((e) => [e.item.type, e.source])).toEqual([
+      ['message', 'carried'],
+      ['message', 'carried'],
+      ['function_call', 'carried'],
+      ['function_call_output', 'request'],
+    ]);
+    expect(changes.counts).toEqual({ kept: 2, added: 2, removed: 0, changed: 0 });
+    expect(changes.prefixBreak).toBeNull();
 
     // The listing came newest first; the timeline keeps the conversation's order.
     const { calls } = conversationCalls(view.run, view.graph);
