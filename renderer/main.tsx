@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createApiClient } from './api/create-client.js';
 import { App } from './app/App.js';
+import { startTokenWorker } from './context/token-client.js';
 import './styles.css';
 
 createRoot(document.getElementById('root')!).render(
@@ -10,3 +11,5 @@ createRoot(document.getElementById('root')!).render(
     <App api={createApiClient()} />
   </StrictMode>,
 );
+// After the first paint, so the tokenizer loads off the main thread while the first run does.
+setTimeout(startTokenWorker, 0);

@@ -3,7 +3,8 @@
 // of counts and notes the texts it lacks; fill() has the worker count them. The run's
 // texts are sent as soon as a response is inspected, so the Context tab usually opens
 // with its counts already in.
-import { cacheMiss, previousRequest, type CacheMiss } from '../../shared/context/cache-miss.js';
+import { cacheMiss, type CacheMiss } from '../../shared/context/cache-miss.js';
+import { previousRequest } from '../../shared/context/previous-request.js';
 import { ContextCounter, type ContextTokens } from '../../shared/context/context-tokens.js';
 import { itemText } from '../../shared/context/render-text.js';
 import type { RunView } from '../model/run-view.js';
@@ -35,7 +36,7 @@ export class ContextModel {
     const prev = previousRequest(this.view.run, index);
     if (prev === null) return null;
     const cur = this.tokens(index);
-    const before = this.tokens(prev);
+    const before = this.tokens(prev.index);
     if (cur.pending || before.pending) return null;
     const miss = cacheMiss(this.view.run, cur, before);
     this.misses.set(index, miss);

@@ -1,9 +1,17 @@
-// The page's side of the token worker: one worker for the page, started on first use, with
-// requests answered in order. Where workers are missing (the renderer's jsdom tests) the
-// tokenizer loads on demand in the page instead, still out of the main bundle.
+// The page's side of the token worker: one worker for the page, with requests answered in
+// order. The page starts it as soon as it has painted (startTokenWorker), so the
+// tokenizer's tables (~250 ms to load) are in by the time a run has loaded and its Context
+// tab is opened; the main thread never loads them. Where workers are missing (the
+// renderer's jsdom tests) the tokenizer loads on demand in the page instead, still out of
+// the main bundle.
 let worker: Worker | null | undefined;
 let next = 0;
 const waiting = new Map<number, (counts: number[]) => void>();
+
+/** Starts the worker (and so the tokenizer's loading) if it is not running yet. */
+export function startTokenWorker(): void {
+  start();
+}
 
 function start(): Worker | null {
   if (worker !== undefined) return worker;

@@ -8,4 +8,6 @@ interface Scope {
 }
 
 const scope = self as unknown as Scope;
+// The first count builds the encoder's lookup tables: done on start, not on the first request.
+countO200k('warm up');
 scope.onmessage = (e) => scope.postMessage({ id: e.data.id, counts: e.data.texts.map(countO200k) });

@@ -5,6 +5,7 @@
 import { useState } from 'react';
 import type { CacheMiss } from '../../shared/context/cache-miss.js';
 import type { ContextTokens, CountedPart } from '../../shared/context/context-tokens.js';
+import { itemLabel, type LabelContext } from '../../shared/trace/graph/labels.js';
 import type { JsonObject } from '../../shared/trace/types.js';
 import { useContextTokens } from '../context/use-context-tokens.js';
 import { formatCount } from '../lib/format.js';
@@ -12,6 +13,9 @@ import type { RunView } from '../model/run-view.js';
 import { useRunStore } from '../state/run-store.js';
 import { useUiStore } from '../state/ui-store.js';
 import { Fields, Section } from './parts.js';
+
+/** For an item no node draws (written straight to a conversation): its own label, with nothing from a response. */
+const NO_LABEL_CONTEXT: LabelContext = { reasoningTokens: null, compaction: null, callName: null };
 
 /** Rows shown before "show all": a 300-turn run's last context has 600 parts. */
 const FIRST_ROWS = 60;
@@ -263,7 +267,9 @@ function PartList({
             >
               <span className={`h-2.5 w-2.5 shrink-0 rounded-sm ${colorOf(p)}`} />
               <span className="min-w-0 flex-1">
-                <span className="block truncate">{node ? node.label : partLabel(p)}</span>
+                <span className="block truncate">
+                  {node ? node.label : p.item ? itemLabel(p.item, NO_LABEL_CONTEXT) : partLabel(p)}
+                </span>
                 <span className="block truncate text-[11px] text-zinc-500">{sourceText(p, view)}</span>
               </span>
               {(p.cached || p.partlyCached) && (

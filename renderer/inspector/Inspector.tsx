@@ -15,6 +15,7 @@ import { ForkFromHereButton } from './ForkFromHere.js';
 import { ItemDetails } from './ItemDetails.js';
 import { RawJson } from './parts.js';
 import { CompactionContext } from './CompactionContext.js';
+import { ConversationMarks } from './ConversationMarks.js';
 import { ResponseDetails } from './ResponseDetails.js';
 import { ResponseTabs } from './ResponseTabs.js';
 import { useFullItem } from './use-full-item.js';
@@ -92,6 +93,7 @@ function NodeInspector({ id }: { id: string }) {
           )}
           <ItemDetails ctx={{ node, record, partner, partial, goTo }} />
           {node.type === 'compaction' && <CompactionContext node={node} />}
+          <ConversationMarks view={view} nodeId={node.id} />
           <RawJson value={node.item.raw} />
         </>
       ) : (

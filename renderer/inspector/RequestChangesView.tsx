@@ -4,6 +4,7 @@
 import { useMemo, useState } from 'react';
 import type { ItemChange } from '../../shared/diff/item-changes.js';
 import { requestChanges, type RequestChanges } from '../../shared/diff/request-changes.js';
+import { contextModel } from '../context/context-model.js';
 import { formatCount } from '../lib/format.js';
 import { TextDiffView } from '../lib/TextDiffView.js';
 import { useRunStore } from '../state/run-store.js';
@@ -18,16 +19,12 @@ const OP_STYLE: Record<ItemChange['op'], string> = {
 };
 
 export function RequestChangesView({ index }: { index: number }) {
-  const detail = useRunStore((s) => s.detail);
-  const graph = useRunStore((s) => s.view?.graph);
+  const view = useRunStore((s) => s.view);
+  // The Context tab's resolver: the same contexts, resolved once for both tabs.
   const changes = useMemo<RequestChanges | null>(() => {
-    if (!detail || !graph || index >= detail.responses.length) return null;
-    return requestChanges(
-      { id: detail.summary.id, label: detail.summary.label, responses: detail.responses, links: detail.links },
-      graph,
-      index,
-    );
-  }, [detail, graph, index]);
+    if (!view || index >= view.run.responses.length) return null;
+    return requestChanges(view.run, view.graph, index, contextModel(view).counter.resolver);
+  }, [view, index]);
   if (!changes) return null;
   if (!changes.previous) {
     return (
@@ -207,7 +204,9 @@ function ItemList({ changes }: { changes: RequestChanges }) {
                   <span className="truncate">{label}</span>
                 )}
                 {entry?.source === 'carried' && (
-                  <span className="shrink-0 text-[10.5px] text-zinc-400">carried from #{entry.response + 1}</span>
+                  <span className="shrink-0 text-[10.5px] text-zinc-400">
+                    {entry.response === null ? 'held by the conversation' : `carried from #${entry.response + 1}`}
+                  </span>
                 )}
               </div>
               {r.text && <TextDiffView diff={r.text} />}

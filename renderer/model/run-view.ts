@@ -31,6 +31,8 @@ export function buildRunView(detail: RunRecords): RunView {
     label: detail.summary.label,
     responses: detail.responses,
     links: detail.links,
+    // Context of the responses (the Context tab resolves them as the export does); never drawn as responses.
+    ...(detail.conversationCalls?.length ? { context: detail.conversationCalls } : {}),
   };
   // The run's Agents SDK spans give its agent lanes, handoffs and agents-as-tools, as in the export.
   const graph = buildRunGraph(run, detail.agentSpans);

@@ -1,5 +1,6 @@
 // The run on a time axis: each response as a bar (lighter until its first token), the
-// client's own time between responses hatched, the replay cursor as a line; then the
+// client's own time between responses hatched, each Conversations write and read as a
+// mark between them (context, with no tokens of its own), the replay cursor as a line; then the
 // numbers per response and the trace model's findings as plain advice. Clicking a row or
 // a finding selects what it is about.
 import { useMemo } from 'react';
@@ -8,11 +9,12 @@ import { StatusBadge } from '../runs/status.js';
 import { useRunStore } from '../state/run-store.js';
 import { useUiStore } from '../state/ui-store.js';
 import { PaidFor } from './PaidFor.js';
-import { waterfallRows } from './waterfall-model.js';
+import { conversationView } from '../model/conversation-view.js';
+import { byTime, conversationRows } from './conversation-rows.js';
+import { ConversationRowView } from './ConversationRowView.js';
+import { LABEL_W, waterfallRows } from './waterfall-model.js';
 
 const NO_PRICES = { models: {} };
-
-const LABEL_W = 150;
 
 /** Table columns: header, what it means (on hover), numeric (right-aligned). */
 const COLUMNS: Array<[string, string, boolean]> = [
@@ -35,10 +37,18 @@ export function Waterfall() {
   const select = useRunStore((s) => s.select);
   const setTab = useUiStore((s) => s.setTab);
   const focusNode = useUiStore((s) => s.focusNode);
-  const data = useMemo(() => (view ? waterfallRows(view.run.responses, view.metrics) : null), [view]);
+  const data = useMemo(() => {
+    if (!view) return null;
+    const conv = conversationView(view);
+    const { rows, spanUs } = waterfallRows(view.run.responses, view.metrics, conv.t0Us);
+    const calls = conversationRows(conv);
+    // Replay times count from the first request; the axis from a conversation read made before it.
+    const shiftUs = rows[0]?.startUs ?? 0;
+    return { rows, calls, shiftUs, spanUs: calls.reduce((max, c) => Math.max(max, c.endUs), spanUs) };
+  }, [view]);
   if (!view || !data) return null;
   const { metrics } = view;
-  const { rows, spanUs } = data;
+  const { rows, calls, spanUs, shiftUs } = data;
   const pct = (us: number) => `${Math.min(100, Math.max(0, (us / spanUs) * 100))}%`;
   const t = metrics.totals;
   const totals: Array<[string, string, string?]> = [
@@ -72,44 +82,50 @@ export function Waterfall() {
         </p>
       )}
       <div className="relative space-y-1">
-        {rows.map((r) => (
-          <button
-            key={r.index}
-            type="button"
-            onClick={() => select({ kind: 'response', index: r.index })}
-            className="grid w-full items-center gap-2 rounded px-1 text-left hover:bg-zinc-50 dark:hover:bg-zinc-900"
-            style={{ gridTemplateColumns: `${LABEL_W}px 1fr` }}
-            data-waterfall-row={r.index}
-          >
-            <span
-              className="truncate text-[11.5px] text-zinc-600 dark:text-zinc-400"
-              title={`#${r.index + 1} ${r.model ?? ''}${r.reason ? ` failed: ${r.reason}` : ''}`}
+        {byTime(rows, calls).map((entry) => {
+          if ('call' in entry) return <ConversationRowView key={`c${entry.call.call}`} row={entry.call} pct={pct} />;
+          const r = entry.response;
+          return (
+            <button
+              key={r.index}
+              type="button"
+              onClick={() => select({ kind: 'response', index: r.index })}
+              className="grid w-full items-center gap-2 rounded px-1 text-left hover:bg-zinc-50 dark:hover:bg-zinc-900"
+              style={{ gridTemplateColumns: `${LABEL_W}px 1fr` }}
+              data-waterfall-row={r.index}
             >
-              #{r.index + 1} {r.model ?? ''}
-            </span>
-            <span className="relative block h-5">
-              {r.gap && (
-                <span
-                  title={`client & tools: ${formatDuration(r.gap.ms)}`}
-                  className="absolute top-1.5 h-2 rounded-sm bg-[repeating-linear-gradient(135deg,#a1a1aa88_0_3px,transparent_3px_6px)]"
-                  style={{ left: pct(r.gap.startUs), width: pct(r.gap.ms * 1000) }}
-                />
-              )}
               <span
-                className={`absolute top-0.5 flex h-4 overflow-hidden rounded-sm ${r.status === 'completed' || r.status === 'in_progress' ? '' : 'ring-2 ring-red-500'}`}
-                style={{ left: pct(r.startUs), width: `max(3px, ${pct(r.endUs - r.startUs)})` }}
-                title={`first token ${formatDuration(r.ttftMs)} · total ${formatDuration(r.durationMs)}`}
+                className="truncate text-[11.5px] text-zinc-600 dark:text-zinc-400"
+                title={`#${r.index + 1} ${r.model ?? ''}${r.reason ? ` failed: ${r.reason}` : ''}`}
               >
-                <span className="h-full bg-blue-300 dark:bg-blue-800" style={{ width: `${r.ttftShare * 100}%` }} />
-                <span className="h-full flex-1 bg-blue-600 dark:bg-blue-500" />
+                #{r.index + 1} {r.model ?? ''}
               </span>
-            </span>
-          </button>
-        ))}
+              <span className="relative block h-5">
+                {r.gap && (
+                  <span
+                    title={`client & tools: ${formatDuration(r.gap.ms)}`}
+                    className="absolute top-1.5 h-2 rounded-sm bg-[repeating-linear-gradient(135deg,#a1a1aa88_0_3px,transparent_3px_6px)]"
+                    style={{ left: pct(r.gap.startUs), width: pct(r.gap.ms * 1000) }}
+                  />
+                )}
+                <span
+                  className={`absolute top-0.5 flex h-4 overflow-hidden rounded-sm ${r.status === 'completed' || r.status === 'in_progress' ? '' : 'ring-2 ring-red-500'}`}
+                  style={{ left: pct(r.startUs), width: `max(3px, ${pct(r.endUs - r.startUs)})` }}
+                  title={`first token ${formatDuration(r.ttftMs)} · total ${formatDuration(r.durationMs)}`}
+                >
+                  <span className="h-full bg-blue-300 dark:bg-blue-800" style={{ width: `${r.ttftShare * 100}%` }} />
+                  <span className="h-full flex-1 bg-blue-600 dark:bg-blue-500" />
+                </span>
+              </span>
+            </button>
+          );
+        })}
         {cursorUs !== null && (
           <span
             className="pointer-events-none absolute bottom-0 top-0 w-px bg-red-500"
-            style={{ left: `calc(${LABEL_W + 12}px + (100% - ${LABEL_W + 16}px) * ${Math.min(1, cursorUs / spanUs)})` }}
+            style={{
+              left: `calc(${LABEL_W + 12}px + (100% - ${LABEL_W + 16}px) * ${Math.min(1, (cursorUs + shiftUs) / spanUs)})`,
+            }}
             title="replay position"
           />
         )}
@@ -127,6 +143,12 @@ export function Waterfall() {
           <span className="mr-1 inline-block h-2 w-3 bg-[repeating-linear-gradient(135deg,#a1a1aa_0_2px,transparent_2px_4px)] align-middle" />
           client & tools
         </span>
+        {calls.length > 0 && (
+          <span>
+            <span className="mr-1 inline-block h-2 w-2 rotate-45 bg-amber-500 align-middle" />
+            conversation items written or read (context, not responses)
+          </span>
+        )}
       </div>
       {/* Scrolls sideways in a narrow centre rather than cutting a column. */}
       <div className="mt-5 overflow-x-auto" data-testid="waterfall-table">

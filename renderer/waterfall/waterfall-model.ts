@@ -5,6 +5,9 @@ import { recordEndUs, recordStartUs } from '../../shared/trace/record-time.js';
 import type { ResponseRecord } from '../../shared/trace/types.js';
 import { failureReason } from '../lib/failure.js';
 
+/** Width of the label column beside the time axis. */
+export const LABEL_W = 150;
+
 export interface WaterfallRow {
   index: number;
   model: string | null;
@@ -25,11 +28,13 @@ export interface WaterfallRow {
   reason: string | null;
 }
 
+/** `t0Us`: where the axis starts, when something before the first request is drawn on it too. */
 export function waterfallRows(
   records: ResponseRecord[],
   metrics: RunMetrics,
+  t0Us?: number,
 ): { rows: WaterfallRow[]; spanUs: number } {
-  const t0 = records.reduce((min, r) => Math.min(min, recordStartUs(r)), Infinity);
+  const t0 = t0Us ?? records.reduce((min, r) => Math.min(min, recordStartUs(r)), Infinity);
   const base = Number.isFinite(t0) ? t0 : 0;
   let spanUs = 1;
   const rows = records.map((r, i): WaterfallRow => {

@@ -41,6 +41,7 @@ export function expandRun(detail: RunDetail, held: RunRecords | null): RunRecord
     notes: detail.notes,
     prices: detail.prices,
     agentSpans: detail.agentSpans,
+    ...(detail.conversationCalls ? { conversationCalls: detail.conversationCalls } : {}),
     items,
     params,
   };

@@ -202,6 +202,12 @@ export interface RunDetail {
   prices: PriceTable;
   /** Agents SDK traces whose `response` spans name this run's responses: traces first, then spans by start. */
   agentSpans: AgentSpan[];
+  /**
+   * The run's Conversations calls (items written to a conversation or read back), in time
+   * order: context of its responses, never responses (thread.ts `context`). Absent from an
+   * older server.
+   */
+  conversationCalls?: ResponseRecord[];
 }
 
 /** A run with every response whole (input arrays share their item objects): what the views read. */
@@ -212,6 +218,8 @@ export interface RunRecords {
   notes: RunDetail['notes'];
   prices: PriceTable;
   agentSpans: AgentSpan[];
+  /** As in RunDetail: sent whole with every answer, deltas included (they are few and small). */
+  conversationCalls?: ResponseRecord[];
   /** The expanded run's item and params lists, kept so the next delta applies to them. */
   items: TraceItem[];
   params: JsonObject[];

@@ -39,13 +39,6 @@ export interface CacheMiss {
 /** Dates and clock times, the usual cause of an instructions change between two turns. */
 const TIMESTAMP = /\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}(:\d{2})?|\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*,? \d|\b\d{10,13}\b/i;
 
-/** The request that `index` should have found in the cache: the one it continues, else the one before it. */
-export function previousRequest(run: Run, index: number): number | null {
-  const parent = run.links[index]?.parent ?? null;
-  if (parent !== null) return parent;
-  return index > 0 ? index - 1 : null;
-}
-
 export function cacheMiss(run: Run, cur: ContextTokens, prev: ContextTokens): CacheMiss | null {
   const a = run.responses[prev.index]!;
   const b = run.responses[cur.index]!;

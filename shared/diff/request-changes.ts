@@ -9,7 +9,9 @@ import type { Run } from '../trace/thread/thread.js';
 import type { Usage } from '../trace/types.js';
 import { itemChanges, type ItemChange } from './item-changes.js';
 import { configChanges, type ConfigChanges } from './request-config.js';
-import { previousRequest, requestInput, type InputEntry } from './request-input.js';
+import { previousRequest } from '../context/previous-request.js';
+import { ContextResolver } from '../context/resolve-context.js';
+import { requestInput, type InputEntry } from './request-input.js';
 
 export interface RequestChanges {
   index: number;
@@ -36,10 +38,17 @@ export interface PrefixBreak {
   what: string;
 }
 
-export function requestChanges(run: Run, graph: RunGraph, index: number): RequestChanges {
+/** `resolver`: the run's, when the caller holds one (the Context tab's), so both views resolve each context once. */
+export function requestChanges(
+  run: Run,
+  graph: RunGraph,
+  index: number,
+  resolver = new ContextResolver(run, graph),
+): RequestChanges {
   const previous = previousRequest(run, index);
-  const after = requestInput(run, graph, index);
-  const before = previous === null ? { entries: [], unresolved: null } : requestInput(run, graph, previous.index);
+  const after = requestInput(run, graph, index, resolver);
+  const before =
+    previous === null ? { entries: [], unresolved: null } : requestInput(run, graph, previous.index, resolver);
   const record = run.responses[index]!;
   const prevRecord = previous === null ? null : run.responses[previous.index]!;
   const items = itemChanges(

@@ -1,21 +1,26 @@
-// What a request's input was, as the model received it: the items it sent, after those a
-// `previous_response_id` or conversation carried from the response it continues (that
-// response's own input and output, recursively). Items before the latest compaction item
-// are what the compaction replaced, so they are no longer part of it. Each entry keeps the
-// graph node the item is (graph-identity.ts matches an item resent without its id), so two
-// requests' inputs compare by identity, not by position.
+// What a request's input was, as the model received it: the input parts of its effective
+// context (shared/context/resolve-context.ts, the one resolver the Context tab and the
+// export use too): what previous_response_id or the conversation carried, then what it
+// sent, from the latest compaction item on. Each entry keeps the graph node the item is
+// (identity.ts matches an item resent without its id), so two requests' inputs compare by
+// identity, not by position; an item no node stands for (written straight to a
+// conversation) is keyed by the item object, which the resolver shares between contexts.
+import { ContextResolver } from '../context/resolve-context.js';
 import type { RunGraph } from '../trace/graph/types.js';
 import type { Run } from '../trace/thread/thread.js';
 import type { TraceItem } from '../trace/types.js';
 
 export interface InputEntry {
-  /** The item's graph node. */
+  /** The item's graph node, or a key of its own for an item that has none. */
   node: string;
   item: TraceItem;
   /** `request`: sent in this request; `carried`: by previous_response_id or the conversation, from `response`. */
   source: 'request' | 'carried';
-  /** The response whose request or output put it in the context (position in the run). */
-  response: number;
+  /**
+   * The response whose request or output put it in the context (position in the run); null for an item written
+   * straight to the conversation.
+   */
+  response: number | null;
 }
 
 export interface RequestInput {
@@ -24,46 +29,34 @@ export interface RequestInput {
   unresolved: string | null;
 }
 
-/** Whether a request's context continues its parent's (rather than being all it sent). */
-function carries(run: Run, index: number): boolean {
-  const r = run.responses[index]!;
-  return (
-    run.links[index]?.parent != null && (r.request.previousResponseId !== null || r.request.conversationId !== null)
-  );
-}
+const keys = new WeakMap<TraceItem, string>();
+let nextKey = 0;
 
-export function requestInput(run: Run, graph: RunGraph, index: number): RequestInput {
-  // The chain of responses whose context this one continues, root first.
-  const chain: number[] = [index];
-  while (carries(run, chain[0]!)) chain.unshift(run.links[chain[0]!]!.parent!);
-  const root = run.responses[chain[0]!]!;
-  const unresolved =
-    chain.length === 1 && root.request.previousResponseId !== null && run.links[chain[0]!]?.parent == null
-      ? root.request.previousResponseId
-      : null;
+/** `resolver`: the run's, when the caller holds one (it memoizes contexts up a chain). */
+export function requestInput(
+  run: Run,
+  graph: RunGraph,
+  index: number,
+  resolver = new ContextResolver(run, graph),
+): RequestInput {
+  const ctx = resolver.context(index);
+  const sentNodes = new Set(graph.responses[index]?.input ?? []);
   const entries: InputEntry[] = [];
-  for (const [k, i] of chain.entries()) {
-    const record = run.responses[i]!;
-    const nodes = graph.responses[i];
-    const source = i === index ? 'request' : 'carried';
-    record.request.input.forEach((item, j) =>
-      entries.push({ node: nodes?.input[j] ?? `${i}:in:${j}`, item, source, response: i }),
-    );
-    if (k < chain.length - 1)
-      record.output.forEach((item, j) =>
-        entries.push({ node: nodes?.output[j] ?? `${i}:out:${j}`, item, source: 'carried', response: i }),
-      );
+  for (const p of ctx.parts) {
+    if (p.item === null) continue;
+    let node = p.node;
+    if (node === null) {
+      node = keys.get(p.item) ?? `item:${++nextKey}`;
+      keys.set(p.item, node);
+    }
+    // A compaction item (or one /compact kept beside it) is sent when this request's input holds it.
+    const sent = p.source === 'request' || (p.node !== null && sentNodes.has(p.node) && p.source === 'compaction');
+    entries.push({
+      node,
+      item: p.item,
+      source: sent ? 'request' : 'carried',
+      response: sent ? index : p.fromIndex,
+    });
   }
-  let last = -1;
-  entries.forEach((e, i) => {
-    if (e.item.type === 'compaction') last = i;
-  });
-  return { entries: last > 0 ? entries.slice(last) : entries, unresolved };
-}
-
-/** The request a response's changes are shown against: the one it continues, else the one before it. */
-export function previousRequest(run: Run, index: number): { index: number; basis: 'parent' | 'previous' } | null {
-  const parent = run.links[index]?.parent;
-  if (parent != null) return { index: parent, basis: 'parent' };
-  return index > 0 ? { index: index - 1, basis: 'previous' } : null;
+  return { entries, unresolved: ctx.unresolved };
 }

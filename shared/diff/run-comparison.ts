@@ -7,8 +7,10 @@ import type { RunGraph } from '../trace/graph/types.js';
 import { costOf, type PriceTable } from '../trace/metrics/prices.js';
 import { recordEndUs, recordStartUs } from '../trace/record-time.js';
 import type { Run } from '../trace/thread/thread.js';
-import type { ResponseRecord, TraceItem } from '../trace/types.js';
+import type { ResponseRecord } from '../trace/types.js';
+import { ContextResolver } from '../context/resolve-context.js';
 import { itemSignature } from './item-content.js';
+import { requestInput } from './request-input.js';
 import { alignSteps } from './run-alignment.js';
 import { outputSummary, stepDifferences, type StepDifference, type StepInput } from './step-differences.js';
 
@@ -115,13 +117,18 @@ export function compareRuns(a: ComparedRun, b: ComparedRun, prices: PriceTable):
   };
 }
 
-/** Each response with the input items its request added to the run (first appearances, not resends). */
+/**
+ * Each response with the input items its request added to the run (first appearances, not
+ * resends), as its effective context holds them (request-input.ts): an item_reference as
+ * the item it names, nothing a compaction in the same request replaced.
+ */
 function stepInputs(run: Run, graph: RunGraph): StepInput[] {
-  const itemOf = new Map<string, TraceItem>(graph.nodes.map((n) => [n.id, n.item]));
+  const resolver = new ContextResolver(run, graph);
   return run.responses.map((record, i) => {
-    const nodes = graph.responses[i];
-    const created = new Set(nodes?.created ?? []);
-    const newInput = (nodes?.input ?? []).filter((id) => created.has(id)).map((id) => itemOf.get(id)!);
+    const created = new Set(graph.responses[i]?.created ?? []);
+    const newInput = requestInput(run, graph, i, resolver)
+      .entries.filter((e) => e.source === 'request' && created.has(e.node))
+      .map((e) => e.item);
     return { record, newInput };
   });
 }

@@ -1,7 +1,7 @@
 // The export's view of each response's effective context (shared/context): its parts in
 // order, with their source and tokens, and the totals to reconcile against the API's own.
 import { attributeRun, type PaidRow } from '../context/attribution.js';
-import { ContextCounter, type TokenCounter } from '../context/context-tokens.js';
+import { ContextCounter, type CountedPart, type TokenCounter } from '../context/context-tokens.js';
 import type { ContextPartKind, ContextSource } from '../context/context-types.js';
 import type { RunGraph } from '../trace/graph/types.js';
 import type { PriceTable } from '../trace/metrics/prices.js';
@@ -48,18 +48,22 @@ export function contextCounter(run: Run, graph: RunGraph, count: TokenCounter): 
   return new ContextCounter(run, graph, count);
 }
 
+export function exportContextPart(p: CountedPart): ExportContextPart {
+  return {
+    item: p.node,
+    part: p.part,
+    source: p.source,
+    from_response: p.fromResponse,
+    tokens: p.tokens,
+    cached: p.cached,
+  };
+}
+
 /** Response `index`'s effective context, as the export lists it. */
 export function exportContext(counter: ContextCounter, index: number): ExportResponseContext {
   const t = counter.tokens(index);
   return {
-    context: t.parts.map((p) => ({
-      item: p.node,
-      part: p.part,
-      source: p.source,
-      from_response: p.fromResponse,
-      tokens: p.tokens,
-      cached: p.cached,
-    })),
+    context: t.parts.map(exportContextPart),
     context_tokens: t.contextTokens,
     reported_input_tokens: t.reported,
   };

@@ -1,7 +1,8 @@
 // A scripted upstream for the calls that read or store what a model said: background
 // responses that finish on their second poll, the input-items listing, and a
 // Conversations store that gives items ids of its own and lists them newest first, as the
-// API does (oldest first with `order=asc`). Model calls answer with a function_call until the input carries its output,
+// API does (oldest first with `order=asc`); a model call with `conversation` sees its items
+// and adds its turn to it. Model calls answer with a function_call until the input carries its output,
 // then with a message; every model call bills 15 tokens once.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -86,7 +87,21 @@ export async function startReadsUpstream(): Promise<ReadsUpstream> {
         background.set(respId, { polls: 0, input });
         return response(respId, 'queued', [], { background: true });
       }
-      return response(respId, 'completed', answer(input));
+      // With `conversation`, the model sees what the conversation holds, and the turn is added to it.
+      const convId = typeof body.conversation === 'string' ? body.conversation : null;
+      const held = convId === null ? [] : (conversations.get(convId) ?? []);
+      const output = answer([...held, ...input]);
+      held.push(
+        ...input.map((item) => ({
+          ...item,
+          ...parts(item),
+          id: id('citem'),
+          type: item.type ?? 'message',
+          status: 'completed',
+        })),
+        ...output,
+      );
+      return response(respId, 'completed', output, convId === null ? {} : { conversation: { id: convId } });
     }
     if (method === 'GET' && (m = /^\/v1\/responses\/([^/]+)\/input_items$/.exec(path))) {
       const job = background.get(m[1]!);

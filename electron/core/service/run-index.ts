@@ -30,7 +30,7 @@ import type { AgentSpan, ResponseRecord } from '../../../shared/trace/types.js';
 import { hasTable, type Db } from '../store/db.js';
 import { isCorruption } from '../store/integrity-check.js';
 import { parseStored, ReadDamage } from '../store/read-damage.js';
-import { RunSnapshot, type SnapshotRun } from '../store/run-snapshot.js';
+import { RunSnapshot, type ContextRef, type SnapshotRun } from '../store/run-snapshot.js';
 import { isSettled, settledStub, type IndexedResponse, type IndexedRun, type SettledResponse } from './indexed-run.js';
 import { RunTally, runSearchText, summarizeRun } from './run-summary.js';
 import { loadForkOrigins, originOfLabel } from '../fork/fork-store.js';
@@ -57,7 +57,7 @@ export class RunIndex {
   private readonly allSpans: (() => Array<{ id: number; record: string }>) | null;
   /** Until something changes: the file's snapshot, and the runs read from it so far. */
   private snapshot: RunSnapshot | null;
-  private readonly snapshotRuns = new Map<string, { run: IndexedRun; spans: AgentSpan[] }>();
+  private readonly snapshotRuns = new Map<string, { run: IndexedRun; spans: AgentSpan[]; context: ContextRef[] }>();
   private readonly provisional = new Map<number, ResponseRecord[]>();
   private readonly open = new Set<number>();
   private readonly dirty = new Set<number>();
@@ -399,7 +399,23 @@ export class RunIndex {
     return this.spansByRun.get(runId) ?? [];
   }
 
-  private fromSnapshot(runId: string): { run: IndexedRun; spans: AgentSpan[] } | undefined {
+  /**
+   * The Conversations calls that are context of a run (items written to its conversation or
+   * read back), in time order: read back from the file when the run came from the snapshot.
+   */
+  conversationCalls(runId: string): ResponseRecord[] {
+    if (!this.snapshot) return this.runs.get(runId)?.context ?? [];
+    return (this.fromSnapshot(runId)?.context ?? []).flatMap(
+      (c) => this.storedRecord(c.exchangeId, c.responseId) ?? [],
+    );
+  }
+
+  private contextRefs(runId: string): ContextRef[] {
+    if (this.snapshot) return this.fromSnapshot(runId)?.context ?? [];
+    return (this.runs.get(runId)?.context ?? []).map((r) => ({ exchangeId: r.exchangeId, responseId: r.responseId }));
+  }
+
+  private fromSnapshot(runId: string): { run: IndexedRun; spans: AgentSpan[]; context: ContextRef[] } | undefined {
     let kept = this.snapshotRuns.get(runId);
     if (!kept && this.snapshot!.entries.has(runId)) {
       const members = this.snapshot!.members(runId);
@@ -407,6 +423,7 @@ export class RunIndex {
       kept = {
         run: { id: runId, label: members.label, responses: members.responses, links: members.links },
         spans: members.spans,
+        context: members.context,
       };
       this.snapshotRuns.set(runId, kept);
     }
@@ -430,6 +447,7 @@ export class RunIndex {
         responses: run.responses.map((r) => (isSettled(r) ? r : settledStub(r))),
         links: run.links,
         spans: this.agentSpans(runId),
+        context: this.contextRefs(runId),
       },
       exchangeIds: [...exchangeIds],
     };

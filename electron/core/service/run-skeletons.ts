@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { RunSkeletonBuilder } from '../../../shared/api/run-skeleton.js';
 import type { RunDetail, RunSummary } from '../../../shared/api/types.js';
 import type { PriceTable } from '../../../shared/trace/metrics/prices.js';
-import type { AgentSpan } from '../../../shared/trace/types.js';
+import type { AgentSpan, ResponseRecord } from '../../../shared/trace/types.js';
 import { isSettled, type IndexedResponse, type IndexedRun } from './indexed-run.js';
 import type { RunIndex } from './run-index.js';
 
@@ -32,6 +32,7 @@ export interface RunParts {
   notes: RunDetail['notes'];
   prices: PriceTable;
   agentSpans: AgentSpan[];
+  conversationCalls: ResponseRecord[];
 }
 
 const contentKey = (value: unknown): string => createHash('sha1').update(JSON.stringify(value)).digest('base64');
@@ -68,6 +69,7 @@ export class RunSkeletons {
       notes: parts.notes,
       prices: parts.prices,
       agentSpans: parts.agentSpans,
+      conversationCalls: parts.conversationCalls,
     };
   }
 

@@ -178,6 +178,7 @@ export function createService(options: ServiceOptions): LoupeService {
           notes: noteRows(source, [...new Set(run.responses.map((r) => r.exchangeId))]),
           prices: priceTable(),
           agentSpans: source.index.agentSpans(runId),
+          conversationCalls: source.index.conversationCalls(runId),
         },
       );
     },

@@ -4,10 +4,10 @@
 // export holds the model's responses only, each call once, with one call edge.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
-import { Agent, OpenAIConversationsSession, OpenAIProvider, Runner, setTracingDisabled, tool } from '@openai/agents';
 import { exportRecording } from './export-recording.js';
 import { loadRuns } from './runs-read.js';
 import type { ExportDocument } from '../../../shared/export/export-json.js';
+import { runSessionTurns } from '../../../test/support/agents-session.js';
 import { startHarness, TEST_KEY, type Harness } from '../../../test/support/harness.js';
 import { startReadsUpstream, type ReadsUpstream } from '../../../test/support/reads-upstream.js';
 
@@ -24,29 +24,8 @@ afterAll(async () => {
 
 describe('an Agents SDK conversations session through the proxy', () => {
   it('threads two turns as one run of model responses, the conversation items as its context', async () => {
-    setTracingDisabled(true);
     const client = new OpenAI({ apiKey: TEST_KEY, baseURL: h.core.proxy.baseUrl, maxRetries: 0 });
-    const lookup = tool({
-      name: 'lookup',
-      description: 'Where an order is',
-      parameters: {
-        type: 'object',
-        properties: { order: { type: 'number' } },
-        required: ['order'],
-        additionalProperties: false,
-      } as never,
-      strict: true,
-      execute: async () => 'shipped',
-    });
-    const agent = new Agent({ name: 'Support', model: 'gpt-5', instructions: 'Answer about orders.', tools: [lookup] });
-    const runner = new Runner({
-      modelProvider: new OpenAIProvider({ openAIClient: client as never, useResponses: true }),
-      tracingDisabled: true,
-    });
-    const session = new OpenAIConversationsSession({ client: client as never });
-    const first = await runner.run(agent, 'where is my order?', { session });
-    const second = await runner.run(agent, 'thanks', { session });
-    const responseIds = [...first.rawResponses, ...second.rawResponses].map((r) => r.responseId);
+    const responseIds = await runSessionTurns(client);
     expect(responseIds).toHaveLength(3);
 
     await h.settle();

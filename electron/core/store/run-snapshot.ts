@@ -7,7 +7,8 @@
 // - run_words: the words of each summary a query matches (run-filter.ts summaryText), in a
 //   table of their own so a search reads them without reading the summaries.
 // - run_members: each run's responses (as stubs: exchange, response id, item count) and
-//   links, and its Agents SDK spans: what run detail reads before it reads any record.
+//   links, its Agents SDK spans, and its Conversations calls (as exchange and id): what run
+//   detail reads before it reads any record.
 // - run_exchanges: the run each exchange's responses (or reads) count for: what search maps
 //   a hit to; and the generation that wrote it, so a reader holding an older snapshot
 //   knows the exchanges it covers.
@@ -47,7 +48,7 @@ export const RUN_SNAPSHOT_SCHEMA = `
 export const DROP_RUN_SNAPSHOT_SCHEMA = `
   DROP TABLE run_summaries; DROP TABLE run_words; DROP TABLE run_members; DROP TABLE run_exchanges;
   ${['responses', 'agent_spans'].flatMap((table) => ['insert', 'update', 'delete'].map((op) => `DROP TRIGGER ${table}_${op}_generation;`)).join(' ')}
-  DELETE FROM meta WHERE key IN ('derived_generation', 'runs_generation', 'runs_models');
+  DELETE FROM meta WHERE key IN ('derived_generation', 'runs_generation', 'runs_models', 'runs_format');
 `;
 
 /** What run_members holds for a run. */
@@ -56,7 +57,21 @@ export interface RunMembers {
   responses: SettledResponse[];
   links: RunLink[];
   spans: AgentSpan[];
+  /** Its Conversations calls (thread.ts `context`), in time order. */
+  context: ContextRef[];
 }
+
+/** A Conversations record that is context of a run: read back from the file when asked for. */
+export interface ContextRef {
+  exchangeId: number;
+  responseId: string;
+}
+
+/**
+ * What run_members holds changed shape (2: `context`): a snapshot written in another shape
+ * is stale, so the file is threaded once more and the writer writes it anew.
+ */
+const RUNS_FORMAT = '2';
 
 /** A run as the snapshot keeps it. `summary` has no revision and is never live. */
 export interface SnapshotRun {
@@ -107,11 +122,14 @@ export class RunSnapshot {
     // One read transaction: the generation and the rows it vouches for are of one moment.
     return db.transaction(() => {
       const generation = db
-        .prepare("SELECT key, value FROM meta WHERE key IN ('derived_generation', 'runs_generation', 'runs_models')")
+        .prepare(
+          "SELECT key, value FROM meta WHERE key IN ('derived_generation', 'runs_generation', 'runs_models', 'runs_format')",
+        )
         .all() as Array<{ key: string; value: string }>;
       const at = new Map(generation.map((g) => [g.key, g.value]));
       if (at.get('runs_generation') === undefined || at.get('runs_generation') !== at.get('derived_generation'))
         return null;
+      if (at.get('runs_format') !== RUNS_FORMAT) return null;
       // From the index alone: the summaries are not read until a page lists them.
       const rows = db
         .prepare('SELECT run_id AS id, started_at AS startedAt FROM run_summaries INDEXED BY run_summaries_in_order')
@@ -161,10 +179,10 @@ export function snapshotIsCurrent(db: Db): boolean {
   if (!hasTable(db, 'run_summaries')) return false;
   const row = db
     .prepare(
-      "SELECT (SELECT value FROM meta WHERE key = 'runs_generation') = (SELECT value FROM meta WHERE key = 'derived_generation')",
+      "SELECT (SELECT value FROM meta WHERE key = 'runs_generation') = (SELECT value FROM meta WHERE key = 'derived_generation') AND (SELECT value FROM meta WHERE key = 'runs_format') = ?",
     )
     .pluck()
-    .get();
+    .get(RUNS_FORMAT);
   return row === 1;
 }
 
@@ -201,6 +219,7 @@ export function writeSnapshot(
       for (const id of run.exchangeIds) putExchange.run(id, run.summary.id);
     }
     db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('runs_models', ?)").run(JSON.stringify(change.models));
+    db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('runs_format', ?)").run(RUNS_FORMAT);
     db.exec(
       "INSERT OR REPLACE INTO meta (key, value) VALUES ('runs_generation', (SELECT value FROM meta WHERE key = 'derived_generation'))",
     );
