@@ -1,7 +1,8 @@
 // The proxy's client-facing server (ADR 9): plain sockets, read with a strict head reader,
 // for the requests an SDK sends (HTTP/1.1, a Content-Length body or none); every other
-// connection is handed whole to a Node http.Server, which parses it, refuses it or
-// upgrades it (WebSocket mode). Node's server costs about 0.1 ms of CPU per request on the
+// connection is handed whole to a Node http.Server made here, which never listens on its
+// own and parses it, refuses it or upgrades it (WebSocket mode). Both answer through the
+// same onRequest, so the rest of the proxy sees one server. Node's server costs about 0.1 ms of CPU per request on the
 // 2-core dev machine, and a burst of streamed requests queues behind each other's parsing.
 //
 // Each connection runs one exchange at a time. Bytes of a pipelined next request wait, the
@@ -15,16 +16,17 @@
 // (every SDK request) pays nothing for it beyond one timer per connection. Connections
 // still waiting for their first head are counted, and past maxHalfOpen a new one is refused
 // with a 503 (see DEFAULT_MAX_HALF_OPEN in proxy-server.ts); established ones never are.
-import type http from 'node:http';
+import http from 'node:http';
 import net from 'node:net';
 import { proxyErrorResponse } from './proxy-error.js';
 import { readRequestHead, type SimpleRequestHead } from './request-head.js';
 import { SocketRequest, SocketResponse, type ExchangeHost } from './socket-exchange.js';
 
 export interface ClientServerOptions {
-  onRequest(req: SocketRequest, res: SocketResponse): void;
-  /** Takes every connection the fast path does not read; its own 'connection' logic runs as for any socket. */
-  fallback: http.Server;
+  /** A request, read by the strict reader or by Node's server. */
+  onRequest(req: SocketRequest | http.IncomingMessage, res: SocketResponse | http.ServerResponse): void;
+  /** A WebSocket upgrade (Node's server reads those). */
+  onUpgrade(req: http.IncomingMessage, socket: net.Socket, head: Buffer): void;
   /**
    * A connection that sends nothing for this long while waiting for a request head is closed (Node's keepAliveTimeout).
    */
@@ -45,6 +47,8 @@ export interface ClientServer {
   readonly server: net.Server;
   /** For shutdown: closes the fast path's idle connections now, and each busy one once its exchange is done. */
   closeWhenIdle(): void;
+  /** Once nothing is in flight: ends Node's head-deadline checks and its idle keep-alive connections. */
+  closeIdleFallback(): void;
 }
 
 /** Node's own answer when a head is late (lib/_http_server.js). */
@@ -53,6 +57,7 @@ const REQUEST_TIMEOUT = Buffer.from('HTTP/1.1 408 Request Timeout\r\nConnection:
 const REFUSED_LINGER_MS = 1_000;
 
 export function createClientServer(options: ClientServerOptions): ClientServer {
+  const fallback = nodeServer(options);
   const idle = new Set<ClientConnection>();
   const state: ServerState = { closing: false, halfOpen: 0 };
   const refusal = Buffer.from(
@@ -74,7 +79,7 @@ export function createClientServer(options: ClientServerOptions): ClientServer {
       return;
     }
     options.onConnection(socket);
-    new ClientConnection(socket, options, idle, state);
+    new ClientConnection(socket, options, fallback, idle, state);
   });
   return {
     server,
@@ -82,7 +87,33 @@ export function createClientServer(options: ClientServerOptions): ClientServer {
       state.closing = true;
       for (const c of idle) c.socket.destroy();
     },
+    closeIdleFallback: () => fallback.close(),
   };
+}
+
+/** Node's http.Server for the connections the strict reader hands over. */
+function nodeServer(options: ClientServerOptions): http.Server {
+  const { headersTimeoutMs } = options;
+  const fallback = http.createServer(
+    {
+      requestTimeout: 0,
+      keepAliveTimeout: options.keepAliveMs,
+      headersTimeout: headersTimeoutMs,
+      // Node checks for late heads on this interval (30 s by default), so a head may be up to
+      // one interval later than headersTimeout before it is cut.
+      connectionsCheckingInterval:
+        headersTimeoutMs > 0 ? Math.min(1_000, Math.max(10, Math.floor(headersTimeoutMs / 10))) : 30_000,
+    },
+    (req, res) => options.onRequest(req, res),
+  );
+  // Node starts the connection tracking that enforces headersTimeout when its server emits
+  // 'listening'. This one never listens (it is handed sockets), so without this the
+  // connections it reads would have no head deadline at all.
+  fallback.emit('listening');
+  fallback.on('upgrade', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) =>
+    options.onUpgrade(req, socket, head),
+  );
+  return fallback;
 }
 
 interface ServerState {
@@ -120,6 +151,7 @@ class ClientConnection implements ExchangeHost {
   constructor(
     readonly socket: net.Socket,
     private readonly options: ClientServerOptions,
+    private readonly fallback: http.Server,
     private readonly idle: Set<ClientConnection>,
     private readonly server: ServerState,
   ) {
@@ -306,7 +338,7 @@ class ClientConnection implements ExchangeHost {
     socket.pause();
     if (this.pending) socket.unshift(this.pending);
     this.pending = null;
-    this.options.fallback.emit('connection', socket);
+    this.fallback.emit('connection', socket);
     socket.resume();
   }
 }

@@ -2,10 +2,10 @@
 // one upstream and taps the traffic into a CaptureSink. It binds loopback only because it
 // relays the user's API key; nothing off this machine should be able to use it.
 //
-// Connections arrive at the client server (client-server.ts, ADR 9), which answers the plain requests SDKs send
-// itself and hands anything else (WebSocket upgrades, chunked uploads, malformed input) to a
-// Node http.Server that never listens on its own.
-import http from 'node:http';
+// Connections arrive at the client server (client-server.ts, ADR 9): it reads the plain
+// requests SDKs send itself, and hands anything else (WebSocket upgrades, chunked uploads,
+// malformed input) to a Node http.Server of its own; both end in onRequest or onUpgrade here.
+import type http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { CaptureSink } from '../../../shared/capture/exchange.js';
 import { proxyErrorResponse } from './proxy-error.js';
@@ -133,39 +133,22 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const headersTimeoutMs = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
   const maxHalfOpen = options.maxHalfOpenConnections ?? DEFAULT_MAX_HALF_OPEN;
 
-  const fallback = http.createServer(
-    {
-      requestTimeout: 0,
-      keepAliveTimeout: KEEP_ALIVE_MS,
-      headersTimeout: headersTimeoutMs,
-      // Node checks for late heads on this interval (30 s by default), so a head may be up to
-      // one interval later than headersTimeout before it is cut.
-      connectionsCheckingInterval:
-        headersTimeoutMs > 0 ? Math.min(1_000, Math.max(10, Math.floor(headersTimeoutMs / 10))) : 30_000,
+  const clientServer = createClientServer({
+    onRequest,
+    onUpgrade(req, socket, head) {
+      if (!isForkPath(req.url)) return forwardWebSocket(ctx, req, socket, head);
+      // A fork plan serves HTTP steps; its WebSocket mode is not built, and must not slip through live.
+      socket.end(
+        proxyErrorResponse(
+          {
+            status: 400,
+            code: 'loupe_fork_websocket',
+            message: 'Loupe proxy: a fork base URL serves HTTP requests only, not WebSocket mode',
+          },
+          'Bad Request',
+        ),
+      );
     },
-    (req, res) => onRequest(req, res),
-  );
-  // Node starts the connection tracking that enforces headersTimeout when its server emits
-  // 'listening'. This one never listens (the client server hands it sockets), so without this
-  // the connections it reads have no head deadline at all.
-  fallback.emit('listening');
-  fallback.on('upgrade', (req: http.IncomingMessage, socket: Socket, head: Buffer) => {
-    if (!isForkPath(req.url)) return forwardWebSocket(ctx, req, socket, head);
-    // A fork plan serves HTTP steps; its WebSocket mode is not built, and must not slip through live.
-    socket.end(
-      proxyErrorResponse(
-        {
-          status: 400,
-          code: 'loupe_fork_websocket',
-          message: 'Loupe proxy: a fork base URL serves HTTP requests only, not WebSocket mode',
-        },
-        'Bad Request',
-      ),
-    );
-  });
-  const fast = createClientServer({
-    onRequest: (req, res) => onRequest(req, res),
-    fallback,
     keepAliveMs: KEEP_ALIVE_MS,
     headersTimeoutMs,
     maxHalfOpen,
@@ -178,7 +161,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       socket.once('close', () => sockets.delete(socket));
     },
   });
-  const server = fast.server;
+  const server = clientServer.server;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
@@ -201,10 +184,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     via: pool.via,
     async close(graceMs = DEFAULT_SHUTDOWN_GRACE_MS) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      fast.closeWhenIdle();
+      clientServer.closeWhenIdle();
       const drained = await exchanges.drain(graceMs);
-      // Also stops Node's head-deadline checks, and closes its idle keep-alive connections now.
-      fallback.close();
+      clientServer.closeIdleFallback();
       // Nothing is in flight now: what is left are connections between requests, or with
       // an answer's last bytes still going out, which end() lets leave first.
       for (const s of sockets) s.end();
