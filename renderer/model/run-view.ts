@@ -6,7 +6,8 @@ import type { RunRecords } from '../../shared/api/types.js';
 import { buildRunGraph } from '../../shared/trace/graph/graph.js';
 import type { GraphGroup, GraphNode, RunGraph } from '../../shared/trace/graph/types.js';
 import { layoutRun, type Frame, type RunLayout } from '../../shared/trace/layout/layout.js';
-import { runMetrics, type RunMetrics } from '../../shared/trace/metrics/run.js';
+import { runMetricsSteps, type RunMetrics } from '../../shared/trace/metrics/run.js';
+import { runSteps, type Steps } from '../../shared/steps.js';
 import type { Run } from '../../shared/trace/thread/thread.js';
 import { buildTimeline } from '../../shared/trace/timeline/timeline.js';
 import { GAP_X, GAP_Y, GROUP_HEAD, GROUP_PAD, NODE_H, NODE_W, type Box } from './geometry.js';
@@ -25,6 +26,11 @@ export interface RunView {
 }
 
 export function buildRunView(detail: RunRecords): RunView {
+  return runSteps(runViewSteps(detail));
+}
+
+/** buildRunView, yielding after each stage: the controller hands the page back between them. */
+export function* runViewSteps(detail: RunRecords): Steps<RunView> {
   const run: Run = {
     id: detail.summary.id,
     label: detail.summary.label,
@@ -37,17 +43,13 @@ export function buildRunView(detail: RunRecords): RunView {
   for (const n of graph.nodes) nodeById[n.id] = n;
   const groupById: Record<string, GraphGroup> = {};
   for (const g of graph.groups) groupById[g.id] = g;
+  yield;
   const layout = viewLayout(graph);
-  return {
-    runId: run.id,
-    run,
-    graph,
-    nodeById,
-    groupById,
-    layout,
-    replay: replayFromTimeline(buildTimeline(run, graph), nodeById),
-    metrics: runMetrics(run, graph, detail.prices),
-  };
+  yield;
+  const replay = replayFromTimeline(buildTimeline(run, graph), nodeById);
+  yield;
+  const metrics = yield* runMetricsSteps(run, graph, detail.prices);
+  return { runId: run.id, run, graph, nodeById, groupById, layout, replay, metrics };
 }
 
 export interface ViewLayout {
