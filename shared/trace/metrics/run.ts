@@ -5,7 +5,7 @@
 import type { RunGraph } from '../graph/types.js';
 import { splitTime, type Interval } from './intervals.js';
 import { findings } from './findings.js';
-import { missedParallelism } from './parallel.js';
+import { missedParallelismSteps } from './parallel.js';
 import { resentInput } from './resent.js';
 import { responseMetrics } from './response.js';
 import type { RunMetrics, RunTime } from './types.js';
@@ -20,7 +20,7 @@ export function runMetrics(run: Run, graph: RunGraph, prices: PriceTable): RunMe
   return runSteps(runMetricsSteps(run, graph, prices));
 }
 
-/** runMetrics, yielding between its costlier parts (resent input and missed parallelism read every item). */
+/** runMetrics, yielding between its costlier parts and inside missed parallelism (it reads every tool output). */
 export function* runMetricsSteps(run: Run, graph: RunGraph, prices: PriceTable): Steps<RunMetrics> {
   const responses = run.responses.map((r, i) => responseMetrics(r, i, prices));
   const tokens = { input: 0, cached: 0, output: 0, reasoning: 0, total: 0 };
@@ -42,7 +42,7 @@ export function* runMetricsSteps(run: Run, graph: RunGraph, prices: PriceTable):
     time,
     clientGaps: gaps,
     resent,
-    parallelism: missedParallelism(run, graph),
+    parallelism: yield* missedParallelismSteps(run, graph),
     findings: [],
   };
   metrics.findings = findings(run, metrics);
