@@ -27,7 +27,10 @@ import { useGraphStore, zoomTier } from './graph-store.js';
 import { fitViewport, READABLE_ZOOM } from './fit-view.js';
 
 const FIT = { padding: 0.12, maxZoom: 1.1 };
-/** Above this many nodes only those in the viewport are rendered: a node costs about a millisecond to mount, and a run opens on a readable few of them (5,000 still pan smoothly). */
+/**
+ * Above this many nodes only those in the viewport are rendered: a node costs about a millisecond
+ * to mount and a run opens on a readable few of them (5,000 still pan smoothly).
+ */
 const CULL_ABOVE = 100;
 /** Above this many nodes the minimap (which draws every node) is left out. */
 const MINIMAP_UP_TO = 2_500;
