@@ -9,7 +9,8 @@ import { useCompareStore } from '../compare/compare-store.js';
 import { failureReason } from '../../shared/trace/normalize/failure-reason.js';
 import { DeltaMismatchError, expandRun } from '../../shared/api/run-expand.js';
 import type { RunDetail, RunRecords } from '../../shared/api/types.js';
-import { buildRunView } from '../model/run-view.js';
+import { runViewSteps } from '../model/run-view.js';
+import { nextTask, runStepsApart } from '../lib/next-task.js';
 import { useAppStore } from '../state/app-store.js';
 import { formatLink, parseLink, type DeepLink } from '../state/deep-link.js';
 import { useRunStore } from '../state/run-store.js';
@@ -282,8 +283,11 @@ export class Controller {
     performance.mark('loupe:run-requested');
     this.api
       .invoke('runs.get', ask)
-      .then((detail) => {
+      .then(async (detail) => {
         performance.mark('loupe:run-received');
+        // Parsing the answer, expanding it, each stage of the view and rendering it are tasks
+        // of their own: together they held the page for a second on a long run.
+        await nextTask();
         const records = applyDetail(detail, held);
         if (!records) {
           // The run changed under the delta (rethreaded): ask for the whole of it.
@@ -292,8 +296,10 @@ export class Controller {
           return;
         }
         d.settled = { runId, count: detail.settled };
-        const view = buildRunView(records);
+        await nextTask();
+        const view = await runStepsApart(runViewSteps(records));
         performance.mark('loupe:view-built');
+        await nextTask();
         useRunStore.getState().loaded(records, view);
         this.applyLink();
       })

@@ -26,8 +26,11 @@ import { useGraphStore, zoomTier } from './graph-store.js';
 import { fitViewport, READABLE_ZOOM } from './fit-view.js';
 
 const FIT = { padding: 0.12, maxZoom: 1.1 };
-/** Above this many nodes only those in the viewport are rendered (5,000 still pan smoothly). */
-const CULL_ABOVE = 300;
+/**
+ * Above this many nodes only those in the viewport are rendered: a node costs about a millisecond
+ * to mount and a run opens on a readable few of them (5,000 still pan smoothly).
+ */
+const CULL_ABOVE = 100;
 /** A live run opens on this many of its newest nodes. */
 const NEWEST = 12;
 /** Room left around the first view's nodes, in screen px. */

@@ -7,7 +7,8 @@ import { buildRunGraph } from '../../shared/trace/graph/graph.js';
 import type { GraphGroup, GraphNode, RunGraph } from '../../shared/trace/graph/types.js';
 import { layoutRun, type Frame, type RunLayout } from '../../shared/trace/layout/layout.js';
 import type { RouteGrid } from '../../shared/trace/layout/routes.js';
-import { runMetrics, type RunMetrics } from '../../shared/trace/metrics/run.js';
+import { runMetricsSteps, type RunMetrics } from '../../shared/trace/metrics/run.js';
+import { runSteps, type Steps } from '../../shared/steps.js';
 import type { Run } from '../../shared/trace/thread/thread.js';
 import { buildTimeline } from '../../shared/trace/timeline/timeline.js';
 import { GAP_X, GAP_Y, GROUP_HEAD, GROUP_PAD, NODE_H, NODE_W, type Box } from './geometry.js';
@@ -26,6 +27,11 @@ export interface RunView {
 }
 
 export function buildRunView(detail: RunRecords): RunView {
+  return runSteps(runViewSteps(detail));
+}
+
+/** buildRunView, yielding after each stage: the controller hands the page back between them. */
+export function* runViewSteps(detail: RunRecords): Steps<RunView> {
   const run: Run = {
     id: detail.summary.id,
     label: detail.summary.label,
@@ -40,17 +46,13 @@ export function buildRunView(detail: RunRecords): RunView {
   for (const n of graph.nodes) nodeById[n.id] = n;
   const groupById: Record<string, GraphGroup> = {};
   for (const g of graph.groups) groupById[g.id] = g;
+  yield;
   const layout = viewLayout(graph);
-  return {
-    runId: run.id,
-    run,
-    graph,
-    nodeById,
-    groupById,
-    layout,
-    replay: replayFromTimeline(buildTimeline(run, graph), nodeById),
-    metrics: runMetrics(run, graph, detail.prices),
-  };
+  yield;
+  const replay = replayFromTimeline(buildTimeline(run, graph), nodeById);
+  yield;
+  const metrics = yield* runMetricsSteps(run, graph, detail.prices);
+  return { runId: run.id, run, graph, nodeById, groupById, layout, replay, metrics };
 }
 
 export interface ViewLayout {

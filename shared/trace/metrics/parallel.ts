@@ -11,7 +11,8 @@ import type { GraphNode, RunGraph } from '../graph/types.js';
 import { outputText } from '../item-text.js';
 import { obj, str } from '../json.js';
 import { recordEndUs, recordStartUs } from '../record-time.js';
-import { argumentValues, latestQuoted, outputTexts } from './text-overlap.js';
+import { argumentValues, latestQuotedSteps, outputTexts } from './text-overlap.js';
+import { runSteps, type Steps } from '../../steps.js';
 import type { Run } from '../thread/thread.js';
 
 export interface MissedParallelism {
@@ -27,6 +28,11 @@ export interface MissedParallelism {
 }
 
 export function missedParallelism(run: Run, graph: RunGraph): MissedParallelism[] {
+  return runSteps(missedParallelismSteps(run, graph));
+}
+
+/** missedParallelism, yielding as it reads the chains' outputs. */
+export function* missedParallelismSteps(run: Run, graph: RunGraph): Steps<MissedParallelism[]> {
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
   const outputOf = new Map<string, GraphNode>();
   for (const n of graph.nodes) if (n.callNode !== null) outputOf.set(n.callNode, n);
@@ -52,8 +58,8 @@ export function missedParallelism(run: Run, graph: RunGraph): MissedParallelism[
 
   const found: MissedParallelism[] = [];
   const inChain = new Set<number>();
-  single.forEach((call, i) => {
-    if (call === undefined || inChain.has(i)) return;
+  for (const [i, call] of single.entries()) {
+    if (call === undefined || inChain.has(i)) continue;
     const chain: number[] = [];
     for (
       let j: number | undefined = i;
@@ -63,24 +69,25 @@ export function missedParallelism(run: Run, graph: RunGraph): MissedParallelism[
       chain.push(j);
       inChain.add(j);
     }
-    for (const group of independentGroups(chain, single, outputOf)) found.push(describe(group, run, single, next));
-  });
+    for (const group of yield* independentGroups(chain, single, outputOf))
+      found.push(describe(group, run, single, next));
+  }
   return found;
 }
 
 /** Splits a chain where a call repeats an earlier call of its group or quotes an earlier output of it. */
-function independentGroups(
+function* independentGroups(
   chain: number[],
   single: Array<GraphNode | undefined>,
   outputOf: Map<string, GraphNode>,
-): number[][] {
+): Steps<number[][]> {
   const calls = chain.map((r) => single[r]).filter((n): n is GraphNode => n !== undefined);
   const args = calls.map((c) => str(c.item.raw.arguments) ?? str(c.item.raw.input) ?? '');
   const outputs = calls.map((c) => {
     const output = outputOf.get(c.id);
     return output === undefined ? [] : outputTexts(outputText(output.item.raw));
   });
-  const quoted = latestQuoted(args.map(argumentValues), outputs);
+  const quoted = yield* latestQuotedSteps(args.map(argumentValues), outputs);
   const groups: number[][] = [];
   let group: number[] = [];
   let start = 0;

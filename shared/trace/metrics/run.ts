@@ -5,17 +5,23 @@
 import type { RunGraph } from '../graph/types.js';
 import { splitTime, type Interval } from './intervals.js';
 import { findings } from './findings.js';
-import { missedParallelism } from './parallel.js';
+import { missedParallelismSteps } from './parallel.js';
 import { resentInput } from './resent.js';
 import { responseMetrics } from './response.js';
 import type { RunMetrics, RunTime } from './types.js';
 import type { PriceTable } from './prices.js';
 import { recordEndUs, recordStartUs } from '../record-time.js';
 import type { Run } from '../thread/thread.js';
+import { runSteps, type Steps } from '../../steps.js';
 
 export type { Finding, RunMetrics, RunTime } from './types.js';
 
 export function runMetrics(run: Run, graph: RunGraph, prices: PriceTable): RunMetrics {
+  return runSteps(runMetricsSteps(run, graph, prices));
+}
+
+/** runMetrics, yielding between its costlier parts and inside missed parallelism (it reads every tool output). */
+export function* runMetricsSteps(run: Run, graph: RunGraph, prices: PriceTable): Steps<RunMetrics> {
   const responses = run.responses.map((r, i) => responseMetrics(r, i, prices));
   const tokens = { input: 0, cached: 0, output: 0, reasoning: 0, total: 0 };
   let costUsd = 0;
@@ -26,14 +32,17 @@ export function runMetrics(run: Run, graph: RunGraph, prices: PriceTable): RunMe
     else if (m.tokens !== null) unpriced.add(m.model ?? 'unknown model');
   }
   const { time, gaps } = runTime(run, graph);
+  yield;
+  const resent = resentInput(run, graph);
+  yield;
   const metrics: RunMetrics = {
     runId: run.id,
     responses,
     totals: { tokens, costUsd, unpricedModels: [...unpriced].sort() },
     time,
     clientGaps: gaps,
-    resent: resentInput(run, graph),
-    parallelism: missedParallelism(run, graph),
+    resent,
+    parallelism: yield* missedParallelismSteps(run, graph),
     findings: [],
   };
   metrics.findings = findings(run, metrics);

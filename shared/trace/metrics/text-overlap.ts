@@ -14,6 +14,7 @@
 // proves nothing.
 import { isObject, parseJson } from '../json.js';
 import type { Json } from '../types.js';
+import { runSteps, type Steps } from '../../steps.js';
 
 const RUN = 8;
 const BASE = 0x01000193;
@@ -78,6 +79,11 @@ interface Run {
  * quote only outputs i < j.
  */
 export function latestQuoted(values: string[][], outputs: string[][]): number[] {
+  return runSteps(latestQuotedSteps(values, outputs));
+}
+
+/** latestQuoted, yielding after each output scanned (a long stateless run's outputs are megabytes). */
+export function* latestQuotedSteps(values: string[][], outputs: string[][]): Steps<number[]> {
   const latest = values.map(() => -1);
   // Per width: the runs by hash, and a bit per hash (low bits) so most positions skip the map.
   const byWidth = new Map<number, { table: Map<number, Run[]>; bits: Uint32Array }>();
@@ -98,7 +104,7 @@ export function latestQuoted(values: string[][], outputs: string[][]): number[] 
       hashRuns(v, width, add);
     }
   });
-  outputs.forEach((texts, i) => {
+  for (const [i, texts] of outputs.entries()) {
     for (const [width, { table, bits }] of byWidth)
       for (const t of texts) {
         // hashRuns inlined: this loop runs once per output character and width.
@@ -113,6 +119,7 @@ export function latestQuoted(values: string[][], outputs: string[][]): number[] 
             if (run.call > i && latest[run.call]! < i && t.startsWith(run.text, start)) latest[run.call] = i;
         }
       }
-  });
+    yield;
+  }
   return latest;
 }
