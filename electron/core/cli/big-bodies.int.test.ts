@@ -189,7 +189,9 @@ interface Serve {
 }
 
 async function startServe(db: string, upstream: string): Promise<Serve> {
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', db, '--upstream', upstream], {
+  // As a user starts it: bin/loupe.js's first line execs node with the relay's V8 flags (ADR 36);
+  // `node bin/loupe.js` would measure V8's default heap sizes instead.
+  const child = spawn(bin, ['serve', '--port', '0', '--db', db, '--upstream', upstream], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   onTestFinished(() => void child.kill('SIGKILL'));
