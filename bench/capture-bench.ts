@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
+import { RELAY_V8_FLAGS } from '../electron/core/capture/relay-heap.js';
 import { spawnChild, type ChildHandle, type ChildVariant } from './child-handle.js';
 import { percentile, runPool, runWaves, type StreamResult } from './load.js';
 import { cpuSince, threadCpu, type ThreadCpu } from './thread-cpu.js';
@@ -12,10 +13,12 @@ import { cpuSince, threadCpu, type ThreadCpu } from './thread-cpu.js';
 type Target = 'direct' | 'bare' | 'loupe' | 'serve' | Variant;
 /**
  * Builds of Loupe measured beside it with `--compare NAME,...`, each its own child on a
- * recording of its own: `defaultHeap` is Loupe started without bin/loupe.js's V8 flags.
+ * recording of its own: `defaultHeap` is Loupe started without bin/loupe.js's V8 flags,
+ * `defaultTiering` with its heap sizes but V8's own interrupt budget.
  */
 const VARIANTS = {
   defaultHeap: { execArgv: [] },
+  defaultTiering: { execArgv: RELAY_V8_FLAGS.filter((f) => !f.startsWith('--interrupt-budget')) },
 } satisfies Record<string, ChildVariant>;
 type Variant = keyof typeof VARIANTS;
 /**
@@ -46,7 +49,15 @@ export interface CaptureBenchReport {
   cpu?: Record<string, { perStreamUs: number; perEventUs: { main: number; others: number } | null }>;
   saturation: {
     eventsPerSec: Record<Target, number>;
+    /** Events/s of all Loupe's blocks over all bare's: the ratio of the sums. */
     loupeOverBare: number;
+    /**
+     * Loupe's block over bare's in the same round, one ratio a round: the verdict's median and
+     * its quartiles. A round's two blocks run a fraction of a second apart, so drift in the
+     * machine's speed (a neighbour's work, a VM's steal) hits both, where the ratio of sums
+     * lets a few slow blocks of one target decide it.
+     */
+    pairedLoupeOverBare: { p25: number; p50: number; p75: number };
     /** Measured rounds (one block per target each) and the time Loupe's blocks took in all. */
     rounds: number;
     loupeMs: number;
@@ -236,14 +247,18 @@ export async function captureBench(
     const minRounds = Math.round(24 * scale);
     // The replay row answers from the exchanges recorded from here on: saturation streams only.
     const replayFrom = ((await loupe.stats()).exchanges ?? 0) + 1;
+    const pairedRatios: number[] = [];
+    const blockRate = { loupe: 0, bare: 0 };
     let round = 0;
     for (; round < minRounds || (rate.loupe.ms < 2000 * scale && round < 8 * minRounds); round++) {
       for (const t of rotate(TARGETS, round)) {
         const pid = pidOf(t);
         const cpuBefore = pid === null ? null : threadCpu(pid);
         const { results, wallMs } = await runPool(urls[t], 20, 60, saturationSim);
-        rate[t].events += results.reduce((n, r) => n + r.events, 0);
+        const blockEvents = results.reduce((n, r) => n + r.events, 0);
+        rate[t].events += blockEvents;
         rate[t].ms += wallMs;
+        let blockMs = wallMs;
         const variant = variants.get(t as Variant);
         if (variant) {
           // Counted as Loupe's blocks are: until its bytes are on disk.
@@ -269,6 +284,7 @@ export async function captureBench(
           await loupe.recorded();
           const written = performance.now();
           rate.loupe.ms += written - ended;
+          blockMs += written - ended;
           writtenMs.push(written - ended);
           const cpu = cpuSince(cpuBefore, threadCpu(loupe.pid));
           await loupe.settled();
@@ -284,8 +300,10 @@ export async function captureBench(
         } else if (t === 'bare') {
           addCpu('bare', cpuSince(cpuBefore, threadCpu(bare.pid)));
         }
+        if (t === 'loupe' || t === 'bare') blockRate[t] = blockEvents / blockMs;
         if (t !== 'serve') await track(t as RealisticTarget, results);
       }
+      pairedRatios.push(blockRate.loupe / blockRate.bare);
     }
     const eventsPerSec = Object.fromEntries(TARGETS.map((t) => [t, (rate[t].events / rate[t].ms) * 1000])) as Record<
       Target,
@@ -347,6 +365,11 @@ export async function captureBench(
       saturation: {
         eventsPerSec,
         loupeOverBare: eventsPerSec.loupe / eventsPerSec.bare,
+        pairedLoupeOverBare: {
+          p25: percentile(pairedRatios, 25),
+          p50: percentile(pairedRatios, 50),
+          p75: percentile(pairedRatios, 75),
+        },
         serveOverBare: eventsPerSec.serve / eventsPerSec.bare,
         serveMemory: { streams: viaServe, rssMb: serveRss / 2 ** 20 },
         rounds: round,
