@@ -50,14 +50,7 @@ const CONCURRENCY = 16;
 export async function libraryBench(log: (line: string) => void, rounds = 3): Promise<LibraryBenchReport> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-library-bench-'));
   try {
-    const sim = await spawnChild('sim', []);
-    let small, large;
-    try {
-      small = await build(dir, 'small', 2, sim.url, log);
-      large = await build(dir, 'large', 200, sim.url, log);
-    } finally {
-      await sim.close();
-    }
+    const { small, large } = await libraries(dir, log);
     const samples = { small: [] as Sample[], large: [] as Sample[] };
     // Rounds alternate, so load on the machine falls on both libraries alike; round 0 warms up.
     for (let round = 0; round <= rounds; round++) {
@@ -93,6 +86,31 @@ export async function libraryBench(log: (line: string) => void, rounds = 3): Pro
     return report;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Records both libraries through the proxy. LOUPE_BENCH_LIBRARY_CACHE names a directory to
+ * keep them in and take them from on a later run, for iterating on the measure only: the
+ * bench's own figures come from libraries it has just recorded.
+ */
+async function libraries(
+  dir: string,
+  log: (line: string) => void,
+): Promise<{ small: { file: string; seconds: number }; large: { file: string; seconds: number } }> {
+  const cache = process.env.LOUPE_BENCH_LIBRARY_CACHE;
+  const at = cache ?? dir;
+  const file = (name: string) => path.join(at, `${name}.loupe`);
+  if (cache && fs.existsSync(file('small')) && fs.existsSync(file('large'))) {
+    log(`library: reusing the recordings in ${cache} (LOUPE_BENCH_LIBRARY_CACHE)`);
+    return { small: { file: file('small'), seconds: 0 }, large: { file: file('large'), seconds: 0 } };
+  }
+  fs.mkdirSync(at, { recursive: true });
+  const sim = await spawnChild('sim', []);
+  try {
+    return { small: await build(at, 'small', 2, sim.url, log), large: await build(at, 'large', 200, sim.url, log) };
+  } finally {
+    await sim.close();
   }
 }
 
