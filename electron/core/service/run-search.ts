@@ -34,15 +34,30 @@ const IN_SNAPSHOT = 'JOIN run_exchanges e ON e.exchange_id = r.exchange_id AND e
 
 export class FullTextSearch {
   private readonly refs;
-  // Prepared at the first search from a snapshot: a file from before the snapshot has no run_exchanges.
-  private inSnapshot: { runsWith: Statement; hitsIn: Statement } | null = null;
+  /** Null in a file from before the snapshot, which has no run_exchanges. */
+  private readonly inSnapshot: { runsWith: Statement; hitsIn: Statement } | null;
 
-  private constructor(private readonly db: Db) {
+  private constructor(db: Db) {
     this.refs = db
       .prepare(
         `SELECT NULL, r.text_id, r.exchange_id, r.response_id, r.node_id FROM ${MATCHES} WHERE search_text MATCH ?`,
       )
       .raw();
+    this.inSnapshot = hasTable(db, 'run_exchanges')
+      ? {
+          runsWith: db
+            .prepare(`SELECT DISTINCT e.run_id FROM ${MATCHES} ${IN_SNAPSHOT} WHERE search_text MATCH ?`)
+            .pluck(),
+          hitsIn: db
+            .prepare(
+              // A text's first exchange in each run (with min(), SQLite takes the other columns from that row):
+              // a text every exchange resends comes to JS once a run.
+              `SELECT e.run_id, r.text_id, min(r.exchange_id), r.response_id, r.node_id FROM ${MATCHES} ${IN_SNAPSHOT}
+               WHERE search_text MATCH ? AND e.run_id IN (SELECT value FROM json_each(?)) GROUP BY e.run_id, r.text_id`,
+            )
+            .raw(),
+        }
+      : null;
   }
 
   /** Null for a recording without the index. */
@@ -57,18 +72,7 @@ export class FullTextSearch {
   find(term: string, index: RunIndex): { runs: Set<string>; hitsIn(runIds: Set<string>): HitRow[] } {
     const phrase = `"${term.replace(/"/g, '""')}"`;
     const generation = index.searchGeneration();
-    if (generation !== null) {
-      this.inSnapshot ??= {
-        runsWith: this.db
-          .prepare(`SELECT DISTINCT e.run_id FROM ${MATCHES} ${IN_SNAPSHOT} WHERE search_text MATCH ?`)
-          .pluck(),
-        hitsIn: this.db
-          .prepare(
-            `SELECT e.run_id, r.text_id, r.exchange_id, r.response_id, r.node_id FROM ${MATCHES} ${IN_SNAPSHOT}
-             WHERE search_text MATCH ? AND e.run_id IN (SELECT value FROM json_each(?))`,
-          )
-          .raw(),
-      };
+    if (generation !== null && this.inSnapshot) {
       const { runsWith, hitsIn } = this.inSnapshot;
       return {
         runs: new Set(runsWith.all(generation, phrase) as string[]),
