@@ -64,7 +64,7 @@ if (runs('library')) {
   // Full size under --quick too: the goal is stated for 20,000 requests.
   // Rounds are cheap once the libraries are written, and its figures are fractions of a
   // millisecond: many rounds, so a stall of the machine's other work does not decide the median.
-  report.library = await libraryBench(log, quick ? 5 : 15);
+  report.library = await libraryBench(log, quick ? 15 : 41);
   // A missed ratio fails the run, after the report is written.
   if (!printLibrary(report.library)) process.exitCode = 1;
   if (!printExportRss([report.library.largeExport])) process.exitCode = 1;

@@ -219,6 +219,15 @@ export class RunIndex {
   }
 
   /**
+   * While the file's snapshot answers: its generation, at which run_exchanges says the run
+   * each exchange counts for as searchRunOf does, so search maps its matches to runs in
+   * SQL. Null once threading in memory decides.
+   */
+  searchGeneration(): number | null {
+    return this.snapshot?.generation ?? null;
+  }
+
+  /**
    * Responses not derived yet (in flight, or ended moments ago), by run: the full-text
    * index does not hold them. Few at any time, so this costs what is in flight, not the library.
    */

@@ -10,9 +10,11 @@ import { libraryExchanges, writeLibrary } from '../../../bench/library.js';
 import { copyAsSchemaV3 } from '../../../test/support/schema-v3-copy.js';
 import { normalizeExchange } from '../../../shared/trace/normalize/normalize.js';
 import { threadRuns } from '../../../shared/trace/thread/thread.js';
-import type { RunsListResponse } from '../../../shared/api/types.js';
+import { RUNS_PAGE } from '../../../shared/api/run-cursor.js';
+import { SEARCH_HITS_PER_RUN, type RunsListResponse } from '../../../shared/api/types.js';
 import { openDb } from '../store/db.js';
 import { reindex } from '../store/derive.js';
+import { snapshotIsCurrent } from '../store/run-snapshot.js';
 import { SCHEMA_VERSION } from '../store/migrations.js';
 import { upgradeNotice } from '../store/upgrade-notice.js';
 import { runSearchText } from './run-summary.js';
@@ -122,6 +124,89 @@ describe('full-text search', () => {
       db.close();
     }
     expect((await list(copy, NEEDLE)).runs).toEqual([]);
+  });
+});
+
+describe('a search that more runs match than a page shows', () => {
+  const TERM = 'heron-many';
+  const RUNS = 104;
+  const TURNS = 52;
+  // Every other run holds the term in one turn's output; run 0 in every turn's but the last,
+  // more items than a run's hits list. 52 runs match, two more than a page.
+  const turnsWith = (run: number) =>
+    run === 0 ? Array.from({ length: TURNS - 1 }, (_, t) => t) : run % 2 === 0 ? [run % 50] : [];
+  let many: string;
+  beforeAll(() => {
+    many = path.join(dir, 'many.loupe');
+    const db = openDb(many);
+    try {
+      writeLibrary(
+        db,
+        libraryExchanges({
+          runs: RUNS,
+          turns: TURNS,
+          outputChars: 60,
+          extra: (run, turn) => (turnsWith(run).includes(turn) ? TERM : ''),
+        }),
+      );
+    } finally {
+      db.close();
+    }
+  });
+
+  /** What a run's hits must be: each turn's output is sent back in the next turn's request. */
+  const hitsOf = (run: number) =>
+    turnsWith(run)
+      .slice(0, SEARCH_HITS_PER_RUN)
+      .map((t) => ({
+        exchangeId: run * TURNS + t + 2,
+        responseId: `resp_${run}_${t + 1}`,
+        nodeId: `function_call_output:call_${run}_${t}`,
+      }));
+
+  async function pages(dbPath: string): Promise<RunsListResponse[]> {
+    const service = createService({ dbPath });
+    try {
+      const first = await service.invoke('runs.list', { query: TERM, limit: RUNS_PAGE });
+      const second = await service.invoke('runs.list', { query: TERM, limit: RUNS_PAGE, cursor: first.nextCursor! });
+      return [first, second];
+    } finally {
+      await service.close();
+    }
+  }
+
+  it('gives the first page in list order with its hits, and counts every match', async () => {
+    const order = (await list(many, '')).runs.map((r) => r.id);
+    const matching = order.filter((id) => turnsWith(Number(/^run:resp_(\d+)_0$/.exec(id)![1])).length);
+    expect(matching).toHaveLength(52);
+    const [first, second] = await pages(many);
+    expect(first!.matched).toBe(52);
+    expect(first!.total).toBe(RUNS);
+    expect(first!.runs.map((r) => r.id)).toEqual(matching.slice(0, RUNS_PAGE));
+    expect(second!.runs.map((r) => r.id)).toEqual(matching.slice(RUNS_PAGE));
+    expect(second!.nextCursor).toBeNull();
+    for (const page of [first!, second!]) {
+      expect(Object.keys(page.hits ?? {})).toEqual(page.runs.map((r) => r.id));
+      for (const run of page.runs) expect(page.hits![run.id], run.id).toEqual(hitsOf(Number(run.id.split('_')[1])));
+    }
+    expect(first!.hits!['run:resp_0_0'] ?? second!.hits!['run:resp_0_0']).toHaveLength(SEARCH_HITS_PER_RUN);
+  });
+
+  it('finds the same when the runs are threaded in memory rather than read from the snapshot', async () => {
+    const threaded = path.join(dir, 'many-threaded.loupe');
+    fs.copyFileSync(many, threaded);
+    const db = openDb(threaded);
+    try {
+      // What a write since the snapshot leaves: a snapshot that is not current, so the runs are threaded anew.
+      db.exec("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'derived_generation'");
+      expect(snapshotIsCurrent(db)).toBe(false);
+    } finally {
+      db.close();
+    }
+    // Revisions count summaries as this service read them, which differs between the two.
+    const unrevised = (list: RunsListResponse[]) =>
+      list.map((page) => ({ ...page, runs: page.runs.map((run) => ({ ...run, revision: 0 })) }));
+    expect(unrevised(await pages(threaded))).toEqual(unrevised(await pages(many)));
   });
 });
 

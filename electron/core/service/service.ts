@@ -135,7 +135,7 @@ export function createService(options: ServiceOptions): LoupeService {
       // Unfiltered, the list's order is known without reading a summary, and only the
       // page's are read: what opening a large library costs.
       let ordered: Array<{ id: string; startedAt: number }> = index.ordered();
-      let hits: Record<string, SearchHit[]> | undefined;
+      let hitsOf: ((runIds: string[]) => Record<string, SearchHit[]>) | undefined;
       if (filter.status?.length || filter.models?.length)
         ordered = index
           .allSummaries()
@@ -144,7 +144,7 @@ export function createService(options: ServiceOptions): LoupeService {
       if (query) {
         const found = searchRuns(ordered, query, index, source.search);
         ordered = found.runs;
-        hits = found.hits;
+        hitsOf = found.hitsOf;
       }
       const start = after ? firstAfter(ordered, after) : 0;
       const end = limit === undefined ? ordered.length : Math.min(ordered.length, start + limit);
@@ -156,7 +156,8 @@ export function createService(options: ServiceOptions): LoupeService {
         nextCursor: end < ordered.length && end > 0 ? runCursor(ordered[end - 1]!) : null,
         models: index.models(),
       };
-      if (hits) page.hits = Object.fromEntries(runs.filter((r) => hits[r.id]).map((r) => [r.id, hits[r.id]!]));
+      // Where the page's runs match is read for them alone: a term in every run costs a page.
+      if (hitsOf) page.hits = hitsOf(runs.map((r) => r.id));
       return page;
     },
 

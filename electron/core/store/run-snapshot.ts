@@ -105,7 +105,7 @@ export class RunSnapshot {
     /** Every model of every run, sorted. */
     readonly models: string[],
     /** The derived generation it was written at (run-snapshot.ts, top). */
-    private readonly generation: number,
+    readonly generation: number,
   ) {
     this.summariesOfStmt = db
       .prepare('SELECT summary FROM run_summaries WHERE run_id IN (SELECT value FROM json_each(?))')
