@@ -9,7 +9,7 @@ import { startReplayServer, type OnMiss } from '../replay/replay-server.js';
 import type { Timing } from '../replay/send-answer.js';
 import { ReplayMatcher } from '../../../shared/replay/matcher.js';
 import { ignoreList } from '../../../shared/replay/normalize.js';
-import { listFlag, portFlag, stringFlag, upstreamFlag, UsageError, type ParsedArgs } from './args.js';
+import { ignoreFlag, portFlag, stringFlag, upstreamFlag, UsageError, type ParsedArgs } from './args.js';
 import { startRecordingCore } from './recording-core.js';
 import { serveOrRun } from './serve-or-run.js';
 
@@ -32,12 +32,7 @@ export async function replayCommand(args: ParsedArgs): Promise<number> {
   const out = stringFlag(args, 'db');
   if (out !== undefined && path.resolve(out) === path.resolve(file))
     throw new UsageError(`--db must name another file than ${file}: replay only reads the recording it serves`);
-  let ignore: string[][];
-  try {
-    ignore = ignoreList(listFlag(args, 'ignore'));
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+  const ignore = ignoreList(ignoreFlag(args));
 
   return serveOrRun(args.rest, async (onClose) => {
     const db = openDb(file, { readonly: true });
