@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -16,7 +17,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { assertBuilt, ROOT } from '../../../e2e/support/serve.js';
 import { otlpReceiver, type OtlpReceiver } from '../../../test/support/otlp-receiver.js';
-import { closedCleanly, startServe } from '../../../test/support/serve-process.js';
+import { closedCleanly, runLoupe, startServe } from '../../../test/support/serve-process.js';
 import { startSimUpstream, type SimUpstream } from '../sim/index.js';
 import { WRITER_KEY } from '../store/recording-lock.js';
 
@@ -222,6 +223,24 @@ describe('a long-running command', () => {
     expect(chats).toHaveLength(1);
     expect(chats[0]!.attributes['loupe.response.status']).toBe('completed');
     expect(Number(chats[0]!.attributes['gen_ai.usage.output_tokens'])).toBeGreaterThan(0);
+    expectClosedCleanly(db);
+  });
+
+  it('closes what it started when the start fails half-way: the UI port taken after the core and push began', async () => {
+    const rx = await otlpReceiver();
+    onTestFinished(() => rx.close());
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => taken.close(() => resolve())));
+    const db = path.join(dir, 'failed-start.loupe');
+    const port = String((taken.address() as net.AddressInfo).port);
+    // Resolves only once the process has ended: a push thread left running would hold it.
+    const result = await runLoupe(['serve', '--port', '0', '--ui-port', port, '--db', db, ...pushTo(rx)]);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      new RegExp(`^loupe: listen EADDRINUSE: address already in use 127\\.0\\.0\\.1:${port}\n$`),
+    );
     expectClosedCleanly(db);
   });
 });
