@@ -351,6 +351,34 @@ describe('loupe CLI', () => {
       ],
       [['serve', '--', 'node', 'agent.js'], 2, /loupe serve takes no command after `--`; did you mean loupe record\?/],
       [['serve', '--port', '0', '--db', foreign], 1, /another program's SQLite database .*Loupe left it untouched/],
+      // Every long-running command checks all its flags before it opens the recording.
+      [
+        ['serve', '--db', path.join(dir, 'never-created.loupe'), '--shutdown-grace', '0'],
+        2,
+        /--shutdown-grace must be a positive number of seconds, got "0"/,
+      ],
+      [
+        ['serve', '--db', path.join(dir, 'never-created.loupe'), '--otlp', 'ftp://collector:4318'],
+        2,
+        /--otlp needs an http\(s\) URL, got "ftp:\/\/collector:4318"/,
+      ],
+      [
+        ['record', '--db', path.join(dir, 'never-created.loupe'), '--upstream-timeout', 'soon', '--', 'node'],
+        2,
+        /--upstream-timeout must be a positive number of seconds, got "soon"/,
+      ],
+      [
+        ['record', '--db', path.join(dir, 'never-created.loupe'), '--port', '70000', '--', 'node'],
+        2,
+        /--port must be a port number \(0-65535\), got "70000"/,
+      ],
+      [['record', '--ui-port', '0', '--', 'node'], 2, /--ui-port does not apply to loupe record/],
+      [
+        ['demo', '--db', path.join(dir, 'never-created.loupe'), '--ui-port', 'x'],
+        2,
+        /--ui-port must be a port number \(0-65535\), got "x"/,
+      ],
+      [['demo', '--upstream', sim.url], 2, /--upstream does not apply to loupe demo/],
     ];
     for (const [args, status, message] of cases) {
       const result = loupe(args);

@@ -4,6 +4,7 @@
 import { parseArgs as splitArgs, type ParseArgsConfig } from 'node:util';
 import { checkRedactName } from '../../../shared/capture/secret-names.js';
 import { parseUpstream } from '../../../shared/capture/upstream-url.js';
+import { ignoreList } from '../../../shared/replay/normalize.js';
 
 export class UsageError extends Error {}
 
@@ -121,6 +122,17 @@ export function upstreamFlag(args: ParsedArgs): string | undefined {
     throw new UsageError((err as Error).message);
   }
   return v;
+}
+
+/** Every `--ignore POINTER` of replay and fork, checked as JSON pointers before anything starts. */
+export function ignoreFlag(args: ParsedArgs): string[] {
+  const pointers = listFlag(args, 'ignore');
+  try {
+    ignoreList(pointers);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  return pointers;
 }
 
 /** --otlp URL with its switches, checked before anything starts. */

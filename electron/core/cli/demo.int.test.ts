@@ -41,6 +41,7 @@ describe('loupe demo', () => {
       readline.createInterface({ input: child.stdout }).once('line', resolve),
     );
     const ready = JSON.parse(line) as { proxy: string; ui: string | null };
+    expect(Object.keys(ready)).toEqual(['proxy', 'ui']);
     expect(ready.proxy).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     expect(ready.ui).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
     await finished;

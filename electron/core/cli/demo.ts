@@ -2,17 +2,13 @@
 // upstream, a Loupe core recording into --db (the default library unless told otherwise)
 // and the headless UI, prints the same ready line as `serve`, then plays the scenarios
 // live through the real proxy. The UI stays up after the demo until SIGINT/SIGTERM.
-import { startCore } from '../core.js';
 import { DEMO_SCENARIOS, isDemoScenario, runDemo, type DemoScenario } from '../sim/demo/index.js';
-import { startHeadlessServer } from '../headless/server.js';
-import { startService } from '../service/service-thread.js';
-import { demoStarter } from '../sim/demo/demo-starter.js';
-import { forkMaker } from '../fork/fork-maker.js';
 import { startSimUpstream } from '../sim/index.js';
-import { startOtlpPush } from '../otlp/otlp-push.js';
 import { otlpFlags, portFlag, redactFlag, stringFlag, UsageError, type ParsedArgs } from './args.js';
 import { defaultLibraryPath } from './default-db.js';
-import { untilShutdownSignal } from './shutdown-signal.js';
+import { startHeadlessUi } from './headless-ui.js';
+import { startRecordingCore } from './recording-core.js';
+import { serveOrRun } from './serve-or-run.js';
 
 function scenarioFlag(args: ParsedArgs): DemoScenario | 'all' {
   const value = stringFlag(args, 'scenario') ?? 'all';
@@ -33,53 +29,47 @@ export async function demoCommand(args: ParsedArgs): Promise<number> {
   const scenario = scenarioFlag(args);
   const speed = speedFlag(args);
   const dbPath = stringFlag(args, 'db') ?? defaultLibraryPath();
+  const port = portFlag(args, 'port') ?? 0;
+  const uiPort = portFlag(args, 'ui-port') ?? 0;
   const otlp = otlpFlags(args);
   const redact = redactFlag(args);
-  const sim = await startSimUpstream();
-  const stops: Array<() => Promise<void>> = [() => sim.close()];
-  const stop = async () => {
-    for (const close of stops.reverse()) await close();
-  };
-  let failed = false;
-  let stopping = false;
-  try {
-    const core = await startCore({ dbPath, port: portFlag(args, 'port') ?? 0, upstream: sim.url, redact });
-    const push = otlp ? startOtlpPush(core.dbPath, core.sessionStart, otlp) : null;
-    // The push goes last: its final pass reads what the core's close derived.
-    stops.push(async () => {
-      await core.close();
-      await push?.close();
-    });
-    const service = await startService(core, { startDemo: demoStarter(core), makeFork: forkMaker(core) });
-    stops.push(() => service.close());
-    const ui = await startHeadlessServer({ api: service, port: portFlag(args, 'ui-port') ?? 0 });
-    stops.push(() => ui.close());
-    // Listening before the ready line, as serve does: whoever reads it may signal at once.
-    const signalled = untilShutdownSignal();
-    process.stdout.write(`${JSON.stringify({ proxy: core.proxy.baseUrl, ui: ui.url })}\n`);
-    process.stderr.write(`loupe demo: recording to ${dbPath}; open ${ui.url} to watch\n`);
-    const played = runDemo({
-      baseURL: core.proxy.baseUrl,
-      scenario,
-      speed,
-      onProgress: ({ scenario: name, phase, runs }) => {
-        const detail = runs ? ` (${runs.map((r) => `${r.label}: ${r.responseIds.length} responses`).join(', ')})` : '';
-        process.stderr.write(`loupe demo: ${name} ${phase}${detail}\n`);
+  return serveOrRun(args.rest, async (onClose) => {
+    const sim = await startSimUpstream();
+    onClose(() => sim.close());
+    const core = await startRecordingCore(onClose, { dbPath, port, upstream: sim.url, redact }, otlp);
+    const ui = await startHeadlessUi(onClose, core, uiPort);
+    let failed = false;
+    let stopping = false;
+    return {
+      baseUrl: core.proxy.baseUrl,
+      ready: { proxy: core.proxy.baseUrl, ui },
+      onReady() {
+        process.stderr.write(`loupe demo: recording to ${dbPath}; open ${ui} to watch\n`);
+        void runDemo({
+          baseURL: core.proxy.baseUrl,
+          scenario,
+          speed,
+          onProgress: ({ scenario: name, phase, runs }) => {
+            const detail = runs
+              ? ` (${runs.map((r) => `${r.label}: ${r.responseIds.length} responses`).join(', ')})`
+              : '';
+            process.stderr.write(`loupe demo: ${name} ${phase}${detail}\n`);
+          },
+        }).then(
+          () => process.stderr.write('loupe demo: finished; the UI stays up until Ctrl-C\n'),
+          (err: unknown) => {
+            // Shutting down mid-demo cuts its requests short; that is not a failure to report.
+            if (stopping) return;
+            failed = true;
+            process.stderr.write(`loupe demo: FAILED: ${(err as Error).message}\n`);
+          },
+        );
       },
-    }).then(
-      () => process.stderr.write('loupe demo: finished; the UI stays up until Ctrl-C\n'),
-      (err: unknown) => {
-        // Shutting down mid-demo cuts its requests short; that is not a failure to report.
-        if (stopping) return;
-        failed = true;
-        process.stderr.write(`loupe demo: FAILED: ${(err as Error).message}\n`);
+      onStop() {
+        stopping = true;
+        process.stderr.write('loupe demo: shutting down, flushing the recording…\n');
       },
-    );
-    await Promise.race([signalled, played.then(() => signalled)]);
-    stopping = true;
-    process.stderr.write('loupe demo: shutting down, flushing the recording…\n');
-  } finally {
-    await stop();
-  }
-  return failed ? 1 : 0;
+      status: () => (failed ? 1 : 0),
+    };
+  });
 }

@@ -125,6 +125,10 @@ describe('loupe fork', () => {
     [['--run', 'run:missing', '--at', '1', '--set', '/request/input=x'], /no run "run:missing"/],
     [['--run', 'RUN', '--at', '9', '--set', '/request/input=x'], /has 2 steps; --at takes 1 to 2, got 9/],
     [
+      ['--run', 'RUN', '--at', '1', '--set', '/request/input=x', '--ignore', 'metadata'],
+      /--ignore needs a JSON pointer/,
+    ],
+    [
       ['--run', 'RUN', '--at', '1', '--set', '/request/tools/3/name=x'],
       /--set \/request\/tools: no "tools" in the object at \/request\//,
     ],

@@ -6,15 +6,14 @@
 // FILE itself; the original run is never touched.
 import fs from 'node:fs';
 import path from 'node:path';
-import { startCore } from '../core.js';
 import { openDb } from '../store/db.js';
 import { startSimUpstream } from '../sim/index.js';
 import { forkBaseUrl } from '../fork/fork-registry.js';
 import { ForkPlanError, prepareFork, type PreparedFork } from '../fork/prepare-fork.js';
 import { ForkEditError, parseSetArg, type ForkEdit } from '../../../shared/fork/fork-edits.js';
 import { forkLabel } from '../../../shared/capture/route.js';
-import { ignoreList } from '../../../shared/replay/normalize.js';
-import { listFlag, portFlag, stringFlag, upstreamFlag, UsageError, type ParsedArgs } from './args.js';
+import { ignoreFlag, listFlag, portFlag, stringFlag, upstreamFlag, UsageError, type ParsedArgs } from './args.js';
+import { startRecordingCore } from './recording-core.js';
 import { serveOrRun } from './serve-or-run.js';
 
 const USAGE =
@@ -60,12 +59,7 @@ export async function forkCommand(args: ParsedArgs): Promise<number> {
   const upstreamArg = stringFlag(args, 'upstream');
   const upstream = upstreamArg === 'sim' ? 'sim' : upstreamFlag(args);
   const port = portFlag(args, 'port');
-  const ignore = listFlag(args, 'ignore');
-  try {
-    ignoreList(ignore);
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+  const ignore = ignoreFlag(args);
   if (!fs.existsSync(file)) throw new UsageError(`no recording at ${file}`);
   const out = stringFlag(args, 'db') ?? file;
   if (out === file && !writable(file))
@@ -87,8 +81,7 @@ export async function forkCommand(args: ParsedArgs): Promise<number> {
         ? await startSimUpstream({ idOffset: 1_000_000 + Math.floor(Math.random() * 1_000_000_000) })
         : null;
     if (sim) onClose(() => sim.close());
-    const core = await startCore({ dbPath: out, port: port ?? 0, upstream: sim ? sim.url : upstream });
-    onClose(() => core.close());
+    const core = await startRecordingCore(onClose, { dbPath: out, port: port ?? 0, upstream: sim?.url ?? upstream });
     const fork = core.forks.serve(source, core.db, prepared, (line) => process.stderr.write(`${line}\n`));
     const baseUrl = forkBaseUrl(core.proxy.baseUrl, fork.id);
     const live = sim ? 'the built-in simulator' : core.proxy.upstream;

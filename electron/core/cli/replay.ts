@@ -3,14 +3,14 @@
 // the replay server sits behind a normal Loupe core recording into OUT, so the re-run is
 // recorded exactly as a live one would be (the core cannot tell the two upstreams apart).
 import path from 'node:path';
-import { startCore } from '../core.js';
 import { openDb } from '../store/db.js';
 import { indexRecording } from '../replay/recording-index.js';
 import { startReplayServer, type OnMiss } from '../replay/replay-server.js';
 import type { Timing } from '../replay/send-answer.js';
 import { ReplayMatcher } from '../../../shared/replay/matcher.js';
 import { ignoreList } from '../../../shared/replay/normalize.js';
-import { listFlag, portFlag, stringFlag, upstreamFlag, UsageError, type ParsedArgs } from './args.js';
+import { ignoreFlag, portFlag, stringFlag, upstreamFlag, UsageError, type ParsedArgs } from './args.js';
+import { startRecordingCore } from './recording-core.js';
 import { serveOrRun } from './serve-or-run.js';
 
 function choice<T extends string>(args: ParsedArgs, name: string, allowed: readonly T[], fallback: T): T {
@@ -32,12 +32,7 @@ export async function replayCommand(args: ParsedArgs): Promise<number> {
   const out = stringFlag(args, 'db');
   if (out !== undefined && path.resolve(out) === path.resolve(file))
     throw new UsageError(`--db must name another file than ${file}: replay only reads the recording it serves`);
-  let ignore: string[][];
-  try {
-    ignore = ignoreList(listFlag(args, 'ignore'));
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+  const ignore = ignoreList(ignoreFlag(args));
 
   return serveOrRun(args.rest, async (onClose) => {
     const db = openDb(file, { readonly: true });
@@ -57,8 +52,7 @@ export async function replayCommand(args: ParsedArgs): Promise<number> {
     });
     onClose(() => server.close());
     // Closed before the server: it lets exchanges in flight finish against it.
-    const core = out ? await startCore({ dbPath: out, port: port ?? 0, upstream: server.url }) : null;
-    if (core) onClose(() => core.close());
+    const core = out ? await startRecordingCore(onClose, { dbPath: out, port: port ?? 0, upstream: server.url }) : null;
     const baseUrl = core ? core.proxy.baseUrl : `${server.url}/v1`;
     process.stderr.write(
       `loupe: replaying ${file} (${index.entries.length} exchanges${run ? `, run ${run}` : ''}, timing ${timing}, misses ${onMiss === 'forward' ? `forwarded to ${upstream ?? 'https://api.openai.com'}` : 'fail'})` +

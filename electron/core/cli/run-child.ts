@@ -1,4 +1,4 @@
-// Runs the command after `--` for `loupe record` and `loupe replay`, with OPENAI_BASE_URL
+// Runs the command after `--` for `loupe record`, `replay` and `fork`, with OPENAI_BASE_URL
 // pointed at Loupe, and resolves with its exit status (a signal as 128 + its number).
 import { spawn } from 'node:child_process';
 import os from 'node:os';

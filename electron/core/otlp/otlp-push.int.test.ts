@@ -4,25 +4,18 @@
 // `npm test` builds dist/ first; run `npm run build` before running this file alone.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimUpstream, type SimUpstream } from '../sim/index.js';
+import { otlpReceiver } from '../../../test/support/otlp-receiver.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const bin = path.join(root, 'bin', 'loupe.js');
 const require = createRequire(import.meta.url);
 const proto = require('otlp-transformer-protobufjs/build/src/generated/root.js').opentelemetry.proto;
-
-interface Received {
-  path: string;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-}
 
 interface DecodedSpan {
   traceId: string;
@@ -65,25 +58,6 @@ function decode(body: Buffer, json: boolean): DecodedSpan[] {
   );
 }
 
-async function receiver(): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
-  const received: Received[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
-      res.writeHead(200, { 'content-type': req.headers['content-type'] ?? 'application/x-protobuf' });
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/traces`,
-    received,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
 function runLoupe(args: string[], env: Record<string, string> = {}, until?: RegExp) {
   const child = spawn(process.execPath, [bin, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -116,7 +90,7 @@ afterAll(async () => {
 
 describe('loupe --otlp', () => {
   it("pushes an Agents SDK run's agents, chats and tool calls as GenAI spans over protobuf, with the configured headers", async () => {
-    const rx = await receiver();
+    const rx = await otlpReceiver();
     try {
       const db = path.join(dir, 'support.loupe');
       const demo = runLoupe(
@@ -166,7 +140,7 @@ describe('loupe --otlp', () => {
   });
 
   it('pushes OTLP/JSON with content on request, and a recording exported twice keeps its ids', async () => {
-    const rx = await receiver();
+    const rx = await otlpReceiver();
     try {
       const db = path.join(dir, 'record.loupe');
       const script = path.join(dir, 'agent.mjs');
@@ -241,7 +215,7 @@ describe('loupe --otlp', () => {
   });
 
   it('keeps relaying when the collector is gone, and says so once', async () => {
-    const dead = await receiver();
+    const dead = await otlpReceiver();
     const url = dead.url;
     await dead.close();
     const db = path.join(dir, 'dead.loupe');

@@ -1,7 +1,7 @@
 // `--otlp URL` on serve, record and demo: each run's spans pushed to an OTLP/HTTP endpoint
 // as they finish (genai-spans.ts says which spans; session-spans.ts when). It runs in a
-// worker thread with its own read-only connection: reading and threading the session's
-// runs, and a collector that is slow or gone, stay off the relay's thread.
+// worker thread with its own connection, which only reads: reading and threading the
+// session's runs, and a collector that is slow or gone, stay off the relay's thread.
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import pkg from '../../../package.json' with { type: 'json' };
