@@ -40,6 +40,21 @@ function handles(width: number, height: number): NodeHandle[] {
 /** A fan group's outputs node id, beside the group's own id for its calls. */
 export const fanOutputsId = (groupId: string) => `${groupId}:outputs`;
 
+/** The flow of each view's own layout, unfolded: the controller builds it in a task before the view is shown. */
+const unfolded = new WeakMap<ViewLayout, WeakMap<RunView['replay'], Flow>>();
+
+/** toFlow, kept per view while nothing is folded: a view that only gained its metrics has the same flow. */
+export function flowOf(view: RunView, layout: ViewLayout = view.layout, folds: Folds = {}): Flow {
+  const refolded = Object.values(folds).some((set: ReadonlySet<unknown> | undefined) => (set?.size ?? 0) > 0);
+  if (refolded || layout !== view.layout) return toFlow(view, layout, folds);
+  const byReplay = unfolded.get(layout) ?? unfolded.set(layout, new WeakMap()).get(layout)!;
+  const known = byReplay.get(view.replay);
+  if (known) return known;
+  const flow = toFlow(view, layout, folds);
+  byReplay.set(view.replay, flow);
+  return flow;
+}
+
 export function toFlow(
   view: RunView | null,
   layout: ViewLayout | null = view?.layout ?? null,
