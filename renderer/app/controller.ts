@@ -10,7 +10,7 @@ import { failureReason } from '../../shared/trace/normalize/failure-reason.js';
 import { DeltaMismatchError, expandRun } from '../../shared/api/run-expand.js';
 import type { RunDetail, RunRecords } from '../../shared/api/types.js';
 import { firstScreen, runViewSteps, viewMetricsSteps, type RunView } from '../model/run-view.js';
-import { flowOf } from '../graph/to-flow.js';
+import { flowOfSteps } from '../graph/to-flow.js';
 import { afterPaint, nextTask, runStepsApart } from '../lib/next-task.js';
 import { useAppStore } from '../state/app-store.js';
 import { formatLink, parseLink, type DeepLink } from '../state/deep-link.js';
@@ -333,8 +333,7 @@ export class Controller {
 
   /** Shows a view, its flow for the canvas cut in a task of its own before the render's. */
   private async show(records: RunRecords, view: RunView): Promise<void> {
-    await nextTask();
-    flowOf(view);
+    await runStepsApart(flowOfSteps(view));
     await nextTask();
     useRunStore.getState().loaded(records, view);
     performance.mark(view.firstScreen ? 'loupe:first-screen-shown' : 'loupe:view-shown');

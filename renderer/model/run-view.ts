@@ -3,7 +3,7 @@
 // and findings). The pipeline of STYLE.md: records -> graph -> timeline -> view; only the
 // canvas (to-flow.ts) knows React Flow.
 import type { RunRecords } from '../../shared/api/types.js';
-import { buildRunGraph } from '../../shared/trace/graph/graph.js';
+import { buildRunGraphSteps } from '../../shared/trace/graph/graph.js';
 import type { GraphGroup, GraphNode, RunGraph } from '../../shared/trace/graph/types.js';
 import { layoutRun, type Frame, type RunLayout } from '../../shared/trace/layout/layout.js';
 import type { RouteGrid } from '../../shared/trace/layout/routes.js';
@@ -79,7 +79,7 @@ export function* runViewSteps(detail: RunRecords): Steps<RunView> {
     ...(detail.conversationCalls?.length ? { context: detail.conversationCalls } : {}),
   };
   // The run's Agents SDK spans give its agent lanes, handoffs and agents-as-tools, as in the export.
-  const graph = buildRunGraph(run, detail.agentSpans);
+  const graph = yield* buildRunGraphSteps(run, detail.agentSpans);
   const nodeById: Record<string, GraphNode> = {};
   for (const n of graph.nodes) nodeById[n.id] = n;
   const groupById: Record<string, GraphGroup> = {};
