@@ -25,7 +25,7 @@ export function buildRunGraph(run: Run, spans: readonly AgentSpan[] = []): RunGr
 }
 
 /** How many responses the graph takes in between yields: a long run's graph is tens of milliseconds. */
-const RESPONSES_PER_STEP = 50;
+const RESPONSES_PER_STEP = 20;
 
 /** buildRunGraph, yielding every RESPONSES_PER_STEP responses. */
 export function* buildRunGraphSteps(run: Run, spans: readonly AgentSpan[] = []): Steps<RunGraph> {
