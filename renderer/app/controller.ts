@@ -9,8 +9,9 @@ import { useCompareStore } from '../compare/compare-store.js';
 import { failureReason } from '../../shared/trace/normalize/failure-reason.js';
 import { DeltaMismatchError, expandRun } from '../../shared/api/run-expand.js';
 import type { RunDetail, RunRecords } from '../../shared/api/types.js';
-import { runViewSteps } from '../model/run-view.js';
-import { nextTask, runStepsApart } from '../lib/next-task.js';
+import { firstScreen, runViewSteps, viewMetricsSteps, type RunView } from '../model/run-view.js';
+import { flowOfSteps } from '../graph/to-flow.js';
+import { afterPaint, nextTask, runStepsApart } from '../lib/next-task.js';
 import { useAppStore } from '../state/app-store.js';
 import { formatLink, parseLink, type DeepLink } from '../state/deep-link.js';
 import { useRunStore } from '../state/run-store.js';
@@ -297,11 +298,25 @@ export class Controller {
         }
         d.settled = { runId, count: detail.settled };
         await nextTask();
+        // A run opening is drawn as soon as its first screen is: from its first responses
+        // when it is long and finished, and before its metrics are built. A run shown keeps
+        // its view until the next is whole, metrics and all.
+        const opening = useRunStore.getState().view?.runId !== runId;
+        const first = opening ? firstScreen(records) : null;
+        if (first) {
+          const view = await runStepsApart(runViewSteps(first));
+          await this.show(first, { ...view, firstScreen: true });
+          // The first screen painted before the rest is built.
+          await afterPaint();
+        }
         const view = await runStepsApart(runViewSteps(records));
         performance.mark('loupe:view-built');
+        const metrics = opening ? null : await runStepsApart(viewMetricsSteps(view, records));
+        const built = metrics ? { ...view, metrics } : view;
+        await this.show(records, built);
+        if (metrics) return;
         await nextTask();
-        useRunStore.getState().loaded(records, view);
-        this.applyLink();
+        useRunStore.getState().metricsBuilt(built, await runStepsApart(viewMetricsSteps(view, records)));
       })
       .catch((err) => {
         useRunStore.getState().failed(runId, message(err));
@@ -314,6 +329,16 @@ export class Controller {
           this.refreshDetail(d.settled === null);
         }
       });
+  }
+
+  /** Shows a view, its flow for the canvas cut in a task of its own before the render's. */
+  private async show(records: RunRecords, view: RunView): Promise<void> {
+    await runStepsApart(flowOfSteps(view));
+    await nextTask();
+    useRunStore.getState().loaded(records, view);
+    performance.mark(view.firstScreen ? 'loupe:first-screen-shown' : 'loupe:view-shown');
+    // A link may name what lies past the first screen: it is applied to the whole view.
+    if (!view.firstScreen) this.applyLink();
   }
 
   private report(err: unknown): void {

@@ -10,6 +10,7 @@ import {
   ReactFlowProvider,
   useReactFlow,
   useStore,
+  useStoreApi,
   type Node,
 } from '@xyflow/react';
 import { shallow } from 'zustand/shallow';
@@ -19,12 +20,14 @@ import { useUiStore } from '../state/ui-store.js';
 import { RunMinimap } from './RunMinimap.js';
 import { nodeTypes } from './item-nodes.js';
 import { edgeTypes } from './ReplayEdge.js';
-import { toFlow } from './to-flow.js';
+import { flowOf, type Flow } from './to-flow.js';
+import { flowWindow, inWindow, spatial } from './flow-window.js';
 import { GraphTools } from './GraphTools.js';
 import { viewLayout } from '../model/run-view.js';
 import { useGraphStore, zoomTier } from './graph-store.js';
 import { fitViewport, READABLE_ZOOM } from './fit-view.js';
 
+const NO_FLOW: Flow = { nodes: [], edges: [] };
 const FIT = { padding: 0.12, maxZoom: 1.1 };
 /**
  * Above this many nodes only those in the viewport are rendered: a node costs about a millisecond
@@ -50,6 +53,7 @@ function Canvas() {
   const toggleFocus = useGraphStore((s) => s.toggleFocus);
   const forRun = useGraphStore((s) => s.forRun);
   const flow = useReactFlow();
+  const flowStore = useStoreApi();
   // Built once per view (and expansion): replay steps change no array (see to-flow.ts). Until
   // the pane is measured, viewport culling cannot tell what is on screen: hand React Flow nothing yet.
   const measured = useStore((s) => s.width > 0 && s.height > 0);
@@ -68,8 +72,22 @@ function Canvas() {
     () => (view && refolded ? viewLayout(view.graph, folds) : (view?.layout ?? null)),
     [view, folds, refolded],
   );
-  const flowData = useMemo(() => toFlow(measured ? view : null, layout, folds), [view, layout, measured, folds]);
-  const { nodes, edges } = flowData;
+  // The whole run's flow, once per view (a view that only gained its metrics keeps it); React
+  // Flow is handed the part of it in a window around the viewport (flow-window.ts).
+  const graph = view?.graph;
+  const replayModel = view?.replay;
+  const whole = useMemo(
+    () => (measured && view && layout ? flowOf(view, layout, folds) : NO_FLOW),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the flow reads the view's graph and replay model only
+    [graph, replayModel, layout, measured, folds],
+  );
+  const index = useMemo(() => spatial(whole), [whole]);
+  const windowKey = useStore((s) => (s.width > 0 ? flowWindow(s.transform, s).key : ''));
+  const { nodes, edges } = useMemo(() => {
+    const { transform, width, height } = flowStore.getState();
+    return width > 0 ? inWindow(index, flowWindow(transform, { width, height })) : whole;
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the window moves when its key does
+  }, [index, windowKey]);
   const follow = useRunStore((s) => s.replay.follow);
   // Until the user pans or zooms, the view follows the run as it grows (live or replayed).
   const userMoved = useRef(false);
@@ -84,7 +102,8 @@ function Canvas() {
     if (!runId || !view || !layout || userMoved.current || !follow || pane.width === 0) return;
     const t = requestAnimationFrame(() => {
       const fit = fitViewport(layout, pane, { ...FIT, top: TOOLS_H });
-      if (fit.zoom >= READABLE_ZOOM) {
+      // A first screen is the start of a run too long to fit: placed as the whole will be.
+      if (fit.zoom >= READABLE_ZOOM && !view.firstScreen) {
         void flow.setViewport(fit, { duration: 0 });
         return;
       }
@@ -100,7 +119,7 @@ function Canvas() {
     });
     return () => cancelAnimationFrame(t);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- place on new data, not on every prefix change
-  }, [runId, flow, view, follow, pane.width, pane.height]);
+  }, [runId, flow, graph, follow, pane.width, pane.height]);
   // A fold or unfold moves what lies below it: keep the folded response (or lane) where the user looks.
   const revealed = useGraphStore((s) => s.revealed);
   useEffect(() => {
@@ -189,7 +208,7 @@ function Canvas() {
       onMoveStart={(event) => {
         if (event) userMoved.current = true;
       }}
-      onlyRenderVisibleElements={nodes.length > CULL_ABOVE}
+      onlyRenderVisibleElements={whole.nodes.length > CULL_ABOVE}
       minZoom={0.03}
       maxZoom={2.5}
       colorMode="system"
@@ -216,7 +235,7 @@ function Canvas() {
               </button>
             ))}
       </Panel>
-      {view && layout && <RunMinimap nodes={nodes} layout={layout} groups={view.graph.groups} />}
+      {view && layout && <RunMinimap nodes={whole.nodes} layout={layout} groups={view.graph.groups} />}
       <Controls showInteractive={false} position="bottom-left" />
     </ReactFlow>
   );

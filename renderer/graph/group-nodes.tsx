@@ -6,6 +6,8 @@
 import { Handle, Position, useStore, type NodeProps } from '@xyflow/react';
 import { memo, useMemo } from 'react';
 import { estimateTokens } from '../../shared/trace/item-text.js';
+import type { PriceTable } from '../../shared/trace/metrics/prices.js';
+import { responseMetrics } from '../../shared/trace/metrics/response.js';
 import type { GraphGroup, ResponseGroup } from '../../shared/trace/graph/types.js';
 import { Icon } from '../lib/Icon.js';
 import { formatCompact, formatCost, formatCount, formatDuration } from '../lib/format.js';
@@ -14,6 +16,8 @@ import type { RunView } from '../model/run-view.js';
 import { useRunStore } from '../state/run-store.js';
 import { useGraphStore } from './graph-store.js';
 import { kindStyle } from './kind-style.js';
+
+const NO_PRICES: PriceTable = { models: {} };
 
 /** The group, or undefined before the replay step at which it appears (`data.appear`, see to-flow.ts). */
 function useGroup(id: string, data: Record<string, unknown>): GraphGroup | undefined {
@@ -76,11 +80,12 @@ const ResponseFrame = memo(function ResponseFrame({ id, width, height, data }: N
   );
   const selected = useRunStore((s) => s.selection?.kind === 'response' && s.selection.index === index);
   const view = useRunStore((s) => s.view);
+  const prices = useRunStore((s) => s.detail?.prices ?? NO_PRICES);
   const tier = useGraphStore((s) => s.tier);
   const zoom = useZoomStep();
   const summary = useMemo(
-    () => (view && group?.kind === 'response' ? frameSummary(view, group, lane) : null),
-    [view, group, lane],
+    () => (view && group?.kind === 'response' ? frameSummary(view, prices, group, lane) : null),
+    [view, prices, group, lane],
   );
   if (group?.kind !== 'response' || !summary) return null;
   // Why it failed, on the frame itself: once the replay reaches its end.
@@ -239,7 +244,7 @@ const TALLY: Array<[string, (kind: string) => boolean]> = [
 ];
 
 /** What a frame says about its response: the agent of this lane's part, an item tally, TTFT, time, tokens, cost. */
-function frameSummary(view: RunView, group: ResponseGroup, frameLane: string | null): FrameSummary {
+function frameSummary(view: RunView, prices: PriceTable, group: ResponseGroup, frameLane: string | null): FrameSummary {
   const lane = frameLane ?? view.nodeById[group.members[0] ?? '']?.lane ?? 'main';
   const members = group.members.filter((id) => view.nodeById[id]?.lane === lane);
   const counts = TALLY.map(
@@ -251,7 +256,11 @@ function frameSummary(view: RunView, group: ResponseGroup, frameLane: string | n
       ...counts.map(([name, n]) => `${formatCount(n)} ${name}${n === 1 ? '' : name === 'reasoning' ? '' : 's'}`),
       ...(other > 0 ? [`${other} other`] : []),
     ].join(', ') || 'no new items';
-  const m = view.metrics.responses[group.response];
+  // Before the run's metrics are built (a run just opened), the response's own numbers.
+  const record = view.run.responses[group.response];
+  const m = view.metrics
+    ? view.metrics.responses[group.response]
+    : record && responseMetrics(record, group.response, prices);
   const numbers = [
     m?.ttftMs != null ? `TTFT ${formatDuration(m.ttftMs)}` : null,
     m?.durationMs != null ? formatDuration(m.durationMs) : null,

@@ -9,6 +9,7 @@ import { MarkerType, Position, type Edge, type Node, type NodeHandle } from '@xy
 import { routeEdge, type Point } from '../../shared/trace/layout/routes.js';
 import type { Box } from '../model/geometry.js';
 import type { Folds, RunView, ViewLayout } from '../model/run-view.js';
+import { runSteps, type Steps } from '../../shared/steps.js';
 import { EDGE_STYLES } from './kind-style.js';
 
 export interface Appear extends Record<string, unknown> {
@@ -40,12 +41,39 @@ function handles(width: number, height: number): NodeHandle[] {
 /** A fan group's outputs node id, beside the group's own id for its calls. */
 export const fanOutputsId = (groupId: string) => `${groupId}:outputs`;
 
+/** The flow of each view's own layout, unfolded: the controller builds it in a task before the view is shown. */
+const unfolded = new WeakMap<ViewLayout, WeakMap<RunView['replay'], Flow>>();
+
+/** toFlow, kept per view while nothing is folded: a view that only gained its metrics has the same flow. */
+export function flowOf(view: RunView, layout: ViewLayout = view.layout, folds: Folds = {}): Flow {
+  const refolded = Object.values(folds).some((set: ReadonlySet<unknown> | undefined) => (set?.size ?? 0) > 0);
+  if (refolded || layout !== view.layout) return toFlow(view, layout, folds);
+  return unfolded.get(layout)?.get(view.replay) ?? runSteps(flowOfSteps(view));
+}
+
+/** The view's own flow, unfolded, yielding between its stages; kept for flowOf. */
+export function* flowOfSteps(view: RunView): Steps<Flow> {
+  const byReplay = unfolded.get(view.layout) ?? unfolded.set(view.layout, new WeakMap()).get(view.layout)!;
+  const known = byReplay.get(view.replay);
+  if (known) return known;
+  const flow = yield* toFlowSteps(view, view.layout);
+  byReplay.set(view.replay, flow);
+  return flow;
+}
+
 export function toFlow(
   view: RunView | null,
   layout: ViewLayout | null = view?.layout ?? null,
   folds: Folds = {},
 ): Flow {
   if (!view || !layout) return { nodes: [], edges: [] };
+  return runSteps(toFlowSteps(view, layout, folds));
+}
+
+/** How many edges are drawn between yields. */
+const EDGES_PER_STEP = 1_000;
+
+function* toFlowSteps(view: RunView, layout: ViewLayout, folds: Folds = {}): Steps<Flow> {
   const { graph, replay } = view;
   const appearOf = (id: string) => replay.appearAt[id] ?? Infinity;
   const nodes: Flow['nodes'] = [];
@@ -142,6 +170,7 @@ export function toFlow(
         );
     }
   }
+  yield;
   // Groups first so they paint below; items in causal order.
   for (const node of graph.nodes) {
     const box = layout.nodes[node.id];
@@ -149,6 +178,7 @@ export function toFlow(
     if (!box || !Number.isFinite(appear) || rep.has(node.id)) continue;
     nodes.push(itemNode(node.id, node.kind, box, { appear }));
   }
+  yield;
   const edges: Flow['edges'] = [];
   const seen = new Set<string>();
   const hidden = bandEdges(view, layout);
@@ -181,7 +211,9 @@ export function toFlow(
       focusable: false,
     });
   };
-  for (const e of graph.edges) {
+  for (let i = 0; i < graph.edges.length; i++) {
+    const e = graph.edges[i]!;
+    if (i % EDGES_PER_STEP === EDGES_PER_STEP - 1) yield;
     const appear = Math.max(appearOf(e.from), appearOf(e.to));
     if (!Number.isFinite(appear) || ((e.kind === 'next' || e.kind === 'call') && hidden(e.from, e.to))) continue;
     const source = rep.get(e.from) ?? e.from;

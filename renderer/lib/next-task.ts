@@ -27,3 +27,21 @@ export async function runStepsApart<T>(steps: Steps<T>): Promise<T> {
     since = performance.now();
   }
 }
+
+/** How long a page that paints no frames (a hidden window) waits for one. */
+const FRAME_WAIT_MS = 100;
+
+/** Resolves once the page has painted a frame (a task after it), or after FRAME_WAIT_MS in a hidden window. */
+export function afterPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(finish, FRAME_WAIT_MS);
+    requestAnimationFrame(() => void nextTask().then(finish));
+  });
+}

@@ -3,7 +3,7 @@
 // and findings). The pipeline of STYLE.md: records -> graph -> timeline -> view; only the
 // canvas (to-flow.ts) knows React Flow.
 import type { RunRecords } from '../../shared/api/types.js';
-import { buildRunGraph } from '../../shared/trace/graph/graph.js';
+import { buildRunGraphSteps } from '../../shared/trace/graph/graph.js';
 import type { GraphGroup, GraphNode, RunGraph } from '../../shared/trace/graph/types.js';
 import { layoutRun, type Frame, type RunLayout } from '../../shared/trace/layout/layout.js';
 import type { RouteGrid } from '../../shared/trace/layout/routes.js';
@@ -23,14 +23,52 @@ export interface RunView {
   groupById: Record<string, GraphGroup>;
   layout: ViewLayout;
   replay: ReplayModel;
-  metrics: RunMetrics;
+  /**
+   * Null while a run first opens: what the canvas draws is ready without them, and at 600
+   * turns they were most of the build (missed parallelism reads every tool output). The
+   * controller builds them after the first paint (viewMetricsSteps).
+   */
+  metrics: RunMetrics | null;
+  /** Built from the run's first responses only (firstScreen), to draw the first screen; the whole view follows. */
+  firstScreen?: true;
 }
 
-export function buildRunView(detail: RunRecords): RunView {
-  return runSteps(runViewSteps(detail));
+/**
+ * How many responses the first screen of a finished run is built from: it opens on its
+ * start, and a screen at a readable zoom shows a handful of them. A run under twice this
+ * is built whole at once.
+ */
+export const FIRST_SCREEN_RESPONSES = 32;
+
+/**
+ * The run's first responses, when it is long enough for them to be worth drawing first. The
+ * graph and layout of a prefix are a prefix of the run's (ADR 5), so the whole view, drawn
+ * next, keeps every node where the first screen put it.
+ */
+export function firstScreen(detail: RunRecords): RunRecords | null {
+  if (detail.summary.live || detail.responses.length < 2 * FIRST_SCREEN_RESPONSES) return null;
+  return {
+    ...detail,
+    responses: detail.responses.slice(0, FIRST_SCREEN_RESPONSES),
+    links: detail.links.slice(0, FIRST_SCREEN_RESPONSES),
+  };
 }
 
-/** buildRunView, yielding after each stage: the controller hands the page back between them. */
+/** The whole view at once, metrics included: for tests and callers outside the page. */
+export function buildRunView(detail: RunRecords): RunView & { metrics: RunMetrics } {
+  const view = runSteps(runViewSteps(detail));
+  return { ...view, metrics: runSteps(viewMetricsSteps(view, detail)) };
+}
+
+/** The view's metrics, yielding inside their costly parts. */
+export function viewMetricsSteps(view: RunView, detail: RunRecords): Steps<RunMetrics> {
+  return runMetricsSteps(view.run, view.graph, detail.prices);
+}
+
+/**
+ * The view but its metrics, yielding after each stage: the controller hands the page back
+ * between them. Graph, layout and the replay timeline are what the first screen draws.
+ */
 export function* runViewSteps(detail: RunRecords): Steps<RunView> {
   const run: Run = {
     id: detail.summary.id,
@@ -41,7 +79,7 @@ export function* runViewSteps(detail: RunRecords): Steps<RunView> {
     ...(detail.conversationCalls?.length ? { context: detail.conversationCalls } : {}),
   };
   // The run's Agents SDK spans give its agent lanes, handoffs and agents-as-tools, as in the export.
-  const graph = buildRunGraph(run, detail.agentSpans);
+  const graph = yield* buildRunGraphSteps(run, detail.agentSpans);
   const nodeById: Record<string, GraphNode> = {};
   for (const n of graph.nodes) nodeById[n.id] = n;
   const groupById: Record<string, GraphGroup> = {};
@@ -50,9 +88,7 @@ export function* runViewSteps(detail: RunRecords): Steps<RunView> {
   const layout = viewLayout(graph);
   yield;
   const replay = replayFromTimeline(buildTimeline(run, graph), nodeById);
-  yield;
-  const metrics = yield* runMetricsSteps(run, graph, detail.prices);
-  return { runId: run.id, run, graph, nodeById, groupById, layout, replay, metrics };
+  return { runId: run.id, run, graph, nodeById, groupById, layout, replay, metrics: null };
 }
 
 export interface ViewLayout {

@@ -3,6 +3,7 @@
 // names a node or response that exists in `view` (or is null).
 import type { RunRecords } from '../../shared/api/types.js';
 import type { RunView } from '../model/run-view.js';
+import type { RunMetrics } from '../../shared/trace/metrics/run.js';
 import { initialReplay, modelChanged, type ReplayState } from './replay-logic.js';
 
 export type Selection = { kind: 'node'; id: string } | { kind: 'response'; index: number } | null;
@@ -53,6 +54,12 @@ export function detailLoaded(state: RunState, detail: RunRecords, view: RunView)
     selection,
     replay: modelChanged(state.replay, view.replay, sameRun),
   };
+}
+
+/** The metrics of the view shown, built after it was; dropped when another view replaced it. */
+export function metricsBuilt(state: RunState, view: RunView, metrics: RunMetrics): RunState {
+  if (state.view !== view) return state;
+  return { ...state, view: { ...view, metrics } };
 }
 
 export function detailFailed(state: RunState, runId: string, message: string): RunState {

@@ -3,12 +3,14 @@
 import { create } from 'zustand';
 import type { RunRecords } from '../../shared/api/types.js';
 import type { RunView } from '../model/run-view.js';
+import type { RunMetrics } from '../../shared/trace/metrics/run.js';
 import * as replay from './replay-logic.js';
 import * as logic from './run-logic.js';
 
 export interface RunStore extends logic.RunState {
   selectRun(runId: string | null): void;
   loaded(detail: RunRecords, view: RunView): void;
+  metricsBuilt(view: RunView, metrics: RunMetrics): void;
   failed(runId: string, message: string): void;
   replaced(runId: string, replacedBy: string | null): void;
   select(selection: logic.Selection): void;
@@ -32,6 +34,7 @@ export const useRunStore = create<RunStore>()((set, get) => {
     ...logic.initialRunState,
     selectRun: (runId) => set((s) => logic.runSelected(s, runId)),
     loaded: (detail, view) => set((s) => logic.detailLoaded(s, detail, view)),
+    metricsBuilt: (view, metrics) => set((s) => logic.metricsBuilt(s, view, metrics)),
     failed: (runId, message) => set((s) => logic.detailFailed(s, runId, message)),
     replaced: (runId, replacedBy) => set((s) => logic.runReplaced(s, runId, replacedBy)),
     select: (selection) => set((s) => logic.select(s, selection)),

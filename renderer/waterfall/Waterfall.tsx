@@ -38,7 +38,7 @@ export function Waterfall() {
   const setTab = useUiStore((s) => s.setTab);
   const focusNode = useUiStore((s) => s.focusNode);
   const data = useMemo(() => {
-    if (!view) return null;
+    if (!view?.metrics) return null;
     const conv = conversationView(view);
     const { rows, spanUs } = waterfallRows(view.run.responses, view.metrics, conv.t0Us);
     const calls = conversationRows(conv);
@@ -46,8 +46,15 @@ export function Waterfall() {
     const shiftUs = rows[0]?.startUs ?? 0;
     return { rows, calls, shiftUs, spanUs: calls.reduce((max, c) => Math.max(max, c.endUs), spanUs) };
   }, [view]);
-  if (!view || !data) return null;
+  if (!view) return null;
   const { metrics } = view;
+  // A run just opened: its metrics are built after its graph is drawn.
+  if (!metrics || !data)
+    return (
+      <div className="h-full px-4 py-4 text-[12px] text-zinc-500" data-testid="waterfall-pending">
+        Measuring the run…
+      </div>
+    );
   const { rows, calls, spanUs, shiftUs } = data;
   const pct = (us: number) => `${Math.min(100, Math.max(0, (us / spanUs) * 100))}%`;
   const t = metrics.totals;

@@ -16,12 +16,24 @@ import type { EdgeKind, GraphEdge, GraphNode, ResponseNodes, RunGraph } from './
 import { obj, str } from '../json.js';
 import type { ItemRole } from '../node-id.js';
 import type { Run } from '../thread/thread.js';
+import { runSteps, type Steps } from '../../steps.js';
 import type { AgentSpan, ResponseRecord, TraceItem } from '../types.js';
 
 /** `spans`: the Agents SDK trace objects attached to the run, if any. */
 export function buildRunGraph(run: Run, spans: readonly AgentSpan[] = []): RunGraph {
+  return runSteps(buildRunGraphSteps(run, spans));
+}
+
+/** How many responses the graph takes in between yields: a long run's graph is tens of milliseconds. */
+const RESPONSES_PER_STEP = 20;
+
+/** buildRunGraph, yielding every RESPONSES_PER_STEP responses. */
+export function* buildRunGraphSteps(run: Run, spans: readonly AgentSpan[] = []): Steps<RunGraph> {
   const b = new GraphBuilder(agentLanes(run.responses, spans));
-  run.responses.forEach((record, i) => b.response(record, i, run.links[i]?.parent ?? null));
+  for (let i = 0; i < run.responses.length; i++) {
+    b.response(run.responses[i]!, i, run.links[i]?.parent ?? null);
+    if (i % RESPONSES_PER_STEP === RESPONSES_PER_STEP - 1) yield;
+  }
   return {
     runId: run.id,
     nodes: b.nodes,
