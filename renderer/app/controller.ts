@@ -7,7 +7,13 @@ import type { RunSummary } from '../../shared/api/types.js';
 import { initialCompareState } from '../compare/compare-logic.js';
 import { useCompareStore } from '../compare/compare-store.js';
 import { failureReason } from '../../shared/trace/normalize/failure-reason.js';
-import { DeltaMismatchError, expandRun } from '../../shared/api/run-expand.js';
+import {
+  DeltaMismatchError,
+  deltaMarks,
+  deltaRequest,
+  expandRun,
+  type DeltaMarks,
+} from '../../shared/api/run-expand.js';
 import type { RunDetail, RunRecords } from '../../shared/api/types.js';
 import { runViewSteps } from '../model/run-view.js';
 import { nextTask, runStepsApart } from '../lib/next-task.js';
@@ -31,8 +37,8 @@ export class Controller {
     again: boolean;
     last: number;
     timer: ReturnType<typeof setTimeout> | null;
-    /** The run held and how many of its first responses the server called settled: a delta starts there. */
-    settled: { runId: string; count: number } | null;
+    /** The run held and how much of it the server called settled: a delta starts there. */
+    settled: DeltaMarks | null;
   } = {
     inFlight: false,
     again: false,
@@ -277,8 +283,7 @@ export class Controller {
     d.last = Date.now();
     // A delta from the responses the server called settled, when this run is the one held.
     const held = shown?.summary.id === runId && d.settled?.runId === runId ? shown : null;
-    const from = held && d.settled ? Math.min(d.settled.count, held.responses.length) : 0;
-    const ask = held && from > 0 ? { runId, from, after: held.responses[from - 1]!.responseId } : { runId };
+    const ask = deltaRequest(runId, held, d.settled);
     // Marks for the UI benchmark (bench/ui-bench.ts): fetch, then building the view.
     performance.mark('loupe:run-requested');
     this.api
@@ -295,7 +300,7 @@ export class Controller {
           d.again = true;
           return;
         }
-        d.settled = { runId, count: detail.settled };
+        d.settled = deltaMarks(detail);
         await nextTask();
         const view = await runStepsApart(runViewSteps(records));
         performance.mark('loupe:view-built');
