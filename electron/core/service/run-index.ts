@@ -18,8 +18,9 @@
 // after that reports only what differs from the snapshot.
 //
 // Invariants after every rebuild(): each record belongs to exactly one run; a summary's
-// revision changes iff its content or the run's Conversations calls changed; runs that vanished (merged into another when
-// an in-flight response learned its id) are reported with the run that now holds them.
+// revision changes iff its content or the run's Conversations calls changed; runs that
+// vanished (merged into another when an in-flight response learned its id) are reported
+// with the run that now holds them.
 import { compareRuns, summaryText } from '../../../shared/api/run-filter.js';
 import { callKey } from '../../../shared/api/run-skeleton.js';
 import type { RunSummary } from '../../../shared/api/types.js';
