@@ -20,6 +20,7 @@ import { otlpFrame, otlpRunSpans } from '../../../shared/export/otlp.js';
 import { loadPriceTable } from '../trace/price-table.js';
 import type { Run } from '../../../shared/trace/thread/thread.js';
 import type { Db } from './db.js';
+import { heapPacer } from './heap-pacer.js';
 import { isCorruption } from './integrity-check.js';
 import { exchangeIds, loadRawExchange } from './raw-read.js';
 import { readRecordingId } from './recording-id.js';
@@ -59,7 +60,11 @@ export async function exportRecording(
   options: ExportOptions = {},
 ): Promise<ExportReport> {
   const damage = new ReadDamage();
-  const out = batchedWriter(write);
+  const pace = heapPacer();
+  const out = batchedWriter(async (text) => {
+    pace();
+    await write(text);
+  });
   if (format === 'har') {
     await writeHar(db, damage, out.write);
     await out.flush();
