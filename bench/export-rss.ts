@@ -1,7 +1,9 @@
 // Peak RSS of `loupe export` in every format, against the long-runs goal: at most 400 MB
-// whatever the file's size. Each export runs as a user runs it (bin/loupe.js, its output to
-// /dev/null), and reports its own peak (getrusage's maxRSS, read as it exits, through a
-// module loaded with --import) so no sampling can miss the top.
+// whatever the file's size. Each export runs as a user runs it: bin/loupe.js executed, so
+// its first line execs node with Loupe's V8 flags (ADR 36; the export's heap pacer needs
+// `--expose-gc` from there), its output to /dev/null. It reports its own peak (getrusage's
+// maxRSS, read as it exits, through a module NODE_OPTIONS loads with --import) so no
+// sampling can miss the top.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -63,8 +65,9 @@ export async function exportRss(
 async function exportOnce(file: string, format: string, args: string[]): Promise<ExportFigures> {
   const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-export-rss-')), 'peak');
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', reporter, loupeBin, 'export', file, ...args], {
-    env: { ...process.env, LOUPE_PEAK_RSS_FILE: report },
+  const nodeOptions = [process.env.NODE_OPTIONS, `--import ${reporter}`].filter(Boolean).join(' ');
+  const child = spawn(loupeBin, ['export', file, ...args], {
+    env: { ...process.env, NODE_OPTIONS: nodeOptions, LOUPE_PEAK_RSS_FILE: report },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = 0;

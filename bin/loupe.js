@@ -1,5 +1,5 @@
 #!/bin/sh
-// 2>/dev/null; exec node --max-semi-space-size=4 --initial-old-space-size=32 --interrupt-budget=16384 "$0" "$@"
+// 2>/dev/null; exec node --expose-gc --max-semi-space-size=4 --initial-old-space-size=32 --interrupt-budget=16384 "$0" "$@"
 // The lines above are a shell script to the kernel and comments to node: `loupe` runs node
 // with the relay's V8 flags on its command line, in one process (ADR 36). `//` is a directory,
 // so the shell's attempt to run it fails quietly and it execs node. The flags are

@@ -14,8 +14,7 @@ import { startReplayUpstream, type ReplayUpstream } from './support/replay-upstr
 import { TEST_KEY } from './support/harness.js';
 import { expectSnapshotEqualsThreading } from './support/run-snapshot-check.js';
 import { expectSkeletonsEqualRecords } from './support/run-skeleton-check.js';
-import { STREAMED_FORMATS, wholeExport } from './support/whole-export.js';
-import { exportRecording } from '../electron/core/store/export-recording.js';
+import { expectExportsHoldRecording, expectSnapshotExportsEqualThreaded } from './support/export-checks.js';
 
 const root = fixturesRoot();
 const recordings: Recording[] = root ? loadRecordings().filter((r) => r.exchanges.length > 0) : [];
@@ -150,15 +149,11 @@ describe.skipIf(!root)('conformance: recorded traffic through the proxy', () => 
     expect(seen.runs).toBeGreaterThan(100);
   }, 120_000);
 
-  it('writes every export format in pieces equal to the document built whole', async () => {
-    for (const [format, options] of STREAMED_FORMATS) {
-      const pieces: string[] = [];
-      await exportRecording(db, format, (text) => void pieces.push(text), options);
-      const streamed = pieces.join('');
-      expect(streamed === (await wholeExport(db, format, options)), `${format} ${JSON.stringify(options)}`).toBe(true);
-      expect(pieces.length, format).toBeGreaterThan(1);
-    }
-  }, 60_000);
+  it('writes every export format in pieces, a run at a time from the snapshot as threaded whole, with all it holds', async () => {
+    const exported = await expectSnapshotExportsEqualThreaded(db, dir);
+    expectExportsHoldRecording(db, exported);
+    for (const e of exported) expect(e.pieces, e.format).toBeGreaterThan(1);
+  }, 120_000);
 
   it('never writes the API key into the database or its WAL', () => {
     const secret = Buffer.from(TEST_KEY);

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { exportDocument } from '../../shared/export/export-json.js';
+import { exportRun } from '../../shared/export/export-json.js';
+import type { Run } from '../../shared/trace/thread/thread.js';
 import { contextOptions } from '../core/store/export-recording.js';
 import { fake } from '../../test/support/fake-electron.js';
 import { eventually } from '../../test/support/harness.js';
@@ -129,7 +130,7 @@ describe('File menu actions on real recordings', () => {
     const cli = spawnSync(process.execPath, [bin, 'export', file], { encoding: 'utf8' });
     expect(cli.status).toBe(0);
     expect(fs.readFileSync(out, 'utf8')).toBe(cli.stdout);
-    expect(JSON.parse(cli.stdout)).toEqual(exportDocument(expected, undefined, undefined, await contextOptions()));
+    expect(JSON.parse(cli.stdout)).toEqual(await documentOf(expected));
   });
 
   it('opens a recording that `loupe record` is still writing, without disturbing it', async () => {
@@ -198,9 +199,7 @@ describe('File menu actions on real recordings', () => {
       await actions.exportAs(format);
     }
     expect(fake.dialogs.filter((d) => d.kind === 'message')).toEqual([]);
-    expect(JSON.parse(fs.readFileSync(`${base}.json`, 'utf8'))).toEqual(
-      exportDocument(runs, undefined, undefined, await contextOptions()),
-    );
+    expect(JSON.parse(fs.readFileSync(`${base}.json`, 'utf8'))).toEqual(await documentOf(runs));
     const lines = fs.readFileSync(`${base}.jsonl`, 'utf8').trim().split('\n');
     expect(lines.map((l) => JSON.parse(l).id)).toEqual(runs.map((r) => r.id));
     const har = JSON.parse(fs.readFileSync(`${base}.har`, 'utf8'));
@@ -237,3 +236,9 @@ describe('File menu actions on real recordings', () => {
     expect(recent.list()).toEqual(before);
   });
 });
+
+/** The JSON export of these runs, threaded by the test from the file: each run by the one builder of a run's export. */
+async function documentOf(runs: Run[]) {
+  const context = await contextOptions();
+  return { runs: runs.map((run) => exportRun(run, undefined, undefined, context)) };
+}

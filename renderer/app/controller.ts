@@ -7,7 +7,13 @@ import type { RunSummary } from '../../shared/api/types.js';
 import { initialCompareState } from '../compare/compare-logic.js';
 import { useCompareStore } from '../compare/compare-store.js';
 import { failureReason } from '../../shared/trace/normalize/failure-reason.js';
-import { DeltaMismatchError, expandRun } from '../../shared/api/run-expand.js';
+import {
+  DeltaMismatchError,
+  deltaMarks,
+  deltaRequest,
+  expandRun,
+  type DeltaMarks,
+} from '../../shared/api/run-expand.js';
 import type { RunDetail, RunRecords } from '../../shared/api/types.js';
 import { firstScreen, runViewSteps, viewMetricsSteps, type RunView } from '../model/run-view.js';
 import { flowOfSteps } from '../graph/to-flow.js';
@@ -32,8 +38,8 @@ export class Controller {
     again: boolean;
     last: number;
     timer: ReturnType<typeof setTimeout> | null;
-    /** The run held and how many of its first responses the server called settled: a delta starts there. */
-    settled: { runId: string; count: number } | null;
+    /** The run held and how much of it the server called settled: a delta starts there. */
+    settled: DeltaMarks | null;
   } = {
     inFlight: false,
     again: false,
@@ -278,8 +284,7 @@ export class Controller {
     d.last = Date.now();
     // A delta from the responses the server called settled, when this run is the one held.
     const held = shown?.summary.id === runId && d.settled?.runId === runId ? shown : null;
-    const from = held && d.settled ? Math.min(d.settled.count, held.responses.length) : 0;
-    const ask = held && from > 0 ? { runId, from, after: held.responses[from - 1]!.responseId } : { runId };
+    const ask = deltaRequest(runId, held, d.settled);
     // Marks for the UI benchmark (bench/ui-bench.ts): fetch, then building the view.
     performance.mark('loupe:run-requested');
     this.api
@@ -296,7 +301,7 @@ export class Controller {
           d.again = true;
           return;
         }
-        d.settled = { runId, count: detail.settled };
+        d.settled = deltaMarks(detail);
         await nextTask();
         // A run opening is drawn as soon as its first screen is: from its first responses
         // when it is long and finished, and before its metrics are built. A run shown keeps

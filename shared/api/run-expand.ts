@@ -2,21 +2,28 @@
 // response's input rebuilt from its parent's and its appended items. Inputs share their item
 // objects (a stateless run's 600 inputs hold references, not 600 copies of its history).
 // A delta (`from > 0`) applies to the run held: what it held before `from` is kept as it
-// was, so the views see the same objects for the responses that did not change.
-import type { RunDetail, RunRecords } from './types.js';
+// was, so the views see the same objects for the responses that did not change. The run's
+// Conversations calls and Agents SDK spans follow a delta the same way: those held, then the
+// ones sent (an older server sends them all, without `…From`, and they replace those held).
+import { callKey, spanKey } from './run-skeleton.js';
+import type { RunDetail, RunGetRequest, RunRecords } from './types.js';
 import type { ResponseRecord, TraceItem } from '../trace/types.js';
 
 /** A delta that does not follow from the run held (the server rethreaded it): ask for the whole run. */
 export class DeltaMismatchError extends Error {}
 
 export function expandRun(detail: RunDetail, held: RunRecords | null): RunRecords {
-  if (detail.from > 0) {
+  const callsFrom = detail.conversationCallsFrom ?? 0;
+  const spansFrom = detail.agentSpansFrom ?? 0;
+  if (detail.from > 0 || callsFrom > 0 || spansFrom > 0) {
     if (
       !held ||
       held.summary.id !== detail.summary.id ||
       held.responses.length < detail.from ||
       held.items.length < detail.itemsFrom ||
-      held.params.length < detail.paramsFrom
+      held.params.length < detail.paramsFrom ||
+      (held.conversationCalls?.length ?? 0) < callsFrom ||
+      held.agentSpans.length < spansFrom
     )
       throw new DeltaMismatchError(`a delta from response ${detail.from} does not apply to the run held`);
   }
@@ -40,9 +47,40 @@ export function expandRun(detail: RunDetail, held: RunRecords | null): RunRecord
     links,
     notes: detail.notes,
     prices: detail.prices,
-    agentSpans: detail.agentSpans,
-    ...(detail.conversationCalls ? { conversationCalls: detail.conversationCalls } : {}),
+    agentSpans: spansFrom > 0 ? held!.agentSpans.slice(0, spansFrom).concat(detail.agentSpans) : detail.agentSpans,
+    ...(detail.conversationCalls
+      ? {
+          conversationCalls:
+            callsFrom > 0
+              ? held!.conversationCalls!.slice(0, callsFrom).concat(detail.conversationCalls)
+              : detail.conversationCalls,
+        }
+      : {}),
     items,
     params,
   };
+}
+
+/** What of a run the renderer holds will not change, as the last answer said: the next delta starts there. */
+export interface DeltaMarks {
+  runId: string;
+  responses: number;
+  calls: number;
+}
+
+export function deltaMarks(detail: RunDetail): DeltaMarks {
+  return { runId: detail.summary.id, responses: detail.settled, calls: detail.callsSettled ?? 0 };
+}
+
+/** `runs.get` for a run: a delta of the run held when the marks are its own, else the whole run. */
+export function deltaRequest(runId: string, held: RunRecords | null, marks: DeltaMarks | null): RunGetRequest {
+  if (!held || !marks || marks.runId !== runId || held.summary.id !== runId) return { runId };
+  const ask: RunGetRequest = { runId };
+  const from = Math.min(marks.responses, held.responses.length);
+  if (from > 0) Object.assign(ask, { from, after: held.responses[from - 1]!.responseId });
+  const calls = Math.min(marks.calls, held.conversationCalls?.length ?? 0);
+  if (calls > 0) Object.assign(ask, { callsFrom: calls, callsAfter: callKey(held.conversationCalls![calls - 1]!) });
+  const spans = held.agentSpans.length;
+  if (spans > 0) Object.assign(ask, { spansFrom: spans, spansAfter: spanKey(held.agentSpans[spans - 1]!) });
+  return ask;
 }

@@ -4,7 +4,7 @@ import { statelessTurns } from '../trace/testing/scenarios-wide.js';
 import { threadRuns } from '../trace/thread/thread.js';
 import type { ResponseRecord, TraceItem } from '../trace/types.js';
 import { DeltaMismatchError, expandRun } from './run-expand.js';
-import { cutLongTexts, RunSkeletonBuilder, skeletonOf, TEXT_PREVIEW_CHARS } from './run-skeleton.js';
+import { cutLongTexts, deltaStart, RunSkeletonBuilder, skeletonOf, TEXT_PREVIEW_CHARS } from './run-skeleton.js';
 import type { RunRecords } from './types.js';
 
 const run = threadRuns(statelessTurns(12).flatMap((raw) => normalizeExchange(raw).responses))[0]!;
@@ -81,5 +81,20 @@ describe('run skeleton', () => {
     const short: TraceItem = { ...item, raw: { type: 'function_call_output', call_id: 'c1', output: 'ok' } };
     expect(cutLongTexts(short)).toBe(short);
     expect(item.raw.output).toBe(long);
+  });
+});
+
+describe('deltaStart', () => {
+  const key = (s: { id: string }) => s.id;
+  const list = [{ id: 'a' }, { id: 'b' }, { id: 'c' }];
+  it('starts after the held elements while the list still has the last of them there', () => {
+    expect(deltaStart(list, 2, 'b', key)).toBe(2);
+    expect(deltaStart(list, 3, 'c', key)).toBe(3);
+  });
+  it('starts over when one arrived before it, it is gone, or nothing is held', () => {
+    expect(deltaStart([{ id: 'x' }, ...list], 2, 'b', key)).toBe(0);
+    expect(deltaStart(list, 4, 'd', key)).toBe(0);
+    expect(deltaStart(list, 0, undefined, key)).toBe(0);
+    expect(deltaStart(list, 2, undefined, key)).toBe(0);
   });
 });

@@ -12,7 +12,7 @@
 import type { InputRef, ResponseSkeleton, RunDetail, RunRecords } from './types.js';
 import { estimateTokens, itemFingerprint } from '../trace/item-text.js';
 import { canonicalJson, hash } from '../trace/node-id.js';
-import type { Json, JsonObject, ResponseRecord, TraceItem } from '../trace/types.js';
+import type { AgentSpan, Json, JsonObject, ResponseRecord, TraceItem } from '../trace/types.js';
 
 /**
  * Strings longer than this are cut to their first this many characters in the skeleton
@@ -200,5 +200,31 @@ export function skeletonOf(
     notes: run.notes,
     prices: run.prices,
     agentSpans: run.agentSpans,
+    agentSpansFrom: 0,
   };
+}
+
+/** What names a Conversations call in a delta's `callsAfter`: its exchange and its record. */
+export function callKey(call: { exchangeId: number; responseId: string }): string {
+  return `${call.exchangeId}/${call.responseId}`;
+}
+
+/** What names an Agents SDK span in a delta's `spansAfter`: its trace and its id. */
+export function spanKey(span: Pick<AgentSpan, 'traceId' | 'id'>): string {
+  return `${span.traceId}/${span.id}`;
+}
+
+/**
+ * Where a delta of a list starts: `from` when the list still has there the element `after`
+ * names (`key`), else 0, the whole list. Calls and spans are kept in time order, so one
+ * that arrived before the last held shifts that element, and the whole list comes.
+ */
+export function deltaStart<T>(
+  list: readonly T[],
+  from: number | undefined,
+  after: string | undefined,
+  key: (value: T) => string,
+): number {
+  if (from === undefined || from <= 0 || from > list.length || after === undefined) return 0;
+  return key(list[from - 1]!) === after ? from : 0;
 }

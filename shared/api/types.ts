@@ -154,6 +154,15 @@ export interface RunGetRequest {
    */
   from?: number;
   after?: string;
+  /**
+   * The run's Conversations calls held already: only those from this index on are sent
+   * (`RunDetail.conversationCallsFrom`). `callsAfter` is the `listKey` of the last held one;
+   * when the run no longer has it there, all of them come. Spans the same way.
+   */
+  callsFrom?: number;
+  callsAfter?: string;
+  spansFrom?: number;
+  spansAfter?: string;
 }
 
 /** A response's input as a reference: the whole input of an earlier response, then items of the run's item list. */
@@ -202,12 +211,18 @@ export interface RunDetail {
   prices: PriceTable;
   /** Agents SDK traces whose `response` spans name this run's responses: traces first, then spans by start. */
   agentSpans: AgentSpan[];
+  /** The index in the run's spans of `agentSpans[0]`: 0 (or absent, from an older server) for all of them. */
+  agentSpansFrom?: number;
   /**
    * The run's Conversations calls (items written to a conversation or read back), in time
    * order: context of its responses, never responses (thread.ts `context`). Absent from an
    * older server.
    */
   conversationCalls?: ResponseRecord[];
+  /** The index in the run's calls of `conversationCalls[0]`: 0 (or absent) for all of them. */
+  conversationCallsFrom?: number;
+  /** The run's first this many calls will not change: a later delta of the calls can start there. */
+  callsSettled?: number;
 }
 
 /** A run with every response whole (input arrays share their item objects): what the views read. */
@@ -218,7 +233,7 @@ export interface RunRecords {
   notes: RunDetail['notes'];
   prices: PriceTable;
   agentSpans: AgentSpan[];
-  /** As in RunDetail: sent whole with every answer, deltas included (they are few and small). */
+  /** As in RunDetail, every one of them (a delta's appended to those held). */
   conversationCalls?: ResponseRecord[];
   /** The expanded run's item and params lists, kept so the next delta applies to them. */
   items: TraceItem[];

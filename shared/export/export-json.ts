@@ -182,13 +182,3 @@ function exportSpan(s: AgentSpan): ExportSpan {
     response_id: s.responseId,
   };
 }
-
-/** `spans` holds each run's attached Agents SDK trace objects (attach-agent-spans.ts), by run id. */
-export function exportDocument(
-  runs: Run[],
-  graph?: GraphBuilder,
-  spans?: ReadonlyMap<string, readonly AgentSpan[]>,
-  options?: ExportOptions,
-): ExportDocument {
-  return { runs: runs.map((run) => exportRun(run, graph, spans?.get(run.id), options)) };
-}

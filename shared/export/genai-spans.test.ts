@@ -4,7 +4,7 @@ import { parallelCalls } from '../trace/testing/scenarios.js';
 import { threadRuns, type Run } from '../trace/thread/thread.js';
 import type { AgentSpan } from '../trace/types.js';
 import { runSpans } from './genai-spans.js';
-import { otlpDocument } from './otlp.js';
+import { otlpFrame, otlpRunSpans } from './otlp.js';
 
 function run(): Run {
   const runs = threadRuns(parallelCalls().flatMap((e) => normalizeExchange(e).responses));
@@ -110,7 +110,7 @@ describe('GenAI spans of a run', () => {
   });
 
   it('renders as OTLP/JSON with typed attribute values', () => {
-    const doc = otlpDocument([run()], { version: '0.0.0', recordingId: 'rec-a' });
+    const doc = otlpFrame([...otlpRunSpans(run(), { version: '0.0.0', recordingId: 'rec-a' })], '0.0.0');
     const spans = doc.resourceSpans[0]!.scopeSpans[0]!.spans;
     expect(spans).toHaveLength(6);
     const chat = spans[1]!;

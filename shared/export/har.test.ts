@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { rawExchange, sseChunks, wsExchange } from '../trace/testing/raw-exchange-builder.js';
 import { completed, response, textStream } from '../trace/testing/wire-samples.js';
-import { harDocument } from './har.js';
+import { harEntry, harLog, type HarInput } from './har.js';
 
-describe('harDocument', () => {
+const harOf = (exchanges: HarInput[], version: string) => harLog(exchanges.map(harEntry), version);
+
+describe('harEntry', () => {
   it('writes HAR 1.2 entries with absolute URLs, headers, bodies and timings', () => {
     const json = rawExchange({
       id: 1,
@@ -18,7 +20,7 @@ describe('harDocument', () => {
       response: sseChunks(textStream(completed)),
       state: 'client_aborted',
     });
-    const har = harDocument(
+    const har = harOf(
       [
         { raw: json, upstream: 'https://api.openai.com' },
         { raw: sse, upstream: 'http://127.0.0.1:9/base/' },
@@ -45,7 +47,7 @@ describe('harDocument', () => {
   it('names a WebSocket session by its ws:// URL and gives every entry its status text', () => {
     const ws = wsExchange({ id: 3, frames: [] });
     const failed = rawExchange({ id: 4, status: 429, response: { error: { message: 'slow down' } } });
-    const har = harDocument(
+    const har = harOf(
       [
         { raw: ws, upstream: 'http://127.0.0.1:9' },
         { raw: failed, upstream: 'https://api.openai.com' },
@@ -56,7 +58,7 @@ describe('harDocument', () => {
     expect(socket!.request.url).toBe('ws://127.0.0.1:9/v1/responses');
     expect(socket!.response).toMatchObject({ status: 101, statusText: 'Switching Protocols' });
     expect(limited!.response).toMatchObject({ status: 429, statusText: 'Too Many Requests' });
-    const secure = harDocument([{ raw: ws, upstream: 'https://api.openai.com' }], '0.1.0');
+    const secure = harOf([{ raw: ws, upstream: 'https://api.openai.com' }], '0.1.0');
     expect(secure.log.entries[0]!.request.url).toBe('wss://api.openai.com/v1/responses');
   });
 });

@@ -115,8 +115,3 @@ export function harLog<E>(entries: E[], version: string, unreadable: HarUnreadab
     },
   };
 }
-
-/** The HAR document of `exchanges`, whole. */
-export function harDocument(exchanges: HarInput[], version: string, unreadable: HarUnreadable[] = []) {
-  return harLog(exchanges.map(harEntry), version, unreadable);
-}

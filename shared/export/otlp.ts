@@ -69,11 +69,3 @@ export function* otlpRunSpans(run: Run, options: OtlpOptions): Iterable<ReturnTy
   });
   for (const span of spans) yield otlpSpan(span);
 }
-
-/** The OTLP/JSON document of `runs`, whole. */
-export function otlpDocument(runs: Run[], options: OtlpOptions) {
-  return otlpFrame(
-    runs.flatMap((run) => [...otlpRunSpans(run, options)]),
-    options.version,
-  );
-}

@@ -9,9 +9,11 @@
 /**
  * What bin/loupe.js puts on node's command line (its first lines are a shell script that
  * execs node with them; bin-flags.test.ts holds the two the same). The interrupt budget
- * tiers per-request code up four times sooner than V8's default (ADR 11).
+ * tiers per-request code up four times sooner than V8's default (ADR 11). `--expose-gc` is
+ * the export's: its heap pacer (electron/core/store/heap-pacer.ts) collects with it.
  */
 export const RELAY_V8_FLAGS: readonly string[] = [
+  '--expose-gc',
   '--max-semi-space-size=4',
   '--initial-old-space-size=32',
   '--interrupt-budget=16384',

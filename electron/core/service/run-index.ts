@@ -18,9 +18,11 @@
 // after that reports only what differs from the snapshot.
 //
 // Invariants after every rebuild(): each record belongs to exactly one run; a summary's
-// revision changes iff its content changed; runs that vanished (merged into another when
-// an in-flight response learned its id) are reported with the run that now holds them.
+// revision changes iff its content or the run's Conversations calls changed; runs that
+// vanished (merged into another when an in-flight response learned its id) are reported
+// with the run that now holds them.
 import { compareRuns, summaryText } from '../../../shared/api/run-filter.js';
+import { callKey } from '../../../shared/api/run-skeleton.js';
 import type { RunSummary } from '../../../shared/api/types.js';
 import { attachAgentSpans } from '../../../shared/trace/thread/attach-agent-spans.js';
 import { foldRead } from '../../../shared/trace/thread/response-reads.js';
@@ -265,7 +267,14 @@ export class RunIndex {
       // only runs with new arrays are read through.
       const previous = before.get(run.id);
       const spansChanged = (spansBefore.get(run.id)?.length ?? 0) !== (this.spansByRun.get(run.id)?.length ?? 0);
-      if (previous?.responses === run.responses && !spansChanged) continue;
+      // A Conversations call alone (a session's last write, after its last response) leaves the
+      // summary as it was, but the run changed: it is pushed, with a new revision, so a view of it
+      // shows the call. A placeholder left by the snapshot has none to compare with.
+      const contextChanged =
+        previous !== undefined &&
+        previous.responses.length > 0 &&
+        !sameCalls(previous, run, (id) => this.provisional.has(id));
+      if (previous?.responses === run.responses && !spansChanged && !contextChanged) continue;
       change.reread.push(run.id);
       for (const r of run.responses) {
         this.runOfExchange.set(r.exchangeId, run.id);
@@ -278,7 +287,7 @@ export class RunIndex {
       const next = this.summarize(run, folded.get(run.id), summary?.revision ?? 0, spanCount);
       // The Agents SDK names its agents only in its spans.
       for (const sp of runSpans) if (sp.type === 'agent' && !next.agents.includes(sp.name)) next.agents.push(sp.name);
-      if (summary && sameSummary(summary, next)) continue;
+      if (summary && sameSummary(summary, next) && !contextChanged) continue;
       next.revision = ++this.revision;
       this.setSummary(next);
       this.order = null;
@@ -412,14 +421,24 @@ export class RunIndex {
    * The Conversations calls that are context of a run (items written to its conversation or
    * read back), in time order: read back from the file when the run came from the snapshot.
    */
-  conversationCalls(runId: string): ResponseRecord[] {
-    if (!this.snapshot) return this.runs.get(runId)?.context ?? [];
-    return (this.fromSnapshot(runId)?.context ?? []).flatMap(
-      (c) => this.storedRecord(c.exchangeId, c.responseId) ?? [],
-    );
+  conversationCalls(runId: string, from = 0): ResponseRecord[] {
+    if (!this.snapshot) return (this.runs.get(runId)?.context ?? []).slice(from);
+    return (this.fromSnapshot(runId)?.context ?? [])
+      .slice(from)
+      .flatMap((c) => this.storedRecord(c.exchangeId, c.responseId) ?? []);
   }
 
-  private contextRefs(runId: string): ContextRef[] {
+  /** How many of a run's first Conversations calls can no longer change: those derived (an exchange in flight may). */
+  settledCalls(runId: string): number {
+    if (this.snapshot) return this.fromSnapshot(runId)?.context.length ?? 0;
+    const calls = this.runs.get(runId)?.context ?? [];
+    let n = 0;
+    while (n < calls.length && !this.provisional.has(calls[n]!.exchangeId)) n++;
+    return n;
+  }
+
+  /** What names each of a run's Conversations calls, without reading them. */
+  contextRefs(runId: string): ContextRef[] {
     if (this.snapshot) return this.fromSnapshot(runId)?.context ?? [];
     return (this.runs.get(runId)?.context ?? []).map((r) => ({ exchangeId: r.exchangeId, responseId: r.responseId }));
   }
@@ -516,6 +535,18 @@ export class RunIndex {
       return readable.find((r) => r.responseId === responseId) ?? readable[0];
     }
   }
+}
+
+/**
+ * The same Conversations calls: the same exchanges' records, and those in flight the same
+ * objects (one is a new record each time it changes; a derived one read again is not a change).
+ */
+function sameCalls(a: IndexedRun, b: IndexedRun, inFlight: (exchangeId: number) => boolean): boolean {
+  const x = a.context ?? [];
+  const y = b.context ?? [];
+  if (x === y) return true;
+  if (x.length !== y.length) return false;
+  return x.every((call, i) => call === y[i] || (callKey(call) === callKey(y[i]!) && !inFlight(call.exchangeId)));
 }
 
 function sameSummary(a: RunSummary, b: RunSummary): boolean {

@@ -5,10 +5,12 @@
 //
 // The skeleton of the run asked for last is kept while its done responses (isDone) stay as
 // they were: a live run's refresh reads only the responses that changed or arrived, and a
-// delta sends only those, so what a refresh costs follows what is new.
+// delta sends only those, so what a refresh costs follows what is new. The run's
+// Conversations calls and Agents SDK spans come the same way, from what the caller holds.
 import { createHash } from 'node:crypto';
-import { RunSkeletonBuilder } from '../../../shared/api/run-skeleton.js';
-import type { RunDetail, RunSummary } from '../../../shared/api/types.js';
+import { callKey, deltaStart, RunSkeletonBuilder, spanKey } from '../../../shared/api/run-skeleton.js';
+import type { RunDetail, RunGetRequest, RunSummary } from '../../../shared/api/types.js';
+import type { ContextRef } from '../store/run-snapshot.js';
 import type { PriceTable } from '../../../shared/trace/metrics/prices.js';
 import type { AgentSpan, ResponseRecord } from '../../../shared/trace/types.js';
 import { isSettled, type IndexedResponse, type IndexedRun } from './indexed-run.js';
@@ -22,17 +24,15 @@ interface Kept {
   from: IndexedResponse[];
 }
 
-export interface SkeletonRequest {
-  from?: number;
-  after?: string;
-}
+export type SkeletonRequest = Omit<RunGetRequest, 'runId'>;
 
 export interface RunParts {
   summary: RunSummary;
   notes: RunDetail['notes'];
   prices: PriceTable;
   agentSpans: AgentSpan[];
-  conversationCalls: ResponseRecord[];
+  /** The run's Conversations calls: what names each, how many lead settled, and the calls from an index on. */
+  calls: { refs: ContextRef[]; settled: number; from(start: number): ResponseRecord[] };
 }
 
 const contentKey = (value: unknown): string => createHash('sha1').update(JSON.stringify(value)).digest('base64');
@@ -49,10 +49,10 @@ export class RunSkeletons {
       kept.from.push(r);
     }
     const n = run.responses.length;
-    const from =
-      ask.from !== undefined && ask.from > 0 && ask.from <= n && run.responses[ask.from - 1]!.responseId === ask.after
-        ? ask.from
-        : 0;
+    const from = deltaStart(run.responses, ask.from, ask.after, (r) => r.responseId);
+    // Calls only up to the settled ones the caller was told of, spans by what it holds.
+    const callsFrom = deltaStart(parts.calls.refs, ask.callsFrom, ask.callsAfter, callKey);
+    const spansFrom = deltaStart(parts.agentSpans, ask.spansFrom, ask.spansAfter, spanKey);
     const at = builder.offsets(from);
     let settled = 0;
     while (settled < n && isDone(index, run.responses[settled]!)) settled++;
@@ -68,8 +68,11 @@ export class RunSkeletons {
       paramsFrom: at.params,
       notes: parts.notes,
       prices: parts.prices,
-      agentSpans: parts.agentSpans,
-      conversationCalls: parts.conversationCalls,
+      agentSpans: parts.agentSpans.slice(spansFrom),
+      agentSpansFrom: spansFrom,
+      conversationCalls: parts.calls.from(callsFrom),
+      conversationCallsFrom: callsFrom,
+      callsSettled: parts.calls.settled,
     };
   }
 

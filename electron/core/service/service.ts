@@ -164,24 +164,30 @@ export function createService(options: ServiceOptions): LoupeService {
     async 'runs.get'(request): Promise<RunDetail> {
       const req = requestObject(request);
       const runId = requiredString(req, 'runId');
-      const from = optionalCount(req, 'from');
-      const after = optionalString(req, 'after');
+      const ask = {
+        from: optionalCount(req, 'from'),
+        after: optionalString(req, 'after'),
+        callsFrom: optionalCount(req, 'callsFrom'),
+        callsAfter: optionalString(req, 'callsAfter'),
+        spansFrom: optionalCount(req, 'spansFrom'),
+        spansAfter: optionalString(req, 'spansAfter'),
+      };
       await source.catchUp();
       const run = source.index.run(runId);
       const summary = source.index.summary(runId);
       if (!run || !summary) throw new ApiError('not_found', `no run "${runId}" in this recording`);
-      return skeletons.detail(
-        source.index,
-        run,
-        { from, after },
-        {
-          summary,
-          notes: noteRows(source, [...new Set(run.responses.map((r) => r.exchangeId))]),
-          prices: priceTable(),
-          agentSpans: source.index.agentSpans(runId),
-          conversationCalls: source.index.conversationCalls(runId),
+      const index = source.index;
+      return skeletons.detail(index, run, ask, {
+        summary,
+        notes: noteRows(source, [...new Set(run.responses.map((r) => r.exchangeId))]),
+        prices: priceTable(),
+        agentSpans: index.agentSpans(runId),
+        calls: {
+          refs: index.contextRefs(runId),
+          settled: index.settledCalls(runId),
+          from: (start) => index.conversationCalls(runId, start),
         },
-      );
+      });
     },
 
     async 'items.get'(request) {

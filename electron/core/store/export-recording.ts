@@ -18,7 +18,6 @@ import { loadForkOrigins, originOfLabel } from '../fork/fork-store.js';
 import { harEntry, harLog, type HarUnreadable } from '../../../shared/export/har.js';
 import { otlpFrame, otlpRunSpans } from '../../../shared/export/otlp.js';
 import { loadPriceTable } from '../trace/price-table.js';
-import { attachAgentSpans } from '../../../shared/trace/thread/attach-agent-spans.js';
 import type { Run } from '../../../shared/trace/thread/thread.js';
 import type { Db } from './db.js';
 import { heapPacer } from './heap-pacer.js';
@@ -26,7 +25,7 @@ import { isCorruption } from './integrity-check.js';
 import { exchangeIds, loadRawExchange } from './raw-read.js';
 import { readRecordingId } from './recording-id.js';
 import { ReadDamage } from './read-damage.js';
-import { loadRecorded } from './underived.js';
+import { exportRuns } from './export-runs.js';
 
 export const EXPORT_FORMATS = ['json', 'jsonl', 'har', 'otlp'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -71,8 +70,7 @@ export async function exportRecording(
     await out.flush();
     return { damage, inFlight: [] };
   }
-  const { runs, spans, inFlight } = await loadRecorded(db, damage);
-  const spansByRun = attachAgentSpans(runs, spans).byRun;
+  const { runs, spansByRun, inFlight } = await exportRuns(db, damage);
   const origins = loadForkOrigins(db);
   const withOrigin = (out: ExportRun, label: string | null): ExportRun => {
     const origin = originOfLabel(origins, label);
@@ -91,8 +89,10 @@ export async function exportRecording(
       const list: never[] = [];
       const frame = frameAround({ runs: list } satisfies ExportDocument, list);
       await out.write(frame.head);
-      for (const [i, run] of runs.entries()) {
-        if (i > 0) await out.write(',');
+      let first = true;
+      for (const run of runs) {
+        if (!first) await out.write(',');
+        first = false;
         await writeRun(run, context);
       }
       await out.write(`${frame.tail}\n`);

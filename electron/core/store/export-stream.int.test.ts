@@ -1,13 +1,18 @@
-// The exports written in pieces (export-recording.ts) against the same documents built
-// whole and stringified in one piece, on traffic recorded through the real proxy with the
-// openai SDK: a stateless tool loop that resends its history, a previous_response_id chain
-// of streamed turns, a turn of five parallel calls, and a failed request. Byte for byte, in
-// every format, and each document parses with everything recorded in it.
+// The exports written in pieces (export-recording.ts), on traffic recorded through the real
+// proxy with the openai SDK: a stateless tool loop that resends its history, a
+// previous_response_id chain of streamed turns, a turn of five parallel calls, and a failed
+// request. Read a run at a time from the run snapshot, they equal the exports of the file
+// threaded whole, byte for byte, in every format; each document parses back with everything
+// recorded in it (test/support/export-checks.ts) and what the traffic is known to hold.
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportDocument } from '../../../shared/export/export-json.js';
 import { startHarness, type Harness } from '../../../test/support/harness.js';
-import { STREAMED_FORMATS, wholeExport } from '../../../test/support/whole-export.js';
+import {
+  EXPORT_CASES,
+  expectExportsHoldRecording,
+  expectSnapshotExportsEqualThreaded,
+} from '../../../test/support/export-checks.js';
 import { exportRecording } from './export-recording.js';
 
 let h: Harness;
@@ -41,20 +46,16 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => h?.close());
 
-async function streamed(format: (typeof STREAMED_FORMATS)[number][0], options: object) {
+async function streamed(format: (typeof EXPORT_CASES)[number][0], options: object) {
   const pieces: string[] = [];
   await exportRecording(h.core.db, format, (text) => void pieces.push(text), options);
   return { text: pieces.join(''), pieces: pieces.length };
 }
 
 describe('exports written in pieces', () => {
-  it('equal the documents built whole, byte for byte, in every format', async () => {
-    for (const [format, options] of STREAMED_FORMATS) {
-      const { text } = await streamed(format, options);
-      expect(text === (await wholeExport(h.core.db, format, options)), `${format} ${JSON.stringify(options)}`).toBe(
-        true,
-      );
-    }
+  it('equal, from the run snapshot, the exports of the file threaded whole, and parse back with all it holds', async () => {
+    const exported = await expectSnapshotExportsEqualThreaded(h.core.db, h.dir);
+    expectExportsHoldRecording(h.core.db, exported);
   });
 
   it('hold everything recorded: every run, response and exchange', async () => {

@@ -5,25 +5,21 @@
 // garbage, and an RSS that grows with the run. A hard cap (--max-old-space-size) would
 // bound it too, but fail a file whose live set is larger; a fixed headroom bounds the
 // garbage alone, at a full collection per headroom's worth of allocation (about 100 ms).
+// Read a run at a time from the run snapshot, the 600-turn run's json still peaked at 433 MB
+// without it (483 MB threaded whole), so it stays.
 import v8 from 'node:v8';
-import vm from 'node:vm';
 
 const HEADROOM_BYTES = 96 << 20;
 
-let collect: (() => void) | null = null;
-
-/** The full collection `--expose-gc` gives, without the flag on the command line. */
-function fullCollection(): () => void {
-  if (collect) return collect;
-  const exposed = (globalThis as { gc?: () => void }).gc;
-  if (exposed) return (collect = exposed);
-  v8.setFlagsFromString('--expose-gc');
-  return (collect = vm.runInNewContext('gc') as () => void);
-}
-
-/** Returns a check to call between pieces of work: it collects when the garbage passed the headroom. */
+/**
+ * Returns a check to call between pieces of work: it collects when the garbage passed the
+ * headroom. The collection is `--expose-gc`'s, set where every V8 flag of Loupe's is, on
+ * bin/loupe.js's first line (ADR 36); a node started without it (a test running the CLI's
+ * module, Windows' npm shim) gets a check that does nothing, and V8's own pace.
+ */
 export function heapPacer(headroom = HEADROOM_BYTES): () => void {
-  const gc = fullCollection();
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) return () => undefined;
   const used = () => v8.getHeapStatistics().used_heap_size;
   let live = used();
   return () => {

@@ -40,7 +40,7 @@ export async function loadRecorded(db: Db, damage: ReadDamage): Promise<Recorded
  * check is made an exchange at a time, and one that cannot be checked counts as derived:
  * its derived rows are then read as unreadable placeholders (runs-read.ts), never dropped.
  */
-function underivedExchanges(db: Db): number[] {
+export function underivedExchanges(db: Db): number[] {
   const none = `NOT EXISTS (SELECT 1 FROM responses r WHERE r.exchange_id = e.id)
     AND NOT EXISTS (SELECT 1 FROM exchange_notes n WHERE n.exchange_id = e.id)
     ${hasTable(db, 'agent_spans') ? 'AND NOT EXISTS (SELECT 1 FROM agent_spans s WHERE s.exchange_id = e.id)' : ''}`;

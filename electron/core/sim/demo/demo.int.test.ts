@@ -4,7 +4,7 @@
 // frames), and what the trace model makes of it: runs, lanes and edges.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResponsesWS } from 'openai/resources/responses/ws';
-import { exportDocument, type ExportDocument } from '../../../../shared/export/export-json.js';
+import { exportRun, type ExportDocument } from '../../../../shared/export/export-json.js';
 import { exportRecording } from '../../store/export-recording.js';
 import { SUPPORT_AGENTS, SUPPORT_HANDOFF_TOOL, SUPPORT_TOOLS } from '../../../../shared/sim/scenarios/support.js';
 import { attachAgentSpans } from '../../../../shared/trace/thread/attach-agent-spans.js';
@@ -188,7 +188,7 @@ describe('demo scenarios through the proxy', () => {
     const messages = graph.edges.filter((e) => e.kind === 'message');
     expect(messages.map((e) => [agentOfLane(e.from), agentOfLane(e.to)])).toEqual(researchers.map((r) => [r, 'root']));
     // The export carries the same graph for outside tools.
-    const exported = exportDocument([run]).runs[0]!;
+    const exported = exportRun(run);
     expect(exported.graph.edges.filter((e) => e.kind === 'spawn')).toHaveLength(3);
     expect(new Set(exported.responses[0]!.items.map((i) => i.agent))).toEqual(new Set(['root', ...researchers]));
   });
