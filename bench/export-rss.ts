@@ -3,7 +3,9 @@
 // its first line execs node with Loupe's V8 flags (ADR 36; the export's heap pacer needs
 // `--expose-gc` from there), its output to /dev/null. It reports its own peak (getrusage's
 // maxRSS, read as it exits, through a module NODE_OPTIONS loads with --import) so no
-// sampling can miss the top.
+// sampling can miss the top. An export that fails (runs out of heap, say) or runs past
+// EXPORT_TIMEOUT_MS misses the target with its error and the kernel's high-water mark of
+// its RSS when it ended (VmHWM), and the next format still runs.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,11 +22,16 @@ export const EXPORT_CASES = [
   { name: 'otlp --otlp-content', args: ['--format', 'otlp', '--otlp-content'] },
 ] as const;
 
+/** Past this an export is stopped and counted as failed: the bench has to end in minutes. */
+export const EXPORT_TIMEOUT_MS = 10 * 60_000;
+
 export interface ExportFigures {
   format: string;
   peakRssMb: number;
   outputMb: number;
   seconds: number;
+  /** Why it did not finish; absent when it did. */
+  error?: string;
 }
 
 export interface ExportRssReport {
@@ -48,7 +55,7 @@ export async function exportRss(
   for (const c of EXPORT_CASES) {
     const figures = await exportOnce(file, c.name, [...c.args]);
     log(
-      `export ${recording} ${c.name}: peak RSS ${figures.peakRssMb.toFixed(0)} MB, ${figures.outputMb.toFixed(0)} MB out in ${figures.seconds.toFixed(1)} s`,
+      `export ${recording} ${c.name}: peak RSS ${figures.peakRssMb.toFixed(0)} MB, ${figures.outputMb.toFixed(0)} MB out in ${figures.seconds.toFixed(1)} s${figures.error ? `, FAILED: ${figures.error}` : ''}`,
     );
     exports.push(figures);
   }
@@ -58,7 +65,7 @@ export async function exportRss(
     fileMb,
     exports,
     goalMb: EXPORT_RSS_GOAL_MB,
-    met: exports.every((e) => e.peakRssMb <= EXPORT_RSS_GOAL_MB),
+    met: exports.every((e) => !e.error && e.peakRssMb <= EXPORT_RSS_GOAL_MB),
   };
 }
 
@@ -73,13 +80,35 @@ async function exportOnce(file: string, format: string, args: string[]): Promise
   let out = 0;
   let err = '';
   child.stdout.on('data', (b: Buffer) => (out += b.length));
-  child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (err = (err + b.toString()).slice(-4_000)));
+  let highWaterKb = 0;
+  const watch = setInterval(() => (highWaterKb = Math.max(highWaterKb, vmHwmKb(child.pid!))), 250);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGKILL');
+  }, EXPORT_TIMEOUT_MS);
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  clearInterval(watch);
+  clearTimeout(timer);
   const seconds = (performance.now() - started) / 1000;
-  if (code !== 0) throw new Error(`loupe export ${format} of ${file} exited with ${code}: ${err.trim()}`);
-  const peakKb = Number(fs.readFileSync(report, 'utf8'));
+  const reported = fs.existsSync(report) ? Number(fs.readFileSync(report, 'utf8')) : 0;
   fs.rmSync(path.dirname(report), { recursive: true, force: true });
-  return { format, peakRssMb: peakKb / 1024, outputMb: out / 1e6, seconds };
+  const figures = { format, peakRssMb: Math.max(reported, highWaterKb) / 1024, outputMb: out / 1e6, seconds };
+  if (code === 0 && !timedOut) return figures;
+  const why = timedOut
+    ? `stopped after ${EXPORT_TIMEOUT_MS / 60_000} min`
+    : `exited with ${code}: ${err.trim().split('\n').slice(-3).join(' | ')}`;
+  return { ...figures, error: why };
+}
+
+/** The kernel's high-water mark of a process's RSS, kB; 0 once it is gone. */
+function vmHwmKb(pid: number): number {
+  try {
+    return Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
 }
 
 export function printExportRss(reports: ExportRssReport[]): boolean {
@@ -88,7 +117,7 @@ export function printExportRss(reports: ExportRssReport[]): boolean {
     out.push(`  ${r.recording} (file ${r.fileMb.toFixed(0)} MB):`);
     for (const e of r.exports)
       out.push(
-        `    ${e.format.padEnd(20)} peak RSS ${e.peakRssMb.toFixed(0).padStart(4)} MB  (${e.outputMb.toFixed(0)} MB out, ${e.seconds.toFixed(1)} s)  ${e.peakRssMb <= r.goalMb ? 'meets target' : 'MISSES target'}`,
+        `    ${e.format.padEnd(20)} peak RSS ${e.peakRssMb.toFixed(0).padStart(4)} MB  (${e.outputMb.toFixed(0)} MB out, ${e.seconds.toFixed(1)} s)  ${e.error ? `FAILED (${e.error}): MISSES target` : e.peakRssMb <= r.goalMb ? 'meets target' : 'MISSES target'}`,
       );
   }
   const met = reports.every((r) => r.met);

@@ -4,10 +4,13 @@
 // one case; `--only library` is start-up and first search on a 20,000-request library
 // recorded through the proxy, and its export's peak RSS; `--only stateless` is the file
 // size of 52-, 300- and 600-turn stateless runs, the 600-turn run's export's peak RSS,
-// opening the 52- and 600-turn ones in the UI (open-bench.ts), and following a live
-// 300-turn run in the UI (live-bench.ts).
+// a 3,000-turn run chained by previous_response_id with 10-200 KB tool outputs (about 1 GB
+// of traffic, chained-recording.ts) and its export's peak RSS, opening the 52- and 600-turn
+// and the chained runs in the UI (open-bench.ts), and following a live 300-turn run in the
+// UI (live-bench.ts).
 import fs from 'node:fs';
 import os from 'node:os';
+import { LONG_CHAINED } from './chained-recording.js';
 import { captureBench, type CaptureBenchReport } from './capture-bench.js';
 import { printExportRss } from './export-rss.js';
 import { libraryBench, type LibraryBenchReport } from './library-bench.js';
@@ -71,16 +74,28 @@ if (runs('library')) {
 }
 if (runs('stateless')) {
   // The goal is stated for 600 turns; --quick stops at 120 (the 52-turn baseline runs in both).
-  // The same recordings are then opened in the UI: the 52-turn run against the longest.
-  report.stateless = await statelessBench(quick ? [52, 120] : [52, 300, 600], log, async (files, upstream) => {
-    const opened = [files[0]!, files[files.length - 1]!];
-    report.open = await openBench(opened, upstream, log);
-    report.live = await liveBench(quick ? 60 : 300, upstream, log);
-  });
+  // The chained run's goal is stated for 3,000 turns; --quick records 300.
+  // The same recordings are then opened in the UI: the 52-turn run against the longest
+  // stateless one and the chained one.
+  report.stateless = await statelessBench(
+    quick ? [52, 120] : [52, 300, 600],
+    log,
+    async (files, upstream) => {
+      const stateless = files.filter((f) => f.kind === 'stateless');
+      const opened = [stateless[0]!, stateless[stateless.length - 1]!, ...files.filter((f) => f.kind !== 'stateless')];
+      report.open = await openBench(opened, upstream, log);
+      report.live = await liveBench(quick ? 60 : 300, upstream, log);
+    },
+    quick ? { ...LONG_CHAINED, turns: 300 } : LONG_CHAINED,
+  );
   if (!printStateless(report.stateless)) process.exitCode = 1;
   if (report.open && !printOpen(report.open)) process.exitCode = 1;
   if (report.live && !printLive(report.live)) process.exitCode = 1;
-  if (!printExportRss([report.stateless.longestExport])) process.exitCode = 1;
+  const exported = [
+    report.stateless.longestExport,
+    ...(report.stateless.chained ? [report.stateless.chained.export] : []),
+  ];
+  if (!printExportRss(exported)) process.exitCode = 1;
 }
 fs.mkdirSync('bench/results', { recursive: true });
 fs.writeFileSync('bench/results/latest.json', `${JSON.stringify(report, null, 2)}\n`);

@@ -5,30 +5,22 @@
 // tool call, whose ~2.5 KB output goes back with the whole history. The 52-turn run is the
 // baseline in the same run; the 600-turn run (about 590 MB of traffic) must give a file of
 // at most 1.3x its traffic. The longest run is then exported in every format (export-rss.ts).
+// A long run chained by previous_response_id with large tool outputs (chained-recording.ts)
+// is recorded beside them, exported the same way and opened with them.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
-import Database from 'better-sqlite3';
 import OpenAI from 'openai';
 import type { ResponseInputItem } from 'openai/resources/responses/responses';
 import { seededRandom } from '../shared/seeded-random.js';
+import { recordChainedRun, type ChainedShape } from './chained-recording.js';
 import { spawnChild } from './child-handle.js';
 import { exportRss, type ExportRssReport } from './export-rss.js';
+import { recordThroughLoupe, type RecordedFileFigures } from './recorded-file.js';
 
 export const FILE_GOAL = 1.3;
 
-export interface StatelessRunFigures {
-  turns: number;
-  /** Request and response bodies as relayed. */
-  trafficMb: number;
-  /** The .loupe file after the proxy closed (WAL checkpointed into it). */
-  fileMb: number;
-  ratio: number;
-  /** The largest tables and indexes, MB (dbstat). */
-  tablesMb: Record<string, number>;
-  recordSeconds: number;
-}
+export type StatelessRunFigures = RecordedFileFigures;
 
 export interface StatelessBenchReport {
   runs: StatelessRunFigures[];
@@ -37,6 +29,15 @@ export interface StatelessBenchReport {
   met: boolean;
   /** `loupe export` of the longest run in every format. */
   longestExport: ExportRssReport;
+  /** The run chained by previous_response_id, and its export in every format. */
+  chained?: RecordedFileFigures & { export: ExportRssReport };
+}
+
+/** A recording the open case measures. */
+export interface BenchRecording {
+  turns: number;
+  kind: 'stateless' | 'previous_response_id';
+  file: string;
 }
 
 const TOOL_OUTPUT_CHARS = 2_550;
@@ -65,64 +66,58 @@ const SIM = JSON.stringify({ events: 6, chunkChars: 12, toolCalls: 1 });
 export async function statelessBench(
   turnCounts: number[],
   log: (line: string) => void,
-  thenOpen?: (files: Array<{ turns: number; file: string }>, upstream: string) => Promise<void>,
+  thenOpen?: (files: BenchRecording[], upstream: string) => Promise<void>,
+  chainedShape?: ChainedShape,
 ): Promise<StatelessBenchReport> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-stateless-bench-'));
   const sim = await spawnChild('sim', []);
   try {
     const runs: StatelessRunFigures[] = [];
-    const files: Array<{ turns: number; file: string }> = [];
+    const files: BenchRecording[] = [];
     for (const turns of turnCounts) {
       const figures = await recordRun(dir, sim.url, turns);
-      files.push({ turns, file: path.join(dir, `stateless-${turns}.loupe`) });
+      files.push({ turns, kind: 'stateless', file: path.join(dir, `stateless-${turns}.loupe`) });
       log(
         `stateless ${turns} turns: ${figures.trafficMb.toFixed(1)} MB of traffic, file ${figures.fileMb.toFixed(1)} MB (${figures.ratio.toFixed(2)}x), recorded in ${figures.recordSeconds.toFixed(1)} s`,
       );
       runs.push(figures);
     }
+    let chained: RecordedFileFigures | undefined;
+    if (chainedShape) {
+      const file = path.join(dir, `chained-${chainedShape.turns}.loupe`);
+      chained = await recordChainedRun(file, sim.url, chainedShape);
+      log(
+        `previous_response_id ${chained.turns} turns: ${chained.trafficMb.toFixed(1)} MB of traffic, file ${chained.fileMb.toFixed(1)} MB (${chained.ratio.toFixed(2)}x), recorded in ${chained.recordSeconds.toFixed(1)} s`,
+      );
+      files.push({ turns: chained.turns, kind: 'previous_response_id', file });
+    }
+    // Opened before the exports: those of a large run can take minutes each.
+    await thenOpen?.(files, sim.url);
     const longest = runs[runs.length - 1]!;
     const longestExport = await exportRss(
       `${longest.turns}-turn stateless run`,
       path.join(dir, `stateless-${longest.turns}.loupe`),
       log,
     );
-    await thenOpen?.(files, sim.url);
-    return { runs, goal: FILE_GOAL, met: longest.ratio <= FILE_GOAL, longestExport };
+    const chainedExport = chained
+      ? await exportRss(`${chained.turns}-turn previous_response_id run`, files[files.length - 1]!.file, log)
+      : undefined;
+    return {
+      runs,
+      goal: FILE_GOAL,
+      met: longest.ratio <= FILE_GOAL,
+      longestExport,
+      chained: chained && chainedExport ? { ...chained, export: chainedExport } : undefined,
+    };
   } finally {
     await sim.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
-async function recordRun(dir: string, simUrl: string, turns: number): Promise<StatelessRunFigures> {
+function recordRun(dir: string, simUrl: string, turns: number): Promise<StatelessRunFigures> {
   const file = path.join(dir, `stateless-${turns}.loupe`);
-  const loupe = await spawnChild('loupe', [simUrl, file]);
-  const startedAt = performance.now();
-  try {
-    await statelessAgent(`${loupe.url}/v1`, turns);
-    await loupe.settled();
-  } finally {
-    await loupe.close();
-  }
-  const recordSeconds = (performance.now() - startedAt) / 1000;
-  const db = new Database(file, { readonly: true });
-  try {
-    const traffic = db.prepare('SELECT sum(request_bytes + response_bytes) FROM exchange_ends').pluck().get() as number;
-    const bytes = fs.statSync(file).size + (fs.existsSync(`${file}-wal`) ? fs.statSync(`${file}-wal`).size : 0);
-    const tables = db
-      .prepare('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT 8')
-      .all() as Array<{ name: string; bytes: number }>;
-    return {
-      turns,
-      trafficMb: traffic / 1e6,
-      fileMb: bytes / 1e6,
-      ratio: bytes / traffic,
-      tablesMb: Object.fromEntries(tables.map((t) => [t.name, Math.round(t.bytes / 1e4) / 100])),
-      recordSeconds,
-    };
-  } finally {
-    db.close();
-  }
+  return recordThroughLoupe(file, simUrl, turns, (baseUrl) => statelessAgent(baseUrl, turns));
 }
 
 /**
@@ -182,6 +177,16 @@ export function printStateless(r: StatelessBenchReport): boolean {
     `  ${longest.turns} turns: file/traffic ${longest.ratio.toFixed(2)}x  target <= ${r.goal}x: ${r.met ? 'meets target' : 'MISSES target'}`,
   );
   if (!r.met) out.push('  STATELESS FILE-SIZE TARGET MISSED: the bench fails');
+  if (r.chained) {
+    const c = r.chained;
+    const tables = Object.entries(c.tablesMb)
+      .slice(0, 5)
+      .map(([name, mb]) => `${name} ${mb.toFixed(1)}`)
+      .join(', ');
+    out.push(
+      `  ${c.turns} turns previous_response_id (no goal): traffic ${c.trafficMb.toFixed(1)} MB, file ${c.fileMb.toFixed(1)} MB, ${c.ratio.toFixed(2)}x, recorded in ${c.recordSeconds.toFixed(0)} s  (largest, MB: ${tables})`,
+    );
+  }
   process.stdout.write(`${out.join('\n')}\n`);
   return r.met;
 }

@@ -24,6 +24,13 @@ export interface StoredRecordRow {
  * references over all its contexts) fits.
  */
 const CONTEXT_BUDGET = 1_000_000;
+/**
+ * Characters of value JSON that the kept contexts added, counted once per context (its base
+ * is an earlier kept list). References alone do not bound memory: a run chained by
+ * previous_response_id appends three 100 KB tool outputs a turn, so 3,000 turns kept 9,000
+ * references and the whole 1 GB of outputs with them.
+ */
+const CONTEXT_CHARS_BUDGET = 16_000_000;
 /** Characters of value JSON held parsed across reads (a few times that in heap); that run's values are 2.5 M. */
 const VALUE_BUDGET = 8_000_000;
 
@@ -47,7 +54,9 @@ export class ContextReader {
   private valueOf: Statement | null = null;
   private readonly contexts = new Map<number, TraceItem[]>();
   private contextRefs = 0;
-  private readonly values = new Map<number, unknown>();
+  private contextChars = 0;
+  /** Each value parsed, with the characters of its JSON. */
+  private readonly values = new Map<number, { value: unknown; chars: number }>();
   private valueChars = 0;
 
   constructor(private readonly db: Db) {}
@@ -62,7 +71,7 @@ export class ContextReader {
     const record = JSON.parse(row.record) as ResponseRecord;
     if (row.input_context !== null) record.request.input = this.input(row.input_context);
     if (row.params_value !== null) {
-      const params = this.value(row.params_value) as JsonObject;
+      const params = this.value(row.params_value).value as JsonObject;
       record.request.params = !slim ? params : 'stream_id' in params ? { stream_id: params.stream_id! } : {};
     }
     return record;
@@ -91,23 +100,28 @@ export class ContextReader {
     let list = base;
     for (let i = chain.length - 1; i >= 0; i--) {
       const { id: nodeId, node } = chain[i]!;
-      const appended = JSON.parse(node.appended) as number[];
-      list = list.concat(appended.map((v) => this.value(v) as TraceItem));
+      const appended = (JSON.parse(node.appended) as number[]).map((v) => this.value(v));
+      list = list.concat(appended.map((v) => v.value as TraceItem));
       if (list.length !== node.length)
         throw new MissingContextError(
           `its input (context ${nodeId}) holds ${list.length} items where ${node.length} were stored`,
         );
-      this.keepContext(nodeId, list);
+      this.keepContext(
+        nodeId,
+        list,
+        appended.reduce((n, v) => n + v.chars, 0),
+      );
     }
     return list.slice();
   }
 
-  private value(id: number): unknown {
-    if (this.values.has(id)) return this.values.get(id);
+  private value(id: number): { value: unknown; chars: number } {
+    const known = this.values.get(id);
+    if (known) return known;
     const json = (this.valueOf ??= this.db.prepare('SELECT json FROM stored_values WHERE id = ?').pluck()).get(id) as
       string | undefined;
     if (json === undefined) throw new MissingContextError(`a stored value it refers to (${id}) is not in the file`);
-    const value = JSON.parse(json) as unknown;
+    const value = { value: JSON.parse(json) as unknown, chars: json.length };
     if (this.valueChars + json.length > VALUE_BUDGET) {
       this.values.clear();
       this.valueChars = 0;
@@ -117,12 +131,15 @@ export class ContextReader {
     return value;
   }
 
-  private keepContext(id: number, list: TraceItem[]): void {
-    if (this.contextRefs + list.length > CONTEXT_BUDGET) {
+  /** `chars`: the JSON characters of the items this context appended to its base. */
+  private keepContext(id: number, list: TraceItem[], chars: number): void {
+    if (this.contextRefs + list.length > CONTEXT_BUDGET || this.contextChars + chars > CONTEXT_CHARS_BUDGET) {
       this.contexts.clear();
       this.contextRefs = 0;
+      this.contextChars = 0;
     }
     this.contexts.set(id, list);
     this.contextRefs += list.length;
+    this.contextChars += chars;
   }
 }
