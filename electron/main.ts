@@ -1,6 +1,7 @@
 // The desktop app's composition root: it wires the parts in order and holds no logic of
 // its own (the shell adds nothing the headless mode lacks but what a desktop gives):
-// settings → better-sqlite3 binding → core + service (AppHost, in a worker when built) → IPC adapter → window →
+// settings → better-sqlite3 binding → core + service (AppHost, in a worker when built, starting while
+// the window opens) → IPC adapter → window →
 // menu → files the OS asks to open. Each part and its reasons live in electron/app/ and
 // electron/ipc/.
 import path from 'node:path';
@@ -8,6 +9,7 @@ import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session } from 'el
 import type { RecordingInfo } from '../shared/api/types.js';
 import { APP_URL, isAppUrl, registerAppScheme, serveRenderer } from './app/app-protocol.js';
 import { startAppHost, type AppHost } from './core/host/app-host.js';
+import { StartingApi } from './core/host/starting-api.js';
 import { showBox } from './app/dialogs.js';
 import { confirmingOpener } from './app/external-links.js';
 import { fileActions } from './app/file-actions.js';
@@ -66,12 +68,16 @@ async function boot(): Promise<Shell> {
       message: "Loupe's proxy stopped",
       detail: `${err.message}\n\nApps pointed at Loupe cannot reach the API until Loupe is restarted. What was recorded before is in ${dbPath}.`,
     });
-  const { host, notice } = await startAppHost({ dbPath, onCrash }, settings);
+  // The window opens while the host starts: on an old library that start is an upgrade of
+  // minutes, and the window shows its progress (StartingApi) instead of nothing at all.
+  const started = startAppHost({ dbPath, onCrash, onUpgrade: (progress) => api.upgrading(progress) }, settings);
+  const api = new StartingApi(started.then((s) => s.host));
 
   hardenSession(session.defaultSession);
   serveRenderer(protocol, path.join(app.getAppPath(), 'dist', 'renderer'));
-  registerIpc({ ipcMain, api: host, isAppUrl, targets: () => BrowserWindow.getAllWindows().map((w) => w.webContents) });
+  registerIpc({ ipcMain, api, isAppUrl, targets: () => BrowserWindow.getAllWindows().map((w) => w.webContents) });
   window.open();
+  const { host, notice } = await started;
 
   const recent = new RecentRecordings(path.join(userData, 'recent.json'));
   let viewing: RecordingInfo = { path: host.dbPath, live: true };

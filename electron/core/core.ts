@@ -13,7 +13,8 @@ import { openLocked } from './store/recording-lock.js';
 import { Recorder, type RecorderHealth } from './store/recorder.js';
 import { createStoreWriter, type StoreWriter } from './store/store-writer.js';
 import { closeSession, openSession } from './store/interrupted-session.js';
-import { upgradeNotice } from './store/upgrade-notice.js';
+import { upgradeNotice, upgradeProgress } from './store/upgrade-notice.js';
+import type { UpgradeProgress } from '../../shared/api/types.js';
 import { ensureRecordingId } from './store/recording-id.js';
 import { ForkRegistry } from './fork/fork-registry.js';
 
@@ -41,6 +42,8 @@ export interface CoreOptions {
   storeWorker?: string | false;
   /** Where problems are reported; stderr by default. Never receives secrets. */
   log?: (line: string) => void;
+  /** Hears of the file being upgraded to this build's schema, besides the lines `log` gets. */
+  onUpgrade?: (progress: UpgradeProgress) => void;
 }
 
 export interface CoreEvents {
@@ -75,7 +78,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   // One writer per file: a second Loupe on it is refused here, before it migrates or writes.
   const { db, lock } = openLocked(options.dbPath, {
-    onUpgrade: upgradeNotice(options.dbPath, log),
+    onUpgrade: upgradeProgress(options.dbPath, upgradeNotice(options.dbPath, log), options.onUpgrade),
   });
   const events = new EventEmitter<CoreEvents>();
   const firstId = (db.prepare('SELECT COALESCE(MAX(id), 0) + 1 AS id FROM exchanges').get() as { id: number }).id;

@@ -1,6 +1,7 @@
 // Problems that must not be missed stay on screen: a recording failure (traffic still
 // flows, but data was lost), a lost connection to the headless server, a failed request.
-import type { RecordingHealth } from '../../shared/api/types.js';
+// And the one wait a user cannot otherwise explain: an old recording's one-time upgrade.
+import type { RecordingHealth, UpgradeProgress } from '../../shared/api/types.js';
 import { formatClock, formatCount } from '../lib/format.js';
 import { Icon } from '../lib/Icon.js';
 import { useAppStore } from '../state/app-store.js';
@@ -11,7 +12,7 @@ function Banner({
   onClose,
   testId,
 }: {
-  tone: 'red' | 'amber';
+  tone: 'red' | 'amber' | 'blue';
   children: React.ReactNode;
   onClose?: () => void;
   testId: string;
@@ -19,14 +20,16 @@ function Banner({
   const colors =
     tone === 'red'
       ? 'border-red-300 bg-red-600 text-white dark:border-red-800'
-      : 'border-amber-300 bg-amber-100 text-amber-950 dark:border-amber-800 dark:bg-amber-900 dark:text-amber-50';
+      : tone === 'blue'
+        ? 'border-sky-300 bg-sky-50 text-sky-950 dark:border-sky-800 dark:bg-sky-950 dark:text-sky-50'
+        : 'border-amber-300 bg-amber-100 text-amber-950 dark:border-amber-800 dark:bg-amber-900 dark:text-amber-50';
   return (
     <div
-      role="alert"
+      role={tone === 'blue' ? 'status' : 'alert'}
       data-testid={testId}
       className={`flex items-center gap-2 border-b px-4 py-1.5 text-[12.5px] ${colors}`}
     >
-      <Icon name="warning" className="h-4 w-4 shrink-0" />
+      <Icon name={tone === 'blue' ? 'live' : 'warning'} className="h-4 w-4 shrink-0" />
       <div className="min-w-0 flex-1">{children}</div>
       {onClose && (
         <button type="button" aria-label="Dismiss" onClick={onClose} className="rounded p-0.5 hover:bg-black/10">
@@ -61,14 +64,50 @@ function RecordingFailure({ health }: { health: RecordingHealth }) {
   );
 }
 
+/** Which file, from which version, and how far the step under way has come. */
+function Upgrading({ progress }: { progress: UpgradeProgress }) {
+  const file = progress.path.split(/[\\/]/).pop();
+  const share = progress.total > 0 ? Math.floor((100 * progress.done) / progress.total) : null;
+  return (
+    <div className="flex items-center gap-3">
+      <span className="min-w-0 flex-1">
+        <strong>Upgrading {file} for this version of Loupe</strong> (format v{progress.fromVersion} to v
+        {progress.toVersion}, once).{' '}
+        {progress.task && progress.total > 0
+          ? `${progress.task[0]!.toUpperCase()}${progress.task.slice(1)}: ${formatCount(progress.done)} of ${formatCount(progress.total)} responses.`
+          : 'Starting…'}{' '}
+        The proxy starts, and the runs appear, when it is done.
+      </span>
+      {share !== null && (
+        <span
+          role="progressbar"
+          aria-label="Upgrade progress"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={share}
+          className="h-1.5 w-40 shrink-0 overflow-hidden rounded-full bg-sky-200 dark:bg-sky-800"
+        >
+          <span className="block h-full bg-sky-600 dark:bg-sky-300" style={{ width: `${share}%` }} />
+        </span>
+      )}
+    </div>
+  );
+}
+
 export function Banners() {
   const failure = useAppStore((s) => s.recordingFailure);
   const connection = useAppStore((s) => s.connection);
   const error = useAppStore((s) => s.error);
   const dismissFailure = useAppStore((s) => s.dismissFailure);
   const setError = useAppStore((s) => s.setError);
+  const upgrade = useAppStore((s) => s.upgrade);
   return (
     <>
+      {upgrade && (
+        <Banner tone="blue" testId="recording-upgrading">
+          <Upgrading progress={upgrade} />
+        </Banner>
+      )}
       {failure && (
         <Banner tone={failure.resumed ? 'amber' : 'red'} testId="recording-failed" onClose={dismissFailure}>
           <RecordingFailure health={failure} />

@@ -92,6 +92,7 @@ export class Controller {
       }),
       api.on('recording.failed', (health) => useAppStore.getState().recordingHealthChanged(health)),
       api.on('recording.resumed', (health) => useAppStore.getState().recordingHealthChanged(health)),
+      api.on('recording.upgrading', (progress) => useAppStore.getState().upgradeChanged(progress)),
       api.on('recording.opened', () => {
         useRunsStore.getState().reset();
         useCompareStore.setState(initialCompareState);

@@ -1,7 +1,7 @@
 // App-wide facts: what the server says about itself, the connection to it, and the
 // problems that must stay on screen until resolved (recording failures, lost connection).
 import { create } from 'zustand';
-import type { AppInfo, RecordingHealth } from '../../shared/api/types.js';
+import type { AppInfo, RecordingHealth, UpgradeProgress } from '../../shared/api/types.js';
 import type { ConnectionStatus } from '../api/api-client.js';
 
 /** How the upstream API answered lately, as seen from live traffic; unknown until a run ends. */
@@ -25,6 +25,9 @@ export interface AppStore {
   recordingFailure: RecordingHealth | null;
   /** A failed request the user should know about (shown as a dismissible banner). */
   error: string | null;
+  /** The recording's one-time upgrade as Loupe starts on it, until it is done. */
+  upgrade: UpgradeProgress | null;
+  upgradeChanged(progress: UpgradeProgress): void;
   setInfo(info: AppInfo): void;
   setConnection(status: ConnectionStatus): void;
   recordingHealthChanged(health: RecordingHealth): void;
@@ -49,5 +52,7 @@ export const useAppStore = create<AppStore>()((set) => ({
   setConnection: (connection) => set({ connection }),
   recordingHealthChanged: (health) => set({ recordingFailure: health }),
   setError: (error) => set({ error }),
+  upgrade: null,
+  upgradeChanged: (progress) => set({ upgrade: progress.phase === 'done' ? null : progress }),
   dismissFailure: () => set({ recordingFailure: null }),
 }));

@@ -17,6 +17,7 @@ import type {
   RunsListRequest,
   RunsListResponse,
   RunSummary,
+  UpgradeProgress,
 } from './types.js';
 import type { TraceItem } from '../trace/types.js';
 
@@ -56,6 +57,8 @@ export interface ApiEvents {
   'recording.resumed': RecordingHealth;
   /** Another recording was opened: everything shown so far is stale. */
   'recording.opened': RecordingInfo;
+  /** The recording is being upgraded as Loupe starts on it; calls wait until it is done. */
+  'recording.upgrading': UpgradeProgress;
 }
 
 export type ChannelName = keyof ApiChannels;
@@ -84,6 +87,7 @@ export const EVENTS = [
   'recording.failed',
   'recording.resumed',
   'recording.opened',
+  'recording.upgrading',
 ] as const;
 
 type Missing<All, Listed> = Exclude<All, Listed>;

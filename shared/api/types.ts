@@ -26,6 +26,22 @@ export interface RecordingInfo {
   live: boolean;
 }
 
+/**
+ * A recording being upgraded to this build's schema as Loupe starts on it: once per file,
+ * and a long recording takes minutes (every record is read, some rewritten). `phase` goes
+ * start, progress (a step at a time, at most about once a second), done.
+ */
+export interface UpgradeProgress {
+  path: string;
+  fromVersion: number;
+  toVersion: number;
+  phase: 'start' | 'progress' | 'done';
+  /** What the current step does ("storing context once"), while in progress. */
+  task: string | null;
+  done: number;
+  total: number;
+}
+
 export interface AppInfo {
   version: string;
   /** The proxy's base URL (ends in /v1), or null when no proxy runs. */

@@ -2,6 +2,7 @@
 // side that calls it): the core and its service run exactly as core-host.ts runs them, and
 // after every call the state the main thread reads synchronously goes over before the answer.
 import { EVENTS, type ChannelName, type EventName } from '../../../shared/api/contract.js';
+import type { UpgradeProgress } from '../../../shared/api/types.js';
 import { exposeApi, notifyApi, type ApiPort } from '../threads/api-port.js';
 import { serveInWorker } from '../threads/thread.js';
 import { CoreHost, type CoreHostOptions } from './core-host.js';
@@ -14,7 +15,7 @@ export interface HostState {
 }
 
 export interface HostThreadData {
-  options: Omit<CoreHostOptions, 'log'>;
+  options: Omit<CoreHostOptions, 'log' | 'onUpgrade'>;
   settings: ProxySettings;
 }
 
@@ -32,11 +33,13 @@ export interface HostThread {
 export interface HostThreadEvents {
   event(event: EventName, payload: unknown): void;
   state(state: HostState): void;
+  /** The recording is being upgraded as the core starts on it. */
+  upgrade(progress: UpgradeProgress): void;
 }
 
 export function serve(port: ApiPort, { options, settings }: HostThreadData): void {
   const tell = notifyApi<HostThreadEvents>(port);
-  const starting = CoreHost.start(options, settings);
+  const starting = CoreHost.start({ ...options, onUpgrade: (progress) => tell.upgrade(progress) }, settings);
   starting.catch(() => undefined); // the main thread's first call, started(), is answered with why
   const stateAfter =
     <A extends unknown[], R>(call: (host: CoreHost, ...args: A) => Promise<R>) =>

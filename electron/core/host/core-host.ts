@@ -12,7 +12,7 @@ import {
   type ResponseOf,
 } from '../../../shared/api/contract.js';
 import { ApiError } from '../../../shared/api/errors.js';
-import type { RecordingInfo } from '../../../shared/api/types.js';
+import type { RecordingInfo, UpgradeProgress } from '../../../shared/api/types.js';
 import { startCore, type Core } from '../core.js';
 import { startService, type ServiceHandle } from '../service/service-thread.js';
 import { demoStarter } from '../sim/demo/demo-starter.js';
@@ -29,6 +29,8 @@ export interface CoreHostOptions {
   /** Tests: the API service's worker script, or false to serve from this thread. */
   serviceWorker?: string | false;
   livePollMs?: number;
+  /** Hears of the recording being upgraded as the core first starts on it (startCore's onUpgrade). */
+  onUpgrade?: (progress: UpgradeProgress) => void;
 }
 
 interface Running {
@@ -191,6 +193,7 @@ async function launch(options: CoreHostOptions, settings: ProxySettings): Promis
     upstream: settings.upstream,
     redact: settings.redact,
     log: options.log,
+    onUpgrade: options.onUpgrade,
     ...(options.storeWorker !== undefined ? { storeWorker: options.storeWorker } : {}),
   });
   let service: ServiceHandle;

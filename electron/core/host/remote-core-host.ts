@@ -55,6 +55,7 @@ export class RemoteCoreHost implements AppHost {
     exposeApi<HostThreadEvents>(thread.port, {
       event: (event, payload) => void this.events.emit(event, payload),
       state: (state) => void (this.state = state),
+      upgrade: (progress) => options.onUpgrade?.(progress),
     });
     const crashed = (err: Error) => {
       // Reported once: an uncaught error is followed by the exit.
@@ -79,7 +80,7 @@ export class RemoteCoreHost implements AppHost {
     remote: RemoteHostOptions = {},
   ): Promise<StartedHost> {
     // A function cannot cross to a thread: the core reports to its own stderr, which is ours.
-    const { log: _log, ...cloneable } = options;
+    const { log: _log, onUpgrade: _onUpgrade, ...cloneable } = options;
     const data: HostThreadData = { options: cloneable, settings };
     const thread = await Thread.start(HOST_THREAD, data, {
       script: remote.script,

@@ -5,6 +5,7 @@
 // second at most, so a log stays readable.
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import type { UpgradeProgress } from '../../../shared/api/types.js';
 import type { UpgradeListener } from './migrations.js';
 
 const PROGRESS_EVERY_MS = 1_000;
@@ -25,5 +26,25 @@ export function upgradeNotice(file: string, log: (line: string) => void): Upgrad
     } else {
       log(`loupe: upgraded ${file} in ${((now - startedAt) / 1000).toFixed(1)} s`);
     }
+  };
+}
+
+/**
+ * `notice` (the lines for a log), and `onProgress` told the same steps as UpgradeProgress
+ * for a window to show; progress at most once a second, as the lines are.
+ */
+export function upgradeProgress(
+  file: string,
+  notice: UpgradeListener,
+  onProgress?: (progress: UpgradeProgress) => void,
+): UpgradeListener {
+  if (!onProgress) return notice;
+  let toldAt = 0;
+  return (from, to, phase, done = 0, total = 0, task) => {
+    notice(from, to, phase, done, total, task);
+    const now = performance.now();
+    if (phase === 'progress' && now - toldAt < PROGRESS_EVERY_MS && done < total) return;
+    toldAt = now;
+    onProgress({ path: file, fromVersion: from, toVersion: to, phase, task: task ?? null, done, total });
   };
 }
