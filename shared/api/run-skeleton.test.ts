@@ -4,7 +4,14 @@ import { statelessTurns } from '../trace/testing/scenarios-wide.js';
 import { threadRuns } from '../trace/thread/thread.js';
 import type { ResponseRecord, TraceItem } from '../trace/types.js';
 import { DeltaMismatchError, expandRun } from './run-expand.js';
-import { cutLongTexts, deltaStart, RunSkeletonBuilder, skeletonOf, TEXT_PREVIEW_CHARS } from './run-skeleton.js';
+import {
+  CUT_PREVIEW_CHARS,
+  cutLongTexts,
+  deltaStart,
+  RunSkeletonBuilder,
+  skeletonOf,
+  TEXT_PREVIEW_CHARS,
+} from './run-skeleton.js';
 import type { RunRecords } from './types.js';
 
 const run = threadRuns(statelessTurns(12).flatMap((raw) => normalizeExchange(raw).responses))[0]!;
@@ -75,12 +82,35 @@ describe('run skeleton', () => {
       raw: { type: 'function_call_output', call_id: 'c1', output: long },
     };
     const cut = cutLongTexts(item);
-    expect((cut.raw.output as string).length).toBe(TEXT_PREVIEW_CHARS);
+    expect(cut.raw.output).toBe(long.slice(0, CUT_PREVIEW_CHARS));
     expect(cut.cut?.chars).toBe(long.length);
     expect(cut.cut?.tokens).toBeGreaterThan(long.length / 5);
     const short: TraceItem = { ...item, raw: { type: 'function_call_output', call_id: 'c1', output: 'ok' } };
     expect(cutLongTexts(short)).toBe(short);
     expect(item.raw.output).toBe(long);
+  });
+
+  it('keeps up to the threshold whole, and gives a cut item back as it is (a stored preview)', () => {
+    const at = 'y'.repeat(TEXT_PREVIEW_CHARS);
+    const item: TraceItem = {
+      id: null,
+      type: 'message',
+      callId: null,
+      agent: null,
+      raw: {
+        role: 'user',
+        content: [
+          { type: 'input_text', text: at },
+          { type: 'input_text', text: `${at}!` },
+        ],
+      },
+    };
+    const cut = cutLongTexts(item);
+    const parts = cut.raw.content as Array<{ text: string }>;
+    expect(parts.map((p) => p.text.length)).toEqual([TEXT_PREVIEW_CHARS, CUT_PREVIEW_CHARS]);
+    expect(cut.cut?.chars).toBe(TEXT_PREVIEW_CHARS + 1);
+    const again = JSON.parse(JSON.stringify(cut)) as TraceItem;
+    expect(cutLongTexts(again)).toBe(again);
   });
 });
 

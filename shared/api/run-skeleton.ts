@@ -15,11 +15,17 @@ import { canonicalJson, hash } from '../trace/node-id.js';
 import type { AgentSpan, Json, JsonObject, ResponseRecord, TraceItem } from '../trace/types.js';
 
 /**
- * Strings longer than this are cut to their first this many characters in the skeleton
- * (tool outputs, message texts, encrypted content); items.get has them whole. Ordinary
- * messages and tool outputs fit, so most items arrive whole.
+ * Strings longer than this are cut in the skeleton (tool outputs, message texts, encrypted
+ * content); items.get has them whole. Ordinary messages and tool outputs fit, so most items
+ * arrive whole.
  */
 export const TEXT_PREVIEW_CHARS = 8_000;
+/**
+ * What a cut string keeps: its first this many characters. Enough for a node's label and a
+ * glance in the context view; the inspector loads the item whole. A coding agent's run of
+ * 9,000 long tool outputs sends 9 MB of them, where keeping TEXT_PREVIEW_CHARS sent 72 MB.
+ */
+export const CUT_PREVIEW_CHARS = 1_000;
 
 interface Seen {
   at: number;
@@ -140,7 +146,11 @@ function startsWith(list: number[], prefix: number[]): boolean {
   return true;
 }
 
-/** The item with every string past TEXT_PREVIEW_CHARS cut to that many; the same object when none is. */
+/**
+ * The item with every string past TEXT_PREVIEW_CHARS cut to its first CUT_PREVIEW_CHARS; the
+ * same object when none is. Idempotent: what it cut is shorter than what it cuts, so a cut
+ * item (a stored preview, context-store.ts) comes back as it is.
+ */
 export function cutLongTexts(item: TraceItem): TraceItem {
   const cut = { chars: 0 };
   const raw = cutValue(item.raw, cut) as JsonObject;
@@ -171,7 +181,7 @@ function cutValue(value: Json, cut: { chars: number }): Json {
   if (typeof value === 'string') {
     if (value.length <= TEXT_PREVIEW_CHARS) return value;
     cut.chars += value.length;
-    return detachedPrefix(value, TEXT_PREVIEW_CHARS);
+    return detachedPrefix(value, CUT_PREVIEW_CHARS);
   }
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {

@@ -1,10 +1,13 @@
 // What `runs.get` sends (the run's skeleton, ADR 33), expanded, against the records the
 // run index reads whole: the same responses (long texts cut as the skeleton cuts them),
 // the same graph nodes and edges, and a delta from the middle of each run that applies to
-// the whole to give the whole again.
+// the whole to give the whole again. And the skeleton itself (items, params, references)
+// against the one built by cutting those whole records: the service builds it from the
+// previews stored with long values (ADR 46), never reading them whole.
+import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
 import { expandRun } from '../../shared/api/run-expand.js';
-import { cutLongTexts } from '../../shared/api/run-skeleton.js';
+import { cutLongTexts, skeletonOf } from '../../shared/api/run-skeleton.js';
 import { exportGraph } from '../../shared/export/export-json.js';
 import { buildRunGraph } from '../../shared/trace/graph/graph.js';
 import type { ResponseRecord } from '../../shared/trace/types.js';
@@ -12,14 +15,17 @@ import { RunIndex } from '../../electron/core/service/run-index.js';
 import { createService } from '../../electron/core/service/service.js';
 import type { Db } from '../../electron/core/store/db.js';
 
-/** Checks every run of the file; returns how many runs and responses it compared. */
+const sha1Key = (value: unknown) => createHash('sha1').update(JSON.stringify(value)).digest('base64');
+
+/** Checks every run of the file; returns how many runs, responses and cut items it compared. */
 export async function expectSkeletonsEqualRecords(
   db: Db,
   dbPath: string,
-): Promise<{ runs: number; responses: number }> {
+): Promise<{ runs: number; responses: number; cutItems: number }> {
   const index = new RunIndex(db);
   const service = createService({ dbPath });
   let responses = 0;
+  let cutItems = 0;
   try {
     const { runs } = await service.invoke('runs.list', {});
     for (const summary of runs) {
@@ -33,6 +39,13 @@ export async function expectSkeletonsEqualRecords(
         output: r.output.map(cutLongTexts),
       }));
       expect(expanded.responses, summary.id).toEqual(cut);
+      const built = skeletonOf({ ...whole, responses: full, links: run.links }, sha1Key);
+      expect({ responses: whole.responses, items: whole.items, params: whole.params }, summary.id).toEqual({
+        responses: built.responses,
+        items: built.items,
+        params: built.params,
+      });
+      cutItems += whole.items.filter((item) => item.cut).length;
       expect(expanded.links, summary.id).toEqual(run.links);
       const graphOf = (records: ResponseRecord[]) =>
         exportGraph(
@@ -47,7 +60,7 @@ export async function expectSkeletonsEqualRecords(
       }
       responses += full.length;
     }
-    return { runs: runs.length, responses };
+    return { runs: runs.length, responses, cutItems };
   } finally {
     await service.close();
   }

@@ -3,6 +3,7 @@
 // Made from a current recording, to test reading and upgrading files made before v5.
 import Database from 'better-sqlite3';
 import { ContextReader, type StoredRecordRow } from '../../electron/core/store/context-read.js';
+import { DROP_VALUE_PREVIEWS_SCHEMA } from '../../electron/core/store/context-store.js';
 import type { Db } from '../../electron/core/store/db.js';
 import { DROP_RUN_SNAPSHOT_SCHEMA } from '../../electron/core/store/run-snapshot.js';
 
@@ -33,6 +34,7 @@ export function inlineContexts(db: Db): void {
     ALTER TABLE responses DROP COLUMN params_value;
     DROP TABLE contexts;
     DROP TABLE stored_values;
+    ${DROP_VALUE_PREVIEWS_SCHEMA}
   `);
 }
 

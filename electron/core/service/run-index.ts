@@ -508,7 +508,20 @@ export class RunIndex {
    * with the reads threading folded into it folded in again, as threading left it.
    */
   fullRecordOf(r: IndexedResponse): ResponseRecord {
-    const made = this.storedRecord(r.exchangeId, r.responseId);
+    return this.recordOf(r, false);
+  }
+
+  /**
+   * The record as a run's skeleton reads it: fullRecordOf's, but its long input items are the
+   * previews stored with them (context-store.ts), cut as the skeleton cuts them, where the file
+   * has them; records in flight are whole (the skeleton's builder cuts them).
+   */
+  skeletonRecordOf(r: IndexedResponse): ResponseRecord {
+    return this.recordOf(r, true);
+  }
+
+  private recordOf(r: IndexedResponse, previews: boolean): ResponseRecord {
+    const made = this.storedRecord(r.exchangeId, r.responseId, previews);
     if (made === undefined) {
       if (isSettled(r))
         throw new Error(`response ${r.responseId} of exchange ${r.exchangeId} is no longer in the recording`);
@@ -516,17 +529,17 @@ export class RunIndex {
     }
     let record = made;
     for (const id of r.readBy ?? []) {
-      const read = this.storedRecord(id, r.responseId);
+      const read = this.storedRecord(id, r.responseId, previews);
       if (read) record = foldRead(record, read);
     }
     return record;
   }
 
-  private storedRecord(exchangeId: number, responseId: string): ResponseRecord | undefined {
+  private storedRecord(exchangeId: number, responseId: string, previews = false): ResponseRecord | undefined {
     const live = this.provisional.get(exchangeId)?.find((p) => p.responseId === responseId);
     if (live) return live;
     try {
-      return this.stored.full(exchangeId, responseId);
+      return this.stored.full(exchangeId, responseId, previews);
     } catch (err) {
       // On a page SQLite cannot read: the exchange reads as an unreadable placeholder, noted in damage.
       // (A recording opened from its snapshot reads a record first here, not at start.)

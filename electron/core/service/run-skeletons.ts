@@ -1,7 +1,8 @@
 // `runs.get` (ADR 33): a run's skeleton, or a delta of it from the responses the caller
-// holds. Records are read one at a time (fullRecordOf) and reduced to the skeleton as they
-// come, so no run's resent inputs are ever held at once: the reader shares resent items
-// between records, and the builder keeps each once, long texts cut.
+// holds. Records are read one at a time (skeletonRecordOf) and reduced to the skeleton as
+// they come, so no run's resent inputs are ever held at once: the reader shares resent items
+// between records, and the builder keeps each once, long texts cut. A long stored item comes
+// as its stored preview, already cut (ADR 46): its whole text is neither read nor parsed.
 //
 // The skeleton of the run asked for last is kept while its done responses (isDone) stay as
 // they were: a live run's refresh reads only the responses that changed or arrived, and a
@@ -10,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { callKey, deltaStart, RunSkeletonBuilder, spanKey } from '../../../shared/api/run-skeleton.js';
 import type { RunDetail, RunGetRequest, RunSummary } from '../../../shared/api/types.js';
+import { storedDigestOf } from '../store/context-read.js';
 import type { ContextRef } from '../store/run-snapshot.js';
 import type { PriceTable } from '../../../shared/trace/metrics/prices.js';
 import type { AgentSpan, ResponseRecord } from '../../../shared/trace/types.js';
@@ -35,7 +37,13 @@ export interface RunParts {
   calls: { refs: ContextRef[]; settled: number; from(start: number): ResponseRecord[] };
 }
 
-const contentKey = (value: unknown): string => createHash('sha1').update(JSON.stringify(value)).digest('base64');
+/**
+ * The SHA-1 of a value's JSON. A stored value (a preview too) carries the digest of its stored
+ * text, which is that JSON: the same key a record in flight gets for the same item hashing it,
+ * so the same responses give the same skeleton however they were read (ADR 33).
+ */
+const contentKey = (value: unknown): string =>
+  storedDigestOf(value) ?? createHash('sha1').update(JSON.stringify(value)).digest('base64');
 
 export class RunSkeletons {
   private kept: Kept | null = null;
@@ -45,7 +53,7 @@ export class RunSkeletons {
     const { builder } = kept;
     for (let i = builder.length; i < run.responses.length; i++) {
       const r = run.responses[i]!;
-      builder.add(index.fullRecordOf(r), run.links[i]!.parent);
+      builder.add(index.skeletonRecordOf(r), run.links[i]!.parent);
       kept.from.push(r);
     }
     const n = run.responses.length;

@@ -1,7 +1,7 @@
 // The first live change after a run was opened from the file's run snapshot (ADR 29) costs
 // what is new, as later ones do: the skeleton the service kept from the snapshot's members
 // still stands once the index has left the snapshot, so the first delta reads only the
-// responses in flight or new. Counted as records read (fullRecordOf), not as time: a stateless
+// responses in flight or new. Counted as records read (skeletonRecordOf), not as time: a stateless
 // loop through the real proxy, the service made after the file's snapshot was written.
 import type { ResponseInputItem } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -41,7 +41,7 @@ describe('a run opened from the snapshot', () => {
     expect(snapshotIsCurrent(h.core.db)).toBe(true);
 
     const service = createService({ core: h.core, livePollMs: 20 });
-    const reads = vi.spyOn(RunIndex.prototype, 'fullRecordOf');
+    const reads = vi.spyOn(RunIndex.prototype, 'skeletonRecordOf');
     try {
       const opened = await service.invoke('runs.get', { runId: RUN });
       expect([opened.responses.length, opened.settled]).toEqual([5, 5]);

@@ -45,6 +45,8 @@ export class StoredRecords {
   private readonly exchangeIds;
   /** Each record's input and params, read back from the reference store (context-store.ts). */
   private readonly contexts: ContextReader;
+  /** The same with long values' previews in their place, for run skeletons (its own caches: other objects). */
+  private readonly previews: ContextReader;
 
   constructor(
     private readonly db: Db,
@@ -57,6 +59,7 @@ export class StoredRecords {
     );
     this.allRecords = db.prepare(`SELECT ${slimColumns(refs)} FROM responses ORDER BY exchange_id, idx`);
     this.contexts = new ContextReader(db);
+    this.previews = new ContextReader(db, { previews: true });
     this.exchangeIds = db.prepare('SELECT id FROM exchanges ORDER BY id').pluck();
   }
 
@@ -99,12 +102,15 @@ export class StoredRecords {
     }
   }
 
-  /** The whole record, stream events included; undefined if the file holds none. */
-  full(exchangeId: number, responseId: string): ResponseRecord | undefined {
+  /**
+   * The whole record, stream events included; undefined if the file holds none. With
+   * `previews`, its long input items are their stored previews (cut as a skeleton cuts them).
+   */
+  full(exchangeId: number, responseId: string, previews = false): ResponseRecord | undefined {
     const row = this.fullRecord.get(exchangeId, responseId) as StoredRecordRow | undefined;
     if (!row?.record) return undefined;
     try {
-      return this.contexts.record(row);
+      return (previews ? this.previews : this.contexts).record(row);
     } catch (err) {
       if (!isUnreadableRecord(err)) throw err;
       return this.unreadable(exchangeId, responseId, null, err);

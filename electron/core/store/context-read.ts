@@ -6,9 +6,15 @@
 // immutable, so what was read is kept for the next record: reading a run in order costs
 // each node once, not a walk to the root per response. The caches are dropped whole past a
 // budget, so reading a whole library holds at most that much besides the records it returns.
+//
+// A reader in previews mode (for a run's skeleton, ADR 46) reads each long value's preview
+// (value_previews) in place of it: never the whole text, never parsed. A file without
+// previews (one from before v7, opened read-only) reads whole values, which the skeleton's
+// builder then cuts. Either way each value parsed is noted with the digest of its stored
+// text (storedDigestOf), so the skeleton keys it without stringifying and hashing it again.
 import type { JsonObject, ResponseRecord, TraceItem } from '../../../shared/trace/types.js';
 import type { Statement } from 'better-sqlite3';
-import type { Db } from './db.js';
+import { hasTable, type Db } from './db.js';
 import { isCorruption } from './integrity-check.js';
 
 /** A responses row as readers select it (recordColumns). */
@@ -33,6 +39,18 @@ const CONTEXT_BUDGET = 1_000_000;
 const CONTEXT_CHARS_BUDGET = 16_000_000;
 /** Characters of value JSON held parsed across reads (a few times that in heap); that run's values are 2.5 M. */
 const VALUE_BUDGET = 8_000_000;
+
+/**
+ * Each value object a reader parsed, with the SHA-1 of the stored JSON it stands for (base64):
+ * what hashing JSON.stringify of the whole value gives (the stored text is that), also for a
+ * preview, which stands for its whole value. Objects are never shared between values.
+ */
+const digests = new WeakMap<object, string>();
+
+/** The digest of the stored value a parsed object stands for; undefined for one no reader made. */
+export function storedDigestOf(value: unknown): string | undefined {
+  return typeof value === 'object' && value !== null ? digests.get(value) : undefined;
+}
 
 /** A reference that leads nowhere: a node or value that a damaged file no longer holds whole. */
 export class MissingContextError extends Error {}
@@ -59,7 +77,11 @@ export class ContextReader {
   private readonly values = new Map<number, { value: unknown; chars: number }>();
   private valueChars = 0;
 
-  constructor(private readonly db: Db) {}
+  /** `previews`: read long values' previews, for a skeleton (the records it gives hold cut items). */
+  constructor(
+    private readonly db: Db,
+    private readonly options: { previews?: boolean } = {},
+  ) {}
 
   /**
    * The record a row holds. `slim` is for the run index: stream events left as SQL left
@@ -118,10 +140,13 @@ export class ContextReader {
   private value(id: number): { value: unknown; chars: number } {
     const known = this.values.get(id);
     if (known) return known;
-    const json = (this.valueOf ??= this.db.prepare('SELECT json FROM stored_values WHERE id = ?').pluck()).get(id) as
-      string | undefined;
-    if (json === undefined) throw new MissingContextError(`a stored value it refers to (${id}) is not in the file`);
+    const row = (this.valueOf ??= this.db.prepare(this.valueQuery())).get(id) as
+      { digest: Buffer; json: string } | undefined;
+    if (row === undefined) throw new MissingContextError(`a stored value it refers to (${id}) is not in the file`);
+    const { json } = row;
     const value = { value: JSON.parse(json) as unknown, chars: json.length };
+    if (typeof value.value === 'object' && value.value !== null)
+      digests.set(value.value, row.digest.toString('base64'));
     if (this.valueChars + json.length > VALUE_BUDGET) {
       this.values.clear();
       this.valueChars = 0;
@@ -129,6 +154,17 @@ export class ContextReader {
     this.values.set(id, value);
     this.valueChars += json.length;
     return value;
+  }
+
+  /**
+   * coalesce reads `json` only where there is no preview: SQLite evaluates its arguments in
+   * turn, and a row's column is read from its overflow pages only when it is evaluated.
+   */
+  private valueQuery(): string {
+    return this.options.previews && hasTable(this.db, 'value_previews')
+      ? `SELECT v.digest, coalesce(p.preview, v.json) AS json
+           FROM stored_values v LEFT JOIN value_previews p ON p.value_id = v.id WHERE v.id = ?`
+      : 'SELECT digest, json FROM stored_values WHERE id = ?';
   }
 
   /** `chars`: the JSON characters of the items this context appended to its base. */

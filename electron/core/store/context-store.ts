@@ -12,13 +12,22 @@
 //   then holds `[]` and `{}` in their place. NULL means the record holds them inline (an
 //   empty input, or a row the upgrade could not read).
 //
+// - value_previews holds, for a value with a string past TEXT_PREVIEW_CHARS, its item as the
+//   run's skeleton sends it (cutLongTexts: strings cut, `cut` computed from the whole), made
+//   once when the value is written. The skeleton reads it instead of the value
+//   (context-read.ts, previews mode): a run of 9,000 long tool outputs was read, parsed and
+//   hashed whole four times over to send 1,000 characters of each. A table of its own, not a
+//   column of stored_values: a column after `json` is read only by walking the value's
+//   overflow pages, which is the read it is there to save.
+//
 // Invariants: nodes and values are immutable and found by content, so derivation order does
 // not matter: an exchange derived before its parent finds no prefix and stores all its item
 // ids (never their text twice), and one derived again finds the node it made before. Nothing
 // here is deleted except by `loupe reindex`, which rebuilds it with the rest.
 import { createHash } from 'node:crypto';
+import { cutLongTexts, TEXT_PREVIEW_CHARS } from '../../../shared/api/run-skeleton.js';
 import type { ResponseRecord, TraceItem } from '../../../shared/trace/types.js';
-import type { Db } from './db.js';
+import { hasTable, type Db } from './db.js';
 
 // AUTOINCREMENT: an id is never given again, even after reindex empties the tables, so a
 // reader that kept what an id held (context-read.ts) can never be handed another's content.
@@ -35,7 +44,34 @@ export const CONTEXT_SCHEMA = `
   ALTER TABLE responses ADD COLUMN params_value INTEGER;
 `;
 
-export const CLEAR_CONTEXTS = 'DELETE FROM contexts; DELETE FROM stored_values;';
+/** Schema v7: previews of long values (an id is never given again, so a preview cannot outlive its value's meaning). */
+export const VALUE_PREVIEWS_SCHEMA = `
+  CREATE TABLE value_previews (value_id INTEGER PRIMARY KEY, preview TEXT NOT NULL);
+`;
+/** Before v7 makes it anew; and for tests that make a file as an older schema wrote it. */
+export const DROP_VALUE_PREVIEWS_SCHEMA = 'DROP TABLE IF EXISTS value_previews;';
+
+export const CLEAR_CONTEXTS = 'DELETE FROM contexts; DELETE FROM stored_values; DELETE FROM value_previews;';
+
+/**
+ * The preview of a stored value's JSON: the item cut as the skeleton cuts it, as JSON; null
+ * when nothing in it is cut (the value is its own preview) or it is not an item (params).
+ * Parsed from the stored text, so the cut's hash, fingerprint and tokens are those a reader
+ * of the whole value computes.
+ */
+export function valuePreview(json: string): string | null {
+  if (json.length <= TEXT_PREVIEW_CHARS) return null;
+  const value = JSON.parse(json) as unknown;
+  if (!isItem(value)) return null;
+  const cut = cutLongTexts(value);
+  return cut === value ? null : JSON.stringify(cut);
+}
+
+function isItem(value: unknown): value is TraceItem {
+  if (typeof value !== 'object' || value === null) return false;
+  const { type, raw } = value as Partial<TraceItem>;
+  return typeof type === 'string' && typeof raw === 'object' && raw !== null && !Array.isArray(raw);
+}
 
 /** A JSON value as stored: its text and digest. */
 export interface StoredValue {
@@ -88,11 +124,21 @@ export interface ContextWriter {
 export function contextWriter(db: Db): ContextWriter {
   const valueId = db.prepare('SELECT id FROM stored_values WHERE digest = ?').pluck();
   const insertValue = db.prepare('INSERT INTO stored_values (digest, json) VALUES (?, ?)');
+  // Absent while v5's upgrade runs (v7 makes the table, and the previews of what v5 stored).
+  const insertPreview = hasTable(db, 'value_previews')
+    ? db.prepare('INSERT INTO value_previews (value_id, preview) VALUES (?, ?)')
+    : null;
   const contextOf = db.prepare('SELECT id, length FROM contexts WHERE digest = ?');
   const insertContext = db.prepare('INSERT INTO contexts (digest, parent, length, appended) VALUES (?, ?, ?, ?)');
   const value = (v: StoredValue): number => {
-    const id = valueId.get(v.digest) as number | undefined;
-    return id ?? Number(insertValue.run(v.digest, v.json).lastInsertRowid);
+    const known = valueId.get(v.digest) as number | undefined;
+    if (known !== undefined) return known;
+    // Once per distinct value: a stateless run resends its long items every turn, and only
+    // the first write of each makes its preview.
+    const id = Number(insertValue.run(v.digest, v.json).lastInsertRowid);
+    const preview = insertPreview ? valuePreview(v.json) : null;
+    if (preview !== null) insertPreview!.run(id, preview);
+    return id;
   };
   return {
     value,

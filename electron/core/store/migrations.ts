@@ -8,8 +8,9 @@
 // - derived (responses, items, exchange_notes, agent_spans, search_*): a cache rebuilt from
 //   raw by `loupe reindex`. The run snapshot (run_*) is derived from those in turn.
 import type Database from 'better-sqlite3';
-import { CONTEXT_SCHEMA } from './context-store.js';
+import { CONTEXT_SCHEMA, DROP_VALUE_PREVIEWS_SCHEMA, VALUE_PREVIEWS_SCHEMA } from './context-store.js';
 import { storeContextsOnce } from './context-upgrade.js';
+import { storeValuePreviews } from './preview-upgrade.js';
 import { RUN_SNAPSHOT_SCHEMA } from './run-snapshot.js';
 import { buildRunSnapshot } from './run-snapshot-keeper.js';
 import { buildSearchIndex, SEARCH_MERGE_CONFIG, SEARCH_SCHEMA } from './search-index.js';
@@ -181,6 +182,15 @@ const migrations: Migration[] = [
     buildRunSnapshot(db);
     progress('summarizing the runs', total, total);
   },
+  // v7: previews of long values (context-store.ts value_previews, ADR 46), so a run's skeleton
+  // reads 1,000 characters of each long tool output instead of parsing and hashing it whole:
+  // a 3,000-turn run of 9,000 such outputs (1 GB) took 36-58 s to open. Reads each long
+  // value that a response's input reaches once. (No file at v6 has the table; one made from a
+  // newer file by a test, its version set back, may, and it is made anew.)
+  (db, progress) => {
+    db.exec(DROP_VALUE_PREVIEWS_SCHEMA + VALUE_PREVIEWS_SCHEMA);
+    storeValuePreviews(db, (done, total) => progress('keeping previews of long values', done, total));
+  },
 ];
 
 export const SCHEMA_VERSION = migrations.length;
@@ -211,7 +221,8 @@ export type UpgradeListener = (
  * Brings the database up to the current schema; refuses files from a newer Loupe.
  * `onUpgrade` hears of an existing recording being upgraded (not of a new file being set
  * up), before, during and after: v3 copies every recorded byte once (~17 s per GB here),
- * v4 reads every derived record once, v5 rewrites each, v6 threads them once.
+ * v4 reads every derived record once, v5 rewrites each, v6 threads them once, v7 reads
+ * each long input item once.
  */
 export function migrate(db: Database.Database, onUpgrade?: UpgradeListener): void {
   const current = db.pragma('user_version', { simple: true }) as number;
