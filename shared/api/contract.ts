@@ -117,6 +117,20 @@ export interface LoupeApi {
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
 }
 
+/**
+ * An API that can give an answer as its JSON, made where the answer is: the service's
+ * thread. A transport that sends JSON (the headless server) then neither copies the answer's
+ * objects to its own thread nor stringifies them there again: a long run's skeleton is tens
+ * of MB of objects, and `loupe serve` held it twice more, copied and as a string.
+ */
+export interface JsonAnswers {
+  invokeJson<C extends ChannelName>(channel: C, request: RequestOf<C>): Promise<Uint8Array>;
+}
+
+export function answersJson(api: LoupeApi): api is LoupeApi & JsonAnswers {
+  return typeof (api as Partial<JsonAnswers>).invokeJson === 'function';
+}
+
 /** The one implementation's shape: a handler per channel. Adapters dispatch through `invokeHandler`. */
 export type ApiHandlers = { [C in ChannelName]: (request: RequestOf<C>) => Promise<ResponseOf<C>> };
 

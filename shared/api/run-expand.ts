@@ -5,7 +5,7 @@
 // was, so the views see the same objects for the responses that did not change. The run's
 // Conversations calls and Agents SDK spans follow a delta the same way: those held, then the
 // ones sent (an older server sends them all, without `…From`, and they replace those held).
-import { callKey, spanKey } from './run-skeleton.js';
+import { callKey, paramsOfResponse, spanKey } from './run-skeleton.js';
 import type { RunDetail, RunGetRequest, RunRecords } from './types.js';
 import type { ResponseRecord, TraceItem } from '../trace/types.js';
 
@@ -37,7 +37,11 @@ export function expandRun(detail: RunDetail, held: RunRecords | null): RunRecord
     const { parent, items: appended } = r.request.input;
     const base: TraceItem[] = parent === null ? [] : responses[parent]!.request.input;
     const input = base.concat(appended.map((at) => items[at]!));
-    const request = { ...r.request, input, params: params[r.request.params]! };
+    const request = {
+      ...r.request,
+      input,
+      params: paramsOfResponse(params[r.request.params]!, r.request.previousResponseId),
+    };
     responses.push({ ...r, request });
     links.push(detail.links[i]!);
   }

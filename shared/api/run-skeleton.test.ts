@@ -38,6 +38,27 @@ describe('run skeleton', () => {
     expect(b.request.input[0]).toBe(a.request.input[0]);
   });
 
+  it("sends a chain's params once, each turn's previous_response_id put back in its place", () => {
+    const tools = [{ type: 'function', name: 'read_file', parameters: { type: 'object' } }];
+    const chained = run.responses.map((r, i) => {
+      const previous = i === 0 ? null : run.responses[i - 1]!.responseId;
+      const params =
+        previous === null ? { model: 'gpt-5', tools } : { model: 'gpt-5', previous_response_id: previous, tools };
+      return { ...r, request: { ...r.request, params, previousResponseId: previous } };
+    });
+    // One that names a response other than its own previous one keeps its params as they are.
+    const odd = chained[3]!;
+    chained[3] = {
+      ...odd,
+      request: { ...odd.request, params: { ...odd.request.params, previous_response_id: 'resp_other' } },
+    };
+    const skeleton = skeletonOf({ ...parts, responses: chained });
+    expect(skeleton.params).toHaveLength(3);
+    const expanded = expandRun(JSON.parse(JSON.stringify(skeleton)), null);
+    expect(expanded.responses).toEqual(chained);
+    expect(Object.keys(expanded.responses[5]!.request.params)).toEqual(['model', 'previous_response_id', 'tools']);
+  });
+
   it('gives the same skeleton after a truncate and the same records added again, found by identity or content', () => {
     const builder = new RunSkeletonBuilder(JSON.stringify);
     run.responses.forEach((r, i) => builder.add(r, run.links[i]!.parent));

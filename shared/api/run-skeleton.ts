@@ -120,7 +120,7 @@ export class RunSkeletonBuilder {
     const ref: InputRef = { parent, items: parent === null ? input : input.slice(this.inputs[parent]!.length) };
     const skeleton: ResponseSkeleton = {
       ...record,
-      request: { ...record.request, input: ref, params: this.params.indexOf(record.request.params) },
+      request: { ...record.request, input: ref, params: this.params.indexOf(sharedParams(record.request)) },
       output: record.output.map(cutLongTexts),
     };
     this.inputs.push(input);
@@ -138,6 +138,28 @@ export class RunSkeletonBuilder {
     this.before.length = index;
     this.responses.length = index;
   }
+}
+
+/**
+ * Marks, in a params object of the skeleton, the `previous_response_id` that the response's
+ * own `request.previousResponseId` holds. In a chain every turn names another response, so
+ * its params (the tools and instructions it sends, a few KB) were each distinct: a
+ * 3,000-turn chain sent 5.5 MB of params for one set of tools. JSON `true` is never an id.
+ */
+const OWN_PREVIOUS_ID = true;
+
+/** The params a response shares with the others of its chain: its previous response's id marked. */
+function sharedParams(request: ResponseRecord['request']): JsonObject {
+  const { params, previousResponseId } = request;
+  if (previousResponseId === null || params.previous_response_id !== previousResponseId) return params;
+  return { ...params, previous_response_id: OWN_PREVIOUS_ID };
+}
+
+/** A response's params whole again from the shared ones: its own previous response's id, in its place. */
+export function paramsOfResponse(shared: JsonObject, previousResponseId: string | null): JsonObject {
+  return shared.previous_response_id === OWN_PREVIOUS_ID && previousResponseId !== null
+    ? { ...shared, previous_response_id: previousResponseId }
+    : shared;
 }
 
 function startsWith(list: number[], prefix: number[]): boolean {

@@ -193,7 +193,11 @@ export interface InputRef {
 export interface ResponseSkeleton extends Omit<ResponseRecord, 'request' | 'output'> {
   request: Omit<ResponseRecord['request'], 'input' | 'params'> & {
     input: InputRef;
-    /** Index into `RunDetail.params`. */
+    /**
+     * Index into `RunDetail.params`, where a `previous_response_id` equal to this response's
+     * `previousResponseId` is `true`, so a chain's turns share one params object
+     * (run-skeleton.ts paramsOfResponse puts it back).
+     */
     params: number;
   };
   output: TraceItem[];

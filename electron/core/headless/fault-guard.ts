@@ -58,13 +58,15 @@ function faultAnswer(err: unknown, log: Log): { status: number; error: ApiErrorB
   return { status: HTTP_STATUS[error.code], error };
 }
 
+export const JSON_HEADERS = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+} as const;
+
 export function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
   const json = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
-  });
+  res.writeHead(status, JSON_HEADERS);
   res.end(json);
 }
 

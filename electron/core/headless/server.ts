@@ -8,9 +8,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { EVENTS, isChannel, type LoupeApi } from '../../../shared/api/contract.js';
+import { answersJson, EVENTS, isChannel, type LoupeApi } from '../../../shared/api/contract.js';
 import { ApiError } from '../../../shared/api/errors.js';
-import { guardRequest, guardUpgrade, refuseUpgrade, sendJson } from './fault-guard.js';
+import { guardRequest, guardUpgrade, JSON_HEADERS, refuseUpgrade, sendJson } from './fault-guard.js';
 import { check, cookieName, newToken } from './guard.js';
 import { readTarget } from './request-target.js';
 import { defaultRendererDir, notBuiltPage, pageHeaders, serveStatic } from './static-files.js';
@@ -147,9 +147,20 @@ async function handleApi(
   } catch {
     throw new ApiError('bad_request', 'the body is not valid JSON');
   }
-  const result = await api.invoke(channel, request as never);
-  sendJson(res, 200, { result });
+  if (!answersJson(api)) return sendJson(res, 200, { result: await api.invoke(channel, request as never) });
+  const result = await api.invokeJson(channel, request as never);
+  res.writeHead(200, {
+    ...JSON_HEADERS,
+    'content-length': result.byteLength + RESULT_OPEN.length + RESULT_CLOSE.length,
+  });
+  res.write(RESULT_OPEN);
+  res.write(result);
+  res.end(RESULT_CLOSE);
 }
+
+// `{"result": …}` around an answer that came as JSON.
+const RESULT_OPEN = Buffer.from('{"result":');
+const RESULT_CLOSE = Buffer.from('}');
 
 function readBody(req: http.IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -49,6 +49,11 @@ describe('the API service in a worker thread', () => {
     const run = await service.invoke('runs.get', { runId: live.runs[0]!.id });
     expect(run.responses).toHaveLength(1);
     expect(run.responses[0]!.status).toBe('completed');
+    // The same answer as JSON made in the service's thread, its buffer moved here.
+    const json = await service.invokeJson('runs.get', { runId: live.runs[0]!.id });
+    expect(json).toBeInstanceOf(Uint8Array);
+    expect(JSON.parse(new TextDecoder().decode(json))).toEqual(JSON.parse(JSON.stringify(run)));
+    await expect(service.invokeJson('runs.get', { runId: 'no-such-run' })).rejects.toMatchObject({ code: 'not_found' });
     await eventually(() => (updates.length > 0 ? true : undefined));
   });
 

@@ -12,6 +12,7 @@ import type {
   ChannelName,
   EventName,
   EventPayload,
+  JsonAnswers,
   LoupeApi,
   RequestOf,
   ResponseOf,
@@ -30,7 +31,7 @@ import type {
 } from './service-worker.js';
 
 /** What holders of a service use: the API, and a way to stop it. */
-export interface ServiceHandle extends LoupeApi {
+export interface ServiceHandle extends LoupeApi, JsonAnswers {
   close(): Promise<void>;
 }
 
@@ -126,6 +127,11 @@ class ServiceThread implements ServiceHandle {
     // Whatever the core recorded before this call goes first, so the answer includes it.
     this.flush();
     return this.remote.invoke(channel, request) as Promise<ResponseOf<C>>;
+  }
+
+  invokeJson<C extends ChannelName>(channel: C, request: RequestOf<C>): Promise<Uint8Array> {
+    this.flush();
+    return this.remote.invokeJson(channel, request);
   }
 
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void {

@@ -8,7 +8,7 @@ import type { ForkCreateRequest, ForkInfo } from '../../../shared/api/types.js';
 import type { CoreEvents } from '../core.js';
 import { openDb } from '../store/db.js';
 import type { RecorderHealth } from '../store/recorder.js';
-import { connectApi, exposeApi, notifyApi, type ApiPort } from '../threads/api-port.js';
+import { connectApi, exposeApi, notifyApi, transfer, type ApiPort } from '../threads/api-port.js';
 import { serveInWorker } from '../threads/thread.js';
 import { createService } from './service.js';
 import type { ServiceCore } from './service-core.js';
@@ -37,6 +37,8 @@ export interface CoreEventBatch {
 export interface ServiceThread {
   started(): void;
   invoke(channel: ChannelName, request: unknown): Promise<unknown>;
+  /** The answer's JSON as UTF-8, its buffer moved to the caller (JsonAnswers). */
+  invokeJson(channel: ChannelName, request: unknown): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -91,6 +93,11 @@ export function serve(port: ApiPort, data: ServiceThreadData): void {
       if (batch.resumed) events.emit('recording.resumed', batch.health);
     },
     invoke: (channel, request) => service.invoke(channel, request as never),
+    async invokeJson(channel, request) {
+      // TextEncoder's array owns its buffer (a small Buffer shares Node's pool), so it can move.
+      const bytes = new TextEncoder().encode(JSON.stringify(await service.invoke(channel, request as never)));
+      return transfer(bytes, [bytes.buffer]);
+    },
     subscribe(event) {
       if (forwarded.has(event)) return;
       forwarded.add(event);

@@ -5,7 +5,7 @@
 // made again). `notifyApi` makes one-way calls, for events: nothing answers them. Messages on
 // a port are handled in order, so an event posted before a call reaches the other side first.
 //
-// Arguments are cloned; an argument marked with `transfer(value, buffers)` moves its buffers
+// Arguments and answers are cloned; one marked with `transfer(value, buffers)` moves its buffers
 // instead (Comlink's idea, without its proxies of functions). `close()`, where an API has
 // one, is its last call: once it is answered the port closes, and the other side sees it.
 import type { MessagePort, Transferable, Worker } from 'node:worker_threads';
@@ -32,7 +32,7 @@ type Reply = { reply: number; value?: unknown; error?: WireError };
 const transfers = new WeakMap<object, readonly Transferable[]>();
 const links = new WeakMap<object, PendingCalls>();
 
-/** Marks an argument whose buffers move to the other thread instead of being copied. */
+/** Marks an argument or an answer whose buffers move to the other thread instead of being copied. */
 export function transfer<T extends object>(value: T, buffers: readonly Transferable[]): T {
   transfers.set(value, buffers);
   return value;
@@ -49,7 +49,7 @@ export function exposeApi<Api extends object>(port: ApiPort, impl: Api | Promise
     if (msg.id === undefined) return void (target ? run(target) : ready.then(run));
     const { id, call } = msg;
     const answer = (reply: Omit<Reply, 'reply'>) => {
-      port.postMessage({ reply: id, ...reply });
+      port.postMessage({ reply: id, ...reply }, transfersOf(reply.value));
       if (call === 'close' && 'close' in port) port.close();
     };
     let result: unknown;
@@ -112,8 +112,11 @@ function onMessage(port: ApiPort, listener: (msg: Call | Reply) => void): void {
 }
 
 function post(port: ApiPort, msg: Call): void {
-  const list = msg.args.flatMap((arg) => (typeof arg === 'object' && arg !== null ? (transfers.get(arg) ?? []) : []));
-  port.postMessage(msg, list);
+  port.postMessage(msg, msg.args.flatMap(transfersOf));
+}
+
+function transfersOf(value: unknown): readonly Transferable[] {
+  return typeof value === 'object' && value !== null ? (transfers.get(value) ?? []) : [];
 }
 
 function toWire(err: unknown): WireError {
