@@ -168,10 +168,17 @@ async function openOne(
       }
       const tasks = await page.evaluate<Array<{ start: number; ms: number }>>('window.__longTasks');
       for (const t of tasks) if (t.start >= started) longestOpenTaskMs = Math.max(longestOpenTaskMs, t.ms);
+      // Each named after the page's last mark before it (controller.ts), which says the stage it was in.
+      const marks = await page.evaluate<Array<{ name: string; t: number }>>(
+        `performance.getEntriesByType('mark').map((m) => ({ name: m.name.replace('loupe:', ''), t: m.startTime }))`,
+      );
       roundTasks.push(
         tasks
           .filter((t) => t.start >= started && t.ms > LONG_TASK_GOAL_MS / 2)
-          .map((t) => `${(t.start - started).toFixed(0)}+${t.ms.toFixed(0)}`)
+          .map((t) => {
+            const after = marks.filter((m) => m.t <= t.start).pop()?.name ?? 'click';
+            return `${(t.start - started).toFixed(0)}+${t.ms.toFixed(0)} (${after})`;
+          })
           .join(' '),
       );
       nodes = await page.$$eval('[data-node-type]', (els) => els.length);
