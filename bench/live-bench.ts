@@ -8,13 +8,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { chromium } from 'playwright-core';
-import { LONG_TASK_GOAL_MS, OBSERVE_LONG_TASKS, startServe } from './open-bench.js';
+import { launchChromium, LONG_TASK_GOAL_MS, OBSERVE_LONG_TASKS, startServe } from './open-bench.js';
 import { statelessAgent } from './stateless-bench.js';
 
 export const LIVE_BYTES_GOAL = 2;
-
-const CHROMIUM = process.env.LOUPE_CHROMIUM ?? '/usr/bin/chromium';
 
 export interface LiveBenchReport {
   turns: number;
@@ -37,12 +34,7 @@ export async function liveBench(
   const file = path.join(dir, 'live.loupe');
   const serve = await startServe(file, upstream);
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-live-bench-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    viewport: { width: 1440, height: 900 },
-  });
+  const context = await launchChromium(profile);
   try {
     const page = await context.newPage();
     await page.addInitScript(OBSERVE_LONG_TASKS);

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const OPEN_GOAL = 2;
 export const LONG_TASK_GOAL_MS = 200;
@@ -31,6 +31,8 @@ export interface OpenFigures {
   /** The longest main-thread task of the page while opening (any round) and while replaying. */
   longestOpenTaskMs: number;
   longestReplayTaskMs: number;
+  /** Per round, the tasks over half the goal while opening: "ms from the click+length". */
+  roundTasks: string[];
   /** Peak RSS of the serve process and its children while opening, MB. */
   servePeakRssMb: number;
   /** Bytes of the run as `runs.get` sent it (the last round). */
@@ -63,13 +65,23 @@ const OBSERVE_PAINT = `new MutationObserver((_, o) => {
   requestAnimationFrame(() => requestAnimationFrame(() => (window.__paintedAt = performance.now())));
 }).observe(document, { subtree: true, childList: true });`;
 /** Steps through the run by item (→) from its start, 80 steps, each to its commit. */
-const REPLAY = `(async () => {
+export const REPLAY = `(async () => {
   window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Home' }));
   for (let i = 0; i < 80; i++) {
     window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight' }));
     await new Promise((r) => requestAnimationFrame(() => r(null)));
   }
 })()`;
+
+/** Chromium as the benches run it (the brief's flags), on a profile directory of its own. */
+export function launchChromium(profileDir: string, viewport = { width: 1440, height: 900 }): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    viewport,
+  });
+}
 
 export async function openBench(
   files: Array<{ turns: number; kind: string; file: string }>,
@@ -78,18 +90,13 @@ export async function openBench(
 ): Promise<OpenBenchReport> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: apt-get install -y chromium`);
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-open-bench-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    viewport: { width: 1440, height: 900 },
-  });
+  const context = await launchChromium(profile);
   try {
     const runs: OpenFigures[] = [];
     for (const { turns, kind, file } of files) {
       const figures = { ...(await openOne(context.newPage.bind(context), file, upstream, turns)), kind };
       log(
-        `open ${turns} turns ${kind}: ${figures.openMs.map((m) => m.toFixed(0)).join(', ')} ms, longest task ${figures.longestOpenTaskMs.toFixed(0)} ms (replay ${figures.longestReplayTaskMs.toFixed(0)} ms), serve peak ${figures.servePeakRssMb.toFixed(0)} MB, payload ${(figures.payloadBytes / 1e6).toFixed(2)} MB, ${figures.nodes} nodes drawn`,
+        `open ${turns} turns ${kind}: ${figures.openMs.map((m) => m.toFixed(0)).join(', ')} ms, longest task ${figures.longestOpenTaskMs.toFixed(0)} ms (replay ${figures.longestReplayTaskMs.toFixed(0)} ms), serve peak ${figures.servePeakRssMb.toFixed(0)} MB, payload ${(figures.payloadBytes / 1e6).toFixed(2)} MB, ${figures.nodes} nodes drawn; tasks over ${LONG_TASK_GOAL_MS / 2} ms per round: ${figures.roundTasks.map((t) => t || 'none').join(' | ')}`,
       );
       runs.push(figures);
     }
@@ -133,6 +140,8 @@ async function openOne(
     let longestOpenTaskMs = 0;
     let peak = 0;
     let nodes = 0;
+    /** Per round, the tasks over half the goal: ms from the click + their length. */
+    const roundTasks: string[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       await page.goto(serve.ui);
       await page.waitForSelector('[data-run-id]', { timeout: 60_000 });
@@ -149,11 +158,29 @@ async function openOne(
         );
         const painted = await page.evaluate<number>('window.__paintedAt');
         openMs.push(painted - started);
+        // The open goes on after the first paint: the whole view, in steps, then its metrics.
+        // Its long tasks count too.
+        await page.waitForFunction(() => performance.getEntriesByName('loupe:metrics-built').length > 0, undefined, {
+          timeout: 120_000,
+        });
       } finally {
         sampler.stop();
       }
       const tasks = await page.evaluate<Array<{ start: number; ms: number }>>('window.__longTasks');
       for (const t of tasks) if (t.start >= started) longestOpenTaskMs = Math.max(longestOpenTaskMs, t.ms);
+      // Each named after the page's last mark before it (controller.ts), which says the stage it was in.
+      const marks = await page.evaluate<Array<{ name: string; t: number }>>(
+        `performance.getEntriesByType('mark').map((m) => ({ name: m.name.replace('loupe:', ''), t: m.startTime }))`,
+      );
+      roundTasks.push(
+        tasks
+          .filter((t) => t.start >= started && t.ms > LONG_TASK_GOAL_MS / 2)
+          .map((t) => {
+            const after = marks.filter((m) => m.t <= t.start).pop()?.name ?? 'click';
+            return `${(t.start - started).toFixed(0)}+${t.ms.toFixed(0)} (${after})`;
+          })
+          .join(' '),
+      );
       nodes = await page.$$eval('[data-node-type]', (els) => els.length);
     }
     const before = await page.evaluate<number>('performance.now()');
@@ -167,6 +194,7 @@ async function openOne(
       openMedianMs: sorted[Math.floor(sorted.length / 2)]!,
       longestOpenTaskMs,
       longestReplayTaskMs,
+      roundTasks,
       servePeakRssMb: peak,
       payloadBytes,
       nodes,

@@ -3,6 +3,8 @@
 import type { LoupeApi } from '../../shared/api/contract.js';
 import { bridgeClient, type ApiClient } from './api-client.js';
 import { HttpApiClient, type SocketCtor } from './http-client.js';
+import { parseJsonSteps } from '../../shared/json-steps.js';
+import { runStepsApart } from '../lib/next-task.js';
 
 declare global {
   interface Window {
@@ -22,5 +24,6 @@ export function createApiClient(win: Window & typeof globalThis = window): ApiCl
     token,
     fetch: (input, init) => win.fetch(input, init),
     WebSocket: win.WebSocket as unknown as SocketCtor,
+    parseText: (text) => runStepsApart(parseJsonSteps(text)),
   });
 }

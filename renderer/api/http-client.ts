@@ -9,6 +9,7 @@ import type { ApiClient, ConnectionStatus } from './api-client.js';
 export interface FetchResponseLike {
   status: number;
   json(): Promise<unknown>;
+  text?(): Promise<string>;
 }
 export type FetchLike = (
   url: string,
@@ -30,6 +31,11 @@ export interface HttpClientOptions {
   token: string;
   fetch: FetchLike;
   WebSocket: SocketCtor;
+  /**
+   * Parses a body read as text, where the response can be read so: the page parses in steps
+   * (a 3,000-turn run's answer is tens of MB, and JSON.parse of it one task of 150-250 ms).
+   */
+  parseText?: (text: string) => Promise<unknown>;
   /** First reconnect delay; doubles up to maxReconnectMs. */
   reconnectMs?: number;
   maxReconnectMs?: number;
@@ -80,7 +86,8 @@ export class HttpApiClient implements ApiClient {
     }
     let body: unknown;
     try {
-      body = await res.json();
+      const { parseText } = this.options;
+      body = parseText && res.text ? await parseText(await res.text()) : await res.json();
     } catch {
       throw new ApiError(
         res.status === 401 ? 'unauthorized' : 'internal',

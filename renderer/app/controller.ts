@@ -16,7 +16,7 @@ import {
 } from '../../shared/api/run-expand.js';
 import type { RunDetail, RunRecords } from '../../shared/api/types.js';
 import { firstScreen, runViewSteps, viewMetricsSteps, type RunView } from '../model/run-view.js';
-import { flowOfSteps } from '../graph/to-flow.js';
+import { canvasSteps } from '../graph/canvas-steps.js';
 import { afterPaint, nextTask, runStepsApart } from '../lib/next-task.js';
 import { useAppStore } from '../state/app-store.js';
 import { formatLink, parseLink, type DeepLink } from '../state/deep-link.js';
@@ -323,6 +323,7 @@ export class Controller {
         if (metrics) return;
         await nextTask();
         useRunStore.getState().metricsBuilt(built, await runStepsApart(viewMetricsSteps(view, records)));
+        performance.mark('loupe:metrics-built');
       })
       .catch((err) => {
         useRunStore.getState().failed(runId, message(err));
@@ -339,7 +340,8 @@ export class Controller {
 
   /** Shows a view, its flow for the canvas cut in a task of its own before the render's. */
   private async show(records: RunRecords, view: RunView): Promise<void> {
-    await runStepsApart(flowOfSteps(view));
+    // The flow, and the index its window is picked by, before the render reads them.
+    await runStepsApart(canvasSteps(view));
     await nextTask();
     useRunStore.getState().loaded(records, view);
     performance.mark(view.firstScreen ? 'loupe:first-screen-shown' : 'loupe:view-shown');

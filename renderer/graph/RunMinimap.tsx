@@ -8,12 +8,9 @@ import { shallow } from 'zustand/shallow';
 import type { GraphGroup } from '../../shared/trace/graph/types.js';
 import type { ViewLayout } from '../model/run-view.js';
 import { REACH } from './fit-view.js';
-import { kindStyle } from './kind-style.js';
+import { minimapPaths } from './minimap-paths.js';
 import { mapWindow, type Rect } from './minimap-window.js';
 
-/** Folded cards and failures' reasons on the map. */
-const CARD = '#a1a1aa';
-const FAILED = '#ef4444';
 /** Width of the track that stands for the whole run, px. */
 const TRACK = 6;
 
@@ -31,7 +28,7 @@ export function RunMinimap({ nodes, layout, groups }: { nodes: Node[]; layout: V
   // While a drag is on, the window holds still: else it would slide away under the pointer.
   const [held, setHeld] = useState<ReturnType<typeof mapWindow> | null>(null);
   const map = held ?? mapWindow(run, seen);
-  const paths = useMemo(() => nodePaths(nodes), [nodes]);
+  const paths = useMemo(() => minimapPaths(nodes), [nodes]);
   const inView = responsesIn(layout, groups, seen.y, seen.y + seen.height);
   const svg = useRef<SVGSVGElement>(null);
   if (pane.width === 0) return null;
@@ -120,27 +117,6 @@ export function RunMinimap({ nodes, layout, groups }: { nodes: Node[]; layout: V
       </div>
     </Panel>
   );
-}
-
-/** The drawn nodes as one path of rects per colour (frames and lanes left out: they are behind the nodes). */
-function nodePaths(nodes: Node[]): Array<[string, string]> {
-  const byColor = new Map<string, string[]>();
-  for (const n of nodes) {
-    if ((n.handles?.length ?? 0) === 0) continue;
-    const color =
-      n.type === 'fanCalls'
-        ? kindStyle('tool_call').color
-        : n.type === 'fanOutputs'
-          ? kindStyle('tool_output').color
-          : n.type === 'responseFailure'
-            ? FAILED
-            : n.type?.endsWith('Group')
-              ? CARD
-              : kindStyle(n.type ?? '').color;
-    const list = byColor.get(color) ?? byColor.set(color, []).get(color)!;
-    list.push(`M${n.position.x} ${n.position.y}h${n.width}v${n.height}h${-n.width!}z`);
-  }
-  return [...byColor].map(([color, parts]) => [color, parts.join('')]);
 }
 
 /** `#12–#18 of 300`: the responses with a frame between the canvas ys `top` and `bottom`. */

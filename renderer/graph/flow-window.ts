@@ -5,7 +5,10 @@
 // viewport, snapped so that panning within it and zooming by less than a step hand React
 // Flow the same arrays: it moves only when the viewport nears its edge.
 import type { Flow } from './to-flow.js';
+import { BAND, type Spatial } from './flow-buckets.js';
 import type { Rect } from './minimap-window.js';
+
+export { spatial } from './flow-buckets.js';
 
 /** React Flow's transform: [x, y, zoom]. */
 export type Transform = readonly [number, number, number];
@@ -38,19 +41,6 @@ export function flowWindow(transform: Transform, pane: { width: number; height: 
   };
 }
 
-interface Spatial {
-  flow: Flow;
-  /** Index in flow.nodes by id. */
-  index: Map<string, number>;
-}
-
-/** Builds once per flow what picking a window reads. */
-export function spatial(flow: Flow): Spatial {
-  const index = new Map<string, number>();
-  flow.nodes.forEach((n, i) => index.set(n.id, i));
-  return { flow, index };
-}
-
 const overlaps = (a: Rect, x: number, y: number, width: number, height: number) =>
   x < a.x + a.width && x + width > a.x && y < a.y + a.height && y + height > a.y;
 
@@ -58,46 +48,38 @@ const overlaps = (a: Rect, x: number, y: number, width: number, height: number) 
  * The nodes and edges of `flow` that a window shows: every node overlapping it, every edge
  * whose box (its ends and bends) overlaps it, and the ends of those edges (React Flow draws
  * an edge only between nodes it holds). Node and edge objects are the flow's own, in its
- * order, so React Flow keeps what it held of them. Linear in the run, with no allocation
- * per node: well under a millisecond for thousands of nodes.
+ * order, so React Flow keeps what it held of them. It reads the bands the window covers
+ * (flow-buckets.ts) and one byte per node and edge of the run.
  */
 export function inWindow(s: Spatial, w: Rect): Flow {
   const { nodes, edges } = s.flow;
   const keep = new Uint8Array(nodes.length);
-  for (let i = 0; i < nodes.length; i++) {
-    const n = nodes[i]!;
-    if (overlaps(w, n.position.x, n.position.y, n.width ?? 0, n.height ?? 0)) keep[i] = 1;
-  }
+  const from = Math.max(0, Math.floor(w.y / BAND) - s.first);
+  const to = Math.floor((w.y + w.height) / BAND) - s.first;
+  for (let b = from; b <= to && b < s.nodeBands.length; b++)
+    for (const i of s.nodeBands[b] ?? []) {
+      const n = nodes[i]!;
+      if (overlaps(w, n.position.x, n.position.y, n.width ?? 0, n.height ?? 0)) keep[i] = 1;
+    }
+  // An edge is filed in every band its box crosses: taken once, in the flow's order.
+  const takeEdge = new Uint8Array(edges.length);
+  const consider = (i: number) => {
+    const box = s.edgeBox;
+    if (takeEdge[i] || s.edgeEnds[2 * i]! < 0 || s.edgeEnds[2 * i + 1]! < 0) return;
+    const x0 = box[4 * i]!;
+    const y0 = box[4 * i + 1]!;
+    if (overlaps(w, x0, y0, box[4 * i + 2]! - x0, box[4 * i + 3]! - y0)) takeEdge[i] = 1;
+  };
+  for (let b = from; b <= to && b < s.edgeBands.length; b++) for (const i of s.edgeBands[b] ?? []) consider(i);
+  for (const i of s.wide) consider(i);
   const keptEdges: Flow['edges'] = [];
-  for (const e of edges) {
-    const a = s.index.get(e.source);
-    const b = s.index.get(e.target);
-    if (a === undefined || b === undefined) continue;
-    if (!(keep[a] && keep[b]) && !edgeOverlaps(w, nodes[a]!, nodes[b]!, e.data?.route)) continue;
-    keep[a] = 1;
-    keep[b] = 1;
-    keptEdges.push(e);
+  for (let i = 0; i < edges.length; i++) {
+    if (!takeEdge[i]) continue;
+    keep[s.edgeEnds[2 * i]!] = 1;
+    keep[s.edgeEnds[2 * i + 1]!] = 1;
+    keptEdges.push(edges[i]!);
   }
   const keptNodes: Flow['nodes'] = [];
   for (let i = 0; i < nodes.length; i++) if (keep[i]) keptNodes.push(nodes[i]!);
   return { nodes: keptNodes, edges: keptEdges };
-}
-
-function edgeOverlaps(
-  w: Rect,
-  a: Flow['nodes'][number],
-  b: Flow['nodes'][number],
-  route: ReadonlyArray<{ x: number; y: number }> | undefined,
-): boolean {
-  let x0 = Math.min(a.position.x, b.position.x);
-  let y0 = Math.min(a.position.y, b.position.y);
-  let x1 = Math.max(a.position.x + (a.width ?? 0), b.position.x + (b.width ?? 0));
-  let y1 = Math.max(a.position.y + (a.height ?? 0), b.position.y + (b.height ?? 0));
-  for (const p of route ?? []) {
-    x0 = Math.min(x0, p.x);
-    y0 = Math.min(y0, p.y);
-    x1 = Math.max(x1, p.x);
-    y1 = Math.max(y1, p.y);
-  }
-  return overlaps(w, x0, y0, x1 - x0, y1 - y0);
 }

@@ -70,6 +70,9 @@ export function toFlow(
   return runSteps(toFlowSteps(view, layout, folds));
 }
 
+/** How many groups and nodes are drawn between yields: a 3,000-turn run has 3,000 frames and 21,000 nodes. */
+const GROUPS_PER_STEP = 500;
+const NODES_PER_STEP = 2_000;
 /** How many edges are drawn between yields. */
 const EDGES_PER_STEP = 1_000;
 
@@ -107,7 +110,9 @@ function* toFlowSteps(view: RunView, layout: ViewLayout, folds: Folds = {}): Ste
     for (const id of group.members) rep.set(id, group.id);
     nodes.push(itemNode(group.id, 'compactionGroup', box, { appear, folded: true }));
   }
-  for (const group of graph.groups) {
+  for (let g = 0; g < graph.groups.length; g++) {
+    if (g % GROUPS_PER_STEP === GROUPS_PER_STEP - 1) yield;
+    const group = graph.groups[g]!;
     if (group.kind === 'response') {
       const appear = replay.responseStartAt[group.response] ?? 0;
       // One frame per lane the response reached (in the order its items reached them, as
@@ -172,7 +177,9 @@ function* toFlowSteps(view: RunView, layout: ViewLayout, folds: Folds = {}): Ste
   }
   yield;
   // Groups first so they paint below; items in causal order.
-  for (const node of graph.nodes) {
+  for (let k = 0; k < graph.nodes.length; k++) {
+    if (k % NODES_PER_STEP === NODES_PER_STEP - 1) yield;
+    const node = graph.nodes[k]!;
     const box = layout.nodes[node.id];
     const appear = appearOf(node.id);
     if (!box || !Number.isFinite(appear) || rep.has(node.id)) continue;
@@ -182,7 +189,9 @@ function* toFlowSteps(view: RunView, layout: ViewLayout, folds: Folds = {}): Ste
   const edges: Flow['edges'] = [];
   const seen = new Set<string>();
   const hidden = bandEdges(view, layout);
+  yield;
   const behind = skipsOver(nodes);
+  yield;
   const boxOf = new Map<string, Box>();
   for (const n of nodes)
     if ((n.handles?.length ?? 0) > 0)
@@ -227,7 +236,8 @@ function* toFlowSteps(view: RunView, layout: ViewLayout, folds: Folds = {}): Ste
     } else push(e.kind, source, target, appear);
   }
   for (const r of reasons) if (r.from !== null) push('next', rep.get(r.from) ?? r.from, r.id, r.appear);
-  return { nodes, edges: withoutRedundantDetours(edges, skipping) };
+  yield;
+  return { nodes, edges: yield* withoutRedundantDetours(edges, skipping) };
 }
 
 /**
@@ -235,23 +245,38 @@ function* toFlowSteps(view: RunView, layout: ViewLayout, folds: Folds = {}): Ste
  * picture does not already say when two other edges join its ends through one node (a call,
  * its output, the next answer): it is left out. The others keep their routes round the nodes.
  */
-function withoutRedundantDetours(edges: Flow['edges'], skipping: ReadonlySet<string>): Flow['edges'] {
+function* withoutRedundantDetours(edges: Flow['edges'], skipping: ReadonlySet<string>): Steps<Flow['edges']> {
   if (skipping.size === 0) return edges;
   const out = new Map<string, Set<string>>();
   const into = new Map<string, Set<string>>();
-  for (const e of edges) {
+  for (let i = 0; i < edges.length; i++) {
+    if (i % (4 * EDGES_PER_STEP) === 4 * EDGES_PER_STEP - 1) yield;
+    const e = edges[i]!;
     if (skipping.has(e.id)) continue;
     (out.get(e.source) ?? out.set(e.source, new Set()).get(e.source)!).add(e.target);
     (into.get(e.target) ?? into.set(e.target, new Set()).get(e.target)!).add(e.source);
   }
-  return edges.filter((e) => {
-    if (!skipping.has(e.id)) return true;
-    const from = out.get(e.source);
-    const to = into.get(e.target);
-    if (!from || !to) return true;
-    for (const mid of from) if (to.has(mid)) return false;
-    return true;
-  });
+  yield;
+  const kept: Flow['edges'] = [];
+  for (let i = 0; i < edges.length; i++) {
+    if (i % (4 * EDGES_PER_STEP) === 4 * EDGES_PER_STEP - 1) yield;
+    const e = edges[i]!;
+    if (!skipping.has(e.id) || !joinedThroughOne(e, out, into)) kept.push(e);
+  }
+  return kept;
+}
+
+/** Whether two edges not left out join the edge's ends through one node. */
+function joinedThroughOne(
+  e: Flow['edges'][number],
+  out: ReadonlyMap<string, Set<string>>,
+  into: ReadonlyMap<string, Set<string>>,
+): boolean {
+  const from = out.get(e.source);
+  const to = into.get(e.target);
+  if (!from || !to) return false;
+  for (const mid of from) if (to.has(mid)) return true;
+  return false;
 }
 
 /**

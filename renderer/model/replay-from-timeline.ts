@@ -6,10 +6,19 @@
 import type { GraphNode } from '../../shared/trace/graph/types.js';
 import type { Timeline } from '../../shared/trace/timeline/timeline.js';
 import type { ReplayModel, ReplayStep } from './replay-model.js';
+import { runSteps, type Steps } from '../../shared/steps.js';
 
 const MAX_SUBSTEPS = 12;
 
 export function replayFromTimeline(timeline: Timeline, nodes: Record<string, GraphNode>): ReplayModel {
+  return runSteps(replayFromTimelineSteps(timeline, nodes));
+}
+
+/** Timeline steps taken between yields. */
+const STEPS_PER_STEP = 5_000;
+
+/** replayFromTimeline, yielding every STEPS_PER_STEP timeline steps. */
+export function* replayFromTimelineSteps(timeline: Timeline, nodes: Record<string, GraphNode>): Steps<ReplayModel> {
   const m: ReplayModel = {
     steps: [],
     appearAt: {},
@@ -27,7 +36,9 @@ export function replayFromTimeline(timeline: Timeline, nodes: Record<string, Gra
     m.doneAt[id] ??= Infinity;
   };
 
-  for (const step of timeline.steps) {
+  for (let at = 0; at < timeline.steps.length; at++) {
+    if (at % STEPS_PER_STEP === STEPS_PER_STEP - 1) yield;
+    const step = timeline.steps[at]!;
     switch (step.kind) {
       case 'client':
         push({

@@ -5,14 +5,14 @@
 import type { RunRecords } from '../../shared/api/types.js';
 import { buildRunGraphSteps } from '../../shared/trace/graph/graph.js';
 import type { GraphGroup, GraphNode, RunGraph } from '../../shared/trace/graph/types.js';
-import { layoutRun, type Frame, type RunLayout } from '../../shared/trace/layout/layout.js';
+import { LAYOUT_NODES_PER_STEP, layoutRunSteps, type Frame, type RunLayout } from '../../shared/trace/layout/layout.js';
 import type { RouteGrid } from '../../shared/trace/layout/routes.js';
 import { runMetricsSteps, type RunMetrics } from '../../shared/trace/metrics/run.js';
 import { runSteps, type Steps } from '../../shared/steps.js';
 import type { Run } from '../../shared/trace/thread/thread.js';
-import { buildTimeline } from '../../shared/trace/timeline/timeline.js';
+import { buildTimelineSteps } from '../../shared/trace/timeline/timeline.js';
 import { GAP_X, GAP_Y, GROUP_HEAD, GROUP_PAD, NODE_H, NODE_W, type Box } from './geometry.js';
-import { replayFromTimeline } from './replay-from-timeline.js';
+import { replayFromTimelineSteps } from './replay-from-timeline.js';
 import type { ReplayModel } from './replay-model.js';
 
 export interface RunView {
@@ -80,14 +80,23 @@ export function* runViewSteps(detail: RunRecords): Steps<RunView> {
   };
   // The run's Agents SDK spans give its agent lanes, handoffs and agents-as-tools, as in the export.
   const graph = yield* buildRunGraphSteps(run, detail.agentSpans);
+  // Tens of thousands of keys into one object take tens of milliseconds: in steps too.
   const nodeById: Record<string, GraphNode> = {};
-  for (const n of graph.nodes) nodeById[n.id] = n;
+  for (let i = 0; i < graph.nodes.length; i++) {
+    if (i % LAYOUT_NODES_PER_STEP === LAYOUT_NODES_PER_STEP - 1) yield;
+    nodeById[graph.nodes[i]!.id] = graph.nodes[i]!;
+  }
   const groupById: Record<string, GraphGroup> = {};
-  for (const g of graph.groups) groupById[g.id] = g;
+  for (let i = 0; i < graph.groups.length; i++) {
+    if (i % LAYOUT_NODES_PER_STEP === LAYOUT_NODES_PER_STEP - 1) yield;
+    groupById[graph.groups[i]!.id] = graph.groups[i]!;
+  }
   yield;
-  const layout = viewLayout(graph);
+  const layout = yield* viewLayoutSteps(graph);
   yield;
-  const replay = replayFromTimeline(buildTimeline(run, graph), nodeById);
+  const timeline = yield* buildTimelineSteps(run, graph);
+  yield;
+  const replay = yield* replayFromTimelineSteps(timeline, nodeById);
   return { runId: run.id, run, graph, nodeById, groupById, layout, replay, metrics: null };
 }
 
@@ -125,7 +134,12 @@ export interface Folds {
  * The canvas positions of a run, with the given fan groups flipped and responses, lanes and compaction windows folded.
  */
 export function viewLayout(graph: RunGraph, folds: Folds = {}): ViewLayout {
-  const layout = layoutRun(graph, {
+  return runSteps(viewLayoutSteps(graph, folds));
+}
+
+/** viewLayout, yielding inside the layout and between its passes over groups and frames. */
+export function* viewLayoutSteps(graph: RunGraph, folds: Folds = {}): Steps<ViewLayout> {
+  const layout = yield* layoutRunSteps(graph, {
     nodeWidth: NODE_W,
     nodeHeight: NODE_H,
     gapX: GAP_X,
@@ -135,8 +149,11 @@ export function viewLayout(graph: RunGraph, folds: Folds = {}): ViewLayout {
     ...folds,
   });
   // Group frames carry a title line above their members.
+  yield;
   const groups: Record<string, Box> = {};
+  let done = 0;
   for (const [id, b] of Object.entries(layout.groups)) {
+    if (++done % LAYOUT_NODES_PER_STEP === 0) yield;
     // Lanes and compaction windows enclose response frames, so they reach a little further;
     // a folded window is a card in its items' cell, as large as a folded frame.
     const head = id.startsWith('agent:') ? GROUP_HEAD + 18 : GROUP_HEAD;
@@ -147,9 +164,12 @@ export function viewLayout(graph: RunGraph, folds: Folds = {}): ViewLayout {
         : 0;
     groups[id] = { x: b.x - pad, y: b.y - head - pad, width: b.width + 2 * pad, height: b.height + head + 2 * pad };
   }
+  yield;
   const frames: Record<string, Frame[]> = {};
-  for (const [id, list] of Object.entries(layout.frames))
+  for (const [id, list] of Object.entries(layout.frames)) {
+    if (++done % LAYOUT_NODES_PER_STEP === 0) yield;
     frames[id] = list.map((b) => ({ ...b, y: b.y - GROUP_HEAD, height: b.height + GROUP_HEAD }));
+  }
   return {
     nodes: layout.nodes,
     groups,

@@ -8,7 +8,7 @@
 import { agentLanes, type AgentLanes } from '../thread/agent-lanes.js';
 import { AgentEdges } from './agents.js';
 import { Frontiers } from './frontier.js';
-import { groupsOf, programFanId } from './groups.js';
+import { groupsOfSteps, programFanId } from './groups.js';
 import { NodeIdentity } from './identity.js';
 import { isCall, isCallOutput, nodeKind } from './kinds.js';
 import { itemLabel, type LabelContext } from './labels.js';
@@ -34,11 +34,13 @@ export function* buildRunGraphSteps(run: Run, spans: readonly AgentSpan[] = []):
     b.response(run.responses[i]!, i, run.links[i]?.parent ?? null);
     if (i % RESPONSES_PER_STEP === RESPONSES_PER_STEP - 1) yield;
   }
+  yield;
+  const groups = yield* groupsOfSteps(run, b.nodes, b.responses, b.compactions, b.laneNames.agentOf);
   return {
     runId: run.id,
     nodes: b.nodes,
     edges: b.edges,
-    groups: groupsOf(run, b.nodes, b.responses, b.compactions, b.laneNames.agentOf),
+    groups,
     lanes: b.lanes,
     responses: b.responses,
   };

@@ -10,6 +10,7 @@ import type { RunGraph } from '../graph/types.js';
 import { estimateTokens } from '../item-text.js';
 import type { Run } from '../thread/thread.js';
 import type { ApiKind } from '../types.js';
+import { runSteps, type Steps } from '../../steps.js';
 
 /** The shortest prompt the API caches (OpenAI prompt caching: 1,024 tokens). */
 export const CACHE_MIN_TOKENS = 1_024;
@@ -34,6 +35,14 @@ export interface ResentInput {
 
 /** Token counts of items are estimates (~4 characters a token); the API reports none per item. */
 export function resentInput(run: Run, graph: RunGraph): ResentInput {
+  return runSteps(resentInputSteps(run, graph));
+}
+
+/** Responses read between yields: a token estimate of every item sent is tens of milliseconds at 3,000 responses. */
+const RESPONSES_PER_STEP = 250;
+
+/** resentInput, yielding every RESPONSES_PER_STEP responses. */
+export function* resentInputSteps(run: Run, graph: RunGraph): Steps<ResentInput> {
   const firstSeen = new Map(graph.nodes.map((n) => [n.id, n.response]));
   const out: ResentInput = {
     requests: 0,
@@ -50,9 +59,11 @@ export function resentInput(run: Run, graph: RunGraph): ResentInput {
   const apis = new Set<ApiKind>();
   /** Per response: the tokens of its input, for a child that resends all of it. */
   const sentTokens: number[] = [];
-  run.responses.forEach((record, i) => {
+  for (let i = 0; i < run.responses.length; i++) {
+    if (i % RESPONSES_PER_STEP === RESPONSES_PER_STEP - 1) yield;
+    const record = run.responses[i]!;
     sentTokens[i] = 0;
-    if (record.api === 'conversations') return; // items written to a conversation are stored, not resent
+    if (record.api === 'conversations') continue; // items written to a conversation are stored, not resent
     const ids = graph.responses[i]?.input ?? [];
     const input = record.request.input;
     // A parent's whole input resent as the very same items (a run expanded from its
@@ -83,18 +94,18 @@ export function resentInput(run: Run, graph: RunGraph): ResentInput {
         out.minimalTokens += tokens;
       }
     });
-    if (resentHere === 0) return;
+    if (resentHere === 0) continue;
     out.requests++;
     out.resentItems += resentHere;
     out.resentTokens += resentTokensHere;
     apis.add(record.api);
     const u = record.usage;
-    if (u === null) return;
+    if (u === null) continue;
     out.billed.input += u.inputTokens;
     out.billed.cached += u.cachedTokens;
     if (u.inputTokens >= CACHE_MIN_TOKENS)
       out.uncachedTokens += Math.max(0, Math.min(resentTokensHere, u.inputTokens) - u.cachedTokens);
-  });
+  }
   out.apis = [...apis].sort();
   return out;
 }

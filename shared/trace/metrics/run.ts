@@ -6,7 +6,7 @@ import type { RunGraph } from '../graph/types.js';
 import { splitTime, type Interval } from './intervals.js';
 import { findings } from './findings.js';
 import { missedParallelismSteps } from './parallel.js';
-import { resentInput } from './resent.js';
+import { resentInputSteps } from './resent.js';
 import { responseMetrics } from './response.js';
 import type { RunMetrics, RunTime } from './types.js';
 import type { PriceTable } from './prices.js';
@@ -31,9 +31,10 @@ export function* runMetricsSteps(run: Run, graph: RunGraph, prices: PriceTable):
     if (m.costUsd !== null) costUsd += m.costUsd;
     else if (m.tokens !== null) unpriced.add(m.model ?? 'unknown model');
   }
+  yield;
   const { time, gaps } = runTime(run, graph);
   yield;
-  const resent = resentInput(run, graph);
+  const resent = yield* resentInputSteps(run, graph);
   yield;
   const metrics: RunMetrics = {
     runId: run.id,
