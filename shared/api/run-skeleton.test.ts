@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { normalizeExchange } from '../trace/normalize/normalize.js';
 import { statelessTurns } from '../trace/testing/scenarios-wide.js';
 import { threadRuns } from '../trace/thread/thread.js';
-import type { ResponseRecord, TraceItem } from '../trace/types.js';
+import type { JsonObject, ResponseRecord, TraceItem } from '../trace/types.js';
 import { DeltaMismatchError, expandRun } from './run-expand.js';
 import {
   CUT_PREVIEW_CHARS,
@@ -40,9 +40,9 @@ describe('run skeleton', () => {
 
   it("sends a chain's params once, each turn's previous_response_id put back in its place", () => {
     const tools = [{ type: 'function', name: 'read_file', parameters: { type: 'object' } }];
-    const chained = run.responses.map((r, i) => {
+    const chained = run.responses.map((r, i): ResponseRecord => {
       const previous = i === 0 ? null : run.responses[i - 1]!.responseId;
-      const params =
+      const params: JsonObject =
         previous === null ? { model: 'gpt-5', tools } : { model: 'gpt-5', previous_response_id: previous, tools };
       return { ...r, request: { ...r.request, params, previousResponseId: previous } };
     });
