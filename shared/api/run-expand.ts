@@ -5,7 +5,7 @@
 // was, so the views see the same objects for the responses that did not change. The run's
 // Conversations calls and Agents SDK spans follow a delta the same way: those held, then the
 // ones sent (an older server sends them all, without `…From`, and they replace those held).
-import { callKey, paramsOfResponse, spanKey } from './run-skeleton.js';
+import { callKey, eventOfTuple, paramsOfResponse, spanKey } from './run-skeleton.js';
 import type { RunDetail, RunGetRequest, RunRecords } from './types.js';
 import type { ResponseRecord, TraceItem } from '../trace/types.js';
 
@@ -42,7 +42,7 @@ export function expandRun(detail: RunDetail, held: RunRecords | null): RunRecord
       input,
       params: paramsOfResponse(params[r.request.params]!, r.request.previousResponseId),
     };
-    responses.push({ ...r, request });
+    responses.push({ ...r, request, events: r.events.map(eventOfTuple) });
     links.push(detail.links[i]!);
   }
   return {

@@ -34,6 +34,10 @@ describe('run skeleton', () => {
     );
     const expanded = expandRun(JSON.parse(JSON.stringify(skeleton)), null);
     expect(expanded.responses).toEqual(run.responses);
+    // Stream events go as tuples, and come back with the fields they had, no more.
+    const events = run.responses.flatMap((r) => r.events);
+    expect(events.some((e) => e.chars !== undefined) && events.some((e) => e.outputIndex === undefined)).toBe(true);
+    expect(skeleton.responses.flatMap((r) => r.events).every(Array.isArray)).toBe(true);
     const [a, b] = expanded.responses.slice(-2) as [ResponseRecord, ResponseRecord];
     expect(b.request.input[0]).toBe(a.request.input[0]);
   });

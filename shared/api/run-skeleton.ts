@@ -9,10 +9,10 @@
 // record held in memory carries copies). Indexes go to contents in order of first
 // appearance, so the same responses give the same skeleton whichever way they were found;
 // that is what lets a delta (`truncate`, then `add`) apply to a skeleton sent before.
-import type { InputRef, ResponseSkeleton, RunDetail, RunRecords } from './types.js';
+import type { EventTuple, InputRef, ResponseSkeleton, RunDetail, RunRecords } from './types.js';
 import { estimateTokens, itemFingerprint } from '../trace/item-text.js';
 import { canonicalJson, hash } from '../trace/node-id.js';
-import type { AgentSpan, Json, JsonObject, ResponseRecord, TraceItem } from '../trace/types.js';
+import type { AgentSpan, Json, JsonObject, ResponseRecord, StreamEventSummary, TraceItem } from '../trace/types.js';
 
 /**
  * Strings longer than this are cut in the skeleton (tool outputs, message texts, encrypted
@@ -122,6 +122,7 @@ export class RunSkeletonBuilder {
       ...record,
       request: { ...record.request, input: ref, params: this.params.indexOf(sharedParams(record.request)) },
       output: record.output.map(cutLongTexts),
+      events: record.events.map(eventTuple),
     };
     this.inputs.push(input);
     this.responses.push(skeleton);
@@ -138,6 +139,20 @@ export class RunSkeletonBuilder {
     this.before.length = index;
     this.responses.length = index;
   }
+}
+
+function eventTuple(e: StreamEventSummary): EventTuple {
+  if (e.chars !== undefined) return [e.type, e.tUs, e.sequenceNumber, e.outputIndex ?? null, e.chars];
+  if (e.outputIndex !== undefined) return [e.type, e.tUs, e.sequenceNumber, e.outputIndex];
+  return [e.type, e.tUs, e.sequenceNumber];
+}
+
+/** A stream event summary again from its tuple (eventTuple), with only the fields it had. */
+export function eventOfTuple(t: EventTuple): StreamEventSummary {
+  const e: StreamEventSummary = { type: t[0], tUs: t[1], sequenceNumber: t[2] };
+  if (t[3] !== undefined && t[3] !== null) e.outputIndex = t[3];
+  if (t[4] !== undefined) e.chars = t[4];
+  return e;
 }
 
 /**

@@ -190,7 +190,18 @@ export interface InputRef {
 }
 
 /** A response as a run's skeleton carries it: its input a reference, its params an index, long texts cut. */
-export interface ResponseSkeleton extends Omit<ResponseRecord, 'request' | 'output'> {
+/**
+ * A stream event summary as the skeleton sends it: [type, tUs, sequenceNumber, outputIndex
+ * (null when absent and chars follows), chars], trailing absent fields left out. A streamed
+ * response has tens of them, and as objects their keys were a third of a 3,000-turn chain's
+ * answer besides its texts (8.3 MB of 27).
+ */
+export type EventTuple =
+  | [type: string, tUs: number, sequenceNumber: number | null]
+  | [type: string, tUs: number, sequenceNumber: number | null, outputIndex: number]
+  | [type: string, tUs: number, sequenceNumber: number | null, outputIndex: number | null, chars: number];
+
+export interface ResponseSkeleton extends Omit<ResponseRecord, 'request' | 'output' | 'events'> {
   request: Omit<ResponseRecord['request'], 'input' | 'params'> & {
     input: InputRef;
     /**
@@ -201,6 +212,7 @@ export interface ResponseSkeleton extends Omit<ResponseRecord, 'request' | 'outp
     params: number;
   };
   output: TraceItem[];
+  events: EventTuple[];
 }
 
 /**
