@@ -114,7 +114,8 @@ export function attributeRun(run: Run, graph: RunGraph, counter: ContextCounter,
       at += tokens;
       const key = p.node ?? `${p.part}:${p.tool ?? ''}:${p.text ?? ''}`;
       const resent = seen.has(key);
-      here.add(key);
+      // Only what is new here: a chain's contexts hold millions of parts in all, nearly all seen.
+      if (!resent) here.add(key);
       const { source, tool, subagent } = classify(p, nodes, agent);
       bySource.add(subagent === null ? source : `results of ${subagent}`, tokens, c, resent);
       if (tool !== null) byTool.add(tool, tokens, c, resent);
