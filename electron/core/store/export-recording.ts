@@ -72,7 +72,7 @@ export async function exportRecording(
   }
   const context = format === 'otlp' ? null : await contextOptions();
   const cut = new CutRecords(context?.count ? await wholeTextCounter() : null);
-  const { runs, spansByRun, inFlight } = await exportRuns(db, damage, cut);
+  const { runs, spansByRun, inFlight } = await exportRuns(db, damage, cut, pace);
   const origins = loadForkOrigins(db);
   const withOrigin = (out: ExportRun, label: string | null): ExportRun => {
     const origin = originOfLabel(origins, label);
