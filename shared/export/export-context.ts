@@ -126,8 +126,9 @@ export function exportAttribution(
   graph: RunGraph,
   counter: ContextCounter,
   prices: PriceTable,
+  between?: () => void,
 ): ExportAttribution {
-  const a = attributeRun(run, graph, counter, prices);
+  const a = attributeRun(run, graph, counter, prices, between);
   const row = (r: PaidRow): ExportPaidRow => ({
     tokens: Math.round(r.tokens),
     cost: r.cost,

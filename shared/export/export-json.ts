@@ -100,6 +100,8 @@ export interface ExportOptions {
   count?: TokenCounter;
   /** The whole texts' tokens of a run held cut (cut-records.ts); without it a cut item counts as its preview. */
   cutTokens?: CutTokens;
+  /** Called between pieces of work done before the first response is written (the edge's heap pacer). */
+  between?: () => void;
 }
 
 const NO_PRICES: PriceTable = { models: {} };
@@ -142,7 +144,7 @@ export function exportRunParts(
     label: run.label,
     responses: [],
     graph: graph ? graph(run, spans) : exportGraph(runGraph),
-    attribution: exportAttribution(run, runGraph, counter, options.prices ?? NO_PRICES),
+    attribution: exportAttribution(run, runGraph, counter, options.prices ?? NO_PRICES, options.between),
   };
   if (spans.length > 0) out.agent_spans = spans.map(exportSpan);
   const response = (i: number, context: ExportResponseContext): ExportResponse => {

@@ -79,7 +79,11 @@ export async function exportRecording(
     return origin ? { ...out, forked_from: origin } : out;
   };
   const writeRun = async ({ run }: ExportedRun, context: JsonExportOptions) => {
-    const parts = exportRunParts(run, undefined, spansByRun.get(run.id), { ...context, cutTokens: cut.cutTokens });
+    const parts = exportRunParts(run, undefined, spansByRun.get(run.id), {
+      ...context,
+      cutTokens: cut.cutTokens,
+      between: pace,
+    });
     const frame = frameAround(withOrigin(parts.run, run.label), parts.run.responses);
     await out.write(frame.head);
     let first = true;
