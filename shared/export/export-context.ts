@@ -72,9 +72,10 @@ export interface StreamedContext {
 }
 
 /**
- * exportContext as text, a part at a time: a chain's n contexts hold n²/2 parts in all (31
- * M for 3,000 turns of three calls), each the same part as the context before carried, so
- * each part's text is made once per size and cache state, and every context after reuses it.
+ * exportContext as text, a part at a time: a chain's contexts hold parts by the square of
+ * its turns (31 M for the bench's 3,000 turns of three calls), each the same part as the
+ * context before carried, so each part's text is made once per size and cache state, and
+ * every context after reuses it.
  */
 export function streamedContext(counter: ContextCounter, index: number, texts: PartTexts): StreamedContext {
   const { parts, sizes, cachedTokens, reported } = counter.sized(index);
