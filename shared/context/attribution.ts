@@ -75,7 +75,17 @@ class Rows {
   }
 }
 
-export function attributeRun(run: Run, graph: RunGraph, counter: ContextCounter, prices: PriceTable): RunAttribution {
+/**
+ * `between` is called after each response's context (an export paces its heap there: a long
+ * chain's contexts are arrays of tens of thousands of parts, each garbage once summed).
+ */
+export function attributeRun(
+  run: Run,
+  graph: RunGraph,
+  counter: ContextCounter,
+  prices: PriceTable,
+  between: () => void = () => undefined,
+): RunAttribution {
   const bySource = new Rows();
   const byTool = new Rows();
   const byAgent = new Rows();
@@ -114,7 +124,8 @@ export function attributeRun(run: Run, graph: RunGraph, counter: ContextCounter,
       at += tokens;
       const key = p.node ?? `${p.part}:${p.tool ?? ''}:${p.text ?? ''}`;
       const resent = seen.has(key);
-      here.add(key);
+      // Only what is new here: a chain's contexts hold millions of parts in all, nearly all seen.
+      if (!resent) here.add(key);
       const { source, tool, subagent } = classify(p, nodes, agent);
       bySource.add(subagent === null ? source : `results of ${subagent}`, tokens, c, resent);
       if (tool !== null) byTool.add(tool, tokens, c, resent);
@@ -127,6 +138,7 @@ export function attributeRun(run: Run, graph: RunGraph, counter: ContextCounter,
       byAgent.add(agent, overhead, c, false);
     }
     for (const k of here) seen.add(k);
+    between();
     inputTokens += u.inputTokens;
     const total = priced(0, u.inputTokens);
     cost = cost === null || total === null ? null : cost + total;

@@ -19,6 +19,13 @@ import { ContextResolver } from './resolve-context.js';
 /** Tokens in a text, or null while it is not counted yet. */
 export type TokenCounter = (text: string) => number | null;
 
+/**
+ * The tokens of a cut item's whole text (run-skeleton.ts cutLongTexts), counted by whoever
+ * read it whole (an export, shared/export/cut-records.ts); undefined when not known, and the
+ * item's preview is counted instead (as the renderer's context view does).
+ */
+export type CutTokens = (item: TraceItem) => number | undefined;
+
 export type CountMethod = 'tokenizer' | 'billed' | 'unknown';
 
 export interface CountedPart extends ContextPart {
@@ -64,6 +71,7 @@ export class ContextCounter {
     private readonly graph: RunGraph,
     private readonly count: TokenCounter,
     resolver?: ContextResolver,
+    private readonly cutTokens?: CutTokens,
   ) {
     this.resolver = resolver ?? new ContextResolver(run, graph);
   }
@@ -98,6 +106,26 @@ export class ContextCounter {
   }
 
   /**
+   * Response `index`'s parts and their sizes, without the counted parts `tokens` makes of
+   * them: an export writes every context of a chain, millions of parts in all.
+   */
+  sized(index: number): {
+    parts: readonly ContextPart[];
+    sizes: Measure[];
+    cachedTokens: number | null;
+    reported: number | null;
+  } {
+    const parts = this.resolver.context(index).parts;
+    const usage = this.run.responses[index]!.usage;
+    return {
+      parts,
+      sizes: this.measureAll(parts),
+      cachedTokens: usage?.cachedTokens ?? null,
+      reported: usage?.inputTokens ?? null,
+    };
+  }
+
+  /**
    * Each part's size in a context (reasoning of an earlier turn is dropped); the sizes are shared, the array is new.
    */
   measureAll(parts: readonly ContextPart[]): Measure[] {
@@ -128,15 +156,25 @@ export class ContextCounter {
     }
     const known = this.itemTokens.get(p.item);
     if (known !== undefined) return { tokens: known, counted: 'tokenizer' };
-    const text = itemText(p.item);
-    if (text === null) {
-      const n = this.reasoning(p.node);
-      return { tokens: n, counted: n === null ? 'unknown' : 'billed' };
+    const n = this.textTokens(p.item);
+    if (n === undefined) {
+      const billed = this.reasoning(p.node);
+      return { tokens: billed, counted: billed === null ? 'unknown' : 'billed' };
     }
-    const n = this.count(text);
     if (n === null) return { tokens: null, counted: 'tokenizer' };
     this.itemTokens.set(p.item, n + FRAME_TOKENS);
     return { tokens: n + FRAME_TOKENS, counted: 'tokenizer' };
+  }
+
+  /**
+   * Tokens of an item's text without its frame: null while not counted, undefined for an item
+   * with no text to count (encrypted reasoning). A cut item's whole text, when known, counts.
+   */
+  private textTokens(item: TraceItem): number | null | undefined {
+    const whole = item.cut === undefined ? undefined : this.cutTokens?.(item);
+    if (whole !== undefined) return whole;
+    const text = itemText(item);
+    return text === null ? undefined : this.count(text);
   }
 
   /** An encrypted reasoning item: its share of the reasoning tokens its response was billed for. */
@@ -188,9 +226,8 @@ export class ContextCounter {
     let rest = 0;
     for (const item of record.output) {
       if (item.type === 'compaction') continue;
-      const text = itemText(item);
-      const c = text === null ? null : this.count(text);
-      rest += c === null ? 0 : c + FRAME_TOKENS;
+      const c = this.textTokens(item);
+      rest += c === null || c === undefined ? 0 : c + FRAME_TOKENS;
     }
     return Math.max(0, record.usage.outputTokens - rest);
   }
@@ -219,12 +256,17 @@ export interface Measure {
 /** How many counted contexts are kept (the inspector shows one and compares it with the one before). */
 const MEMO_SIZE = 16;
 
+/** A part ending at token `end` lies wholly inside the prefix `cached_tokens` covered. */
+export function whollyCached(end: number, cachedTokens: number | null): boolean {
+  return cachedTokens !== null && cachedTokens > 0 && end <= cachedTokens;
+}
+
 function place(parts: readonly ContextPart[], sizes: Measure[], cachedTokens: number | null): CountedPart[] {
   let start = 0;
   return parts.map((p, k) => {
     const m = sizes[k]!;
     const end = start + (m.tokens ?? 0);
-    const cached = cachedTokens !== null && cachedTokens > 0 && end <= cachedTokens;
+    const cached = whollyCached(end, cachedTokens);
     const partlyCached = cachedTokens !== null && !cached && start < cachedTokens;
     const out: CountedPart = { ...p, tokens: m.tokens, counted: m.counted, start, cached, partlyCached };
     start = end;

@@ -5,12 +5,14 @@ import { buildRunGraph } from '../trace/graph/graph.js';
 import type { EdgeKind, RunGraph } from '../trace/graph/types.js';
 import type { Run } from '../trace/thread/thread.js';
 import type { AgentSpan } from '../trace/types.js';
-import type { TokenCounter } from '../context/context-tokens.js';
+import type { CutTokens, TokenCounter } from '../context/context-tokens.js';
 import type { PriceTable } from '../trace/metrics/prices.js';
 import {
   contextCounter,
   exportAttribution,
   exportContext,
+  PartTexts,
+  streamedContext,
   type ExportAttribution,
   type ExportResponseContext,
 } from './export-context.js';
@@ -96,6 +98,10 @@ export function exportGraph(graph: RunGraph): ExportRun['graph'] {
 export interface ExportOptions {
   prices?: PriceTable;
   count?: TokenCounter;
+  /** The whole texts' tokens of a run held cut (cut-records.ts); without it a cut item counts as its preview. */
+  cutTokens?: CutTokens;
+  /** Called between pieces of work done before the first response is written (the edge's heap pacer). */
+  between?: () => void;
 }
 
 const NO_PRICES: PriceTable = { models: {} };
@@ -112,6 +118,11 @@ export type ExportResponse = ExportRun['responses'][number];
 export interface ExportRunParts {
   run: ExportRun;
   responses(): Iterable<ExportResponse>;
+  /**
+   * The responses as a writer streams them: each with its `context` list empty (the list
+   * itself, for frameAround), and the JSON text of each of its parts to write in it.
+   */
+  streamed(): Iterable<{ response: ExportResponse; context: Iterable<string> }>;
 }
 
 /**
@@ -127,33 +138,42 @@ export function exportRunParts(
   // An item's agent is its own (multi-agent beta), else the Agents SDK agent whose response it is.
   const { agentOf } = agentLanes(run.responses, spans);
   const runGraph = buildRunGraph(run, spans);
-  const counter = contextCounter(run, runGraph, options.count ?? UNCOUNTED);
+  const counter = contextCounter(run, runGraph, options.count ?? UNCOUNTED, options.cutTokens);
   const out: ExportRun = {
     id: run.id,
     label: run.label,
     responses: [],
     graph: graph ? graph(run, spans) : exportGraph(runGraph),
-    attribution: exportAttribution(run, runGraph, counter, options.prices ?? NO_PRICES),
+    attribution: exportAttribution(run, runGraph, counter, options.prices ?? NO_PRICES, options.between),
   };
   if (spans.length > 0) out.agent_spans = spans.map(exportSpan);
+  const response = (i: number, context: ExportResponseContext): ExportResponse => {
+    const r = run.responses[i]!;
+    return {
+      id: r.responseId,
+      model: r.model,
+      status: r.status,
+      items: r.output.map((item) => ({
+        id: item.id,
+        type: item.type,
+        call_id: item.callId,
+        agent: item.agent ?? agentOf.get(r.responseId) ?? null,
+      })),
+      ...(r.status === 'unreadable' && r.error ? { error: r.error.message } : {}),
+      ...context,
+    };
+  };
   function* responses(): Iterable<ExportResponse> {
-    for (const [i, r] of run.responses.entries()) {
-      yield {
-        id: r.responseId,
-        model: r.model,
-        status: r.status,
-        items: r.output.map((item) => ({
-          id: item.id,
-          type: item.type,
-          call_id: item.callId,
-          agent: item.agent ?? agentOf.get(r.responseId) ?? null,
-        })),
-        ...(r.status === 'unreadable' && r.error ? { error: r.error.message } : {}),
-        ...exportContext(counter, i),
-      };
+    for (let i = 0; i < run.responses.length; i++) yield response(i, exportContext(counter, i));
+  }
+  function* streamed(): Iterable<{ response: ExportResponse; context: Iterable<string> }> {
+    const texts = new PartTexts();
+    for (let i = 0; i < run.responses.length; i++) {
+      const context = streamedContext(counter, i, texts);
+      yield { response: response(i, context.fields), context: context.parts() };
     }
   }
-  return { run: out, responses };
+  return { run: out, responses, streamed };
 }
 
 /** The run's export whole. */

@@ -37,6 +37,11 @@ export interface GenAiSpanOptions {
   agentSpans?: readonly AgentSpan[];
   /** Put message content in `gen_ai.input.messages` / `gen_ai.output.messages`. Off by default. */
   content?: boolean;
+  /**
+   * The record whole, for its messages, when the run holds records cut (an export of a long
+   * run, cut-records.ts): read when its span is made, one at a time.
+   */
+  whole?: (record: ResponseRecord, index: number) => ResponseRecord;
 }
 
 const PROVIDER = 'openai';
@@ -115,14 +120,14 @@ export function* eachRunSpan(run: Run, options: GenAiSpanOptions): Generator<Gen
   const spanOfResponse = new Map<string, string>();
   for (const r of run.responses) spanOfResponse.set(r.responseId, responseSpanId(recordingId, r));
   const toolCalls = new Map<string, { item: TraceItem; response: ResponseRecord }>();
-  for (const r of run.responses) {
+  for (const [i, r] of run.responses.entries()) {
     yield chatSpan(
       r,
       traceId,
       agentParents.get(r.responseId) ?? rootId,
       spanOfResponse,
       recordingId,
-      options.content === true,
+      options.content === true ? (options.whole?.(r, i) ?? r) : null,
     );
     for (const item of r.request.input) {
       const call = item.callId === null ? undefined : toolCalls.get(item.callId);
@@ -153,7 +158,8 @@ function chatSpan(
   parentSpanId: string,
   spanOfResponse: ReadonlyMap<string, string>,
   recordingId: string,
-  content: boolean,
+  /** The record whole, when its messages are wanted. */
+  content: ResponseRecord | null,
 ): GenAiSpan {
   const [start, end] = responseTimes(r);
   const model = requestModel(r);
@@ -186,7 +192,7 @@ function chatSpan(
       'loupe.response.status': r.status,
       'loupe.exchange_id': r.exchangeId,
       'loupe.output.item_types': r.output.map((i) => i.type).join(','),
-      ...(content ? genAiMessages(r) : {}),
+      ...(content ? genAiMessages(content) : {}),
     }),
     error: failed(r) ? (r.error?.message ?? r.status) : null,
     // A previous_response_id hop: linked to the response it continues (threading puts

@@ -2,7 +2,7 @@
 // genai-spans.ts, so a recording can be sent to Jaeger, Tempo or any OTLP collector.
 import type { Run } from '../trace/thread/thread.js';
 import type { AgentSpan } from '../trace/types.js';
-import { eachRunSpan, type GenAiSpan, type SpanAttributeValue } from './genai-spans.js';
+import { eachRunSpan, type GenAiSpan, type GenAiSpanOptions, type SpanAttributeValue } from './genai-spans.js';
 
 type AnyValue = { stringValue: string } | { intValue: string } | { doubleValue: number } | { boolValue: boolean };
 interface Attribute {
@@ -60,12 +60,20 @@ export function otlpFrame<S>(spans: S[], version: string) {
   };
 }
 
-/** Each span of a run in the OTLP/JSON shape, one at a time (with content, a span holds its whole context). */
-export function* otlpRunSpans(run: Run, options: OtlpOptions): Iterable<ReturnType<typeof otlpSpan>> {
+/**
+ * Each span of a run in the OTLP/JSON shape, one at a time (with content, a span holds its
+ * request's input and its output whole; `whole` reads them for a run held cut).
+ */
+export function* otlpRunSpans(
+  run: Run,
+  options: OtlpOptions,
+  whole?: GenAiSpanOptions['whole'],
+): Iterable<ReturnType<typeof otlpSpan>> {
   const spans = eachRunSpan(run, {
     recordingId: options.recordingId,
     agentSpans: options.agentSpans?.get(run.id),
     content: options.content,
+    whole,
   });
   for (const span of spans) yield otlpSpan(span);
 }

@@ -13,19 +13,19 @@ import {
   type ExportOptions as JsonExportOptions,
   type ExportRun,
 } from '../../../shared/export/export-json.js';
-import { batchedWriter, frameAround, writeElements } from '../../../shared/export/json-frame.js';
+import { CutRecords } from '../../../shared/export/cut-records.js';
+import { batchedWriter, frameAround, writeElements, type JsonFrame } from '../../../shared/export/json-frame.js';
 import { loadForkOrigins, originOfLabel } from '../fork/fork-store.js';
 import { harEntry, harLog, type HarUnreadable } from '../../../shared/export/har.js';
 import { otlpFrame, otlpRunSpans } from '../../../shared/export/otlp.js';
 import { loadPriceTable } from '../trace/price-table.js';
-import type { Run } from '../../../shared/trace/thread/thread.js';
 import type { Db } from './db.js';
 import { heapPacer } from './heap-pacer.js';
 import { isCorruption } from './integrity-check.js';
 import { exchangeIds, loadRawExchange } from './raw-read.js';
 import { readRecordingId } from './recording-id.js';
 import { ReadDamage } from './read-damage.js';
-import { exportRuns } from './export-runs.js';
+import { exportRuns, type ExportedRun } from './export-runs.js';
 
 export const EXPORT_FORMATS = ['json', 'jsonl', 'har', 'otlp'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -70,22 +70,33 @@ export async function exportRecording(
     await out.flush();
     return { damage, inFlight: [] };
   }
-  const { runs, spansByRun, inFlight } = await exportRuns(db, damage);
+  const context = format === 'otlp' ? null : await contextOptions();
+  const cut = new CutRecords(context?.count ? await wholeTextCounter() : null);
+  const { runs, spansByRun, inFlight } = await exportRuns(db, damage, cut, pace);
   const origins = loadForkOrigins(db);
   const withOrigin = (out: ExportRun, label: string | null): ExportRun => {
     const origin = originOfLabel(origins, label);
     return origin ? { ...out, forked_from: origin } : out;
   };
-  const writeRun = async (run: Run, context: JsonExportOptions) => {
-    const parts = exportRunParts(run, undefined, spansByRun.get(run.id), context);
+  const writeRun = async ({ run }: ExportedRun, context: JsonExportOptions) => {
+    const parts = exportRunParts(run, undefined, spansByRun.get(run.id), {
+      ...context,
+      cutTokens: cut.cutTokens,
+      between: pace,
+    });
     const frame = frameAround(withOrigin(parts.run, run.label), parts.run.responses);
     await out.write(frame.head);
-    await writeElements(parts.responses(), out.write);
+    let first = true;
+    for (const { response, context: texts } of parts.streamed()) {
+      const around = frameAround(response, response.context);
+      await out.write(first ? around.head : `,${around.head}`);
+      first = false;
+      await writeJoined(texts, around, out.write);
+    }
     await out.write(frame.tail);
   };
   switch (format) {
     case 'json': {
-      const context = await contextOptions();
       const list: never[] = [];
       const frame = frameAround({ runs: list } satisfies ExportDocument, list);
       await out.write(frame.head);
@@ -93,15 +104,14 @@ export async function exportRecording(
       for (const run of runs) {
         if (!first) await out.write(',');
         first = false;
-        await writeRun(run, context);
+        await writeRun(run, context!);
       }
       await out.write(`${frame.tail}\n`);
       break;
     }
     case 'jsonl': {
-      const context = await contextOptions();
       for (const run of runs) {
-        await writeRun(run, context);
+        await writeRun(run, context!);
         await out.write('\n');
       }
       break;
@@ -118,7 +128,7 @@ export async function exportRecording(
       await out.write(frame.head);
       await writeElements(
         (function* () {
-          for (const run of runs) yield* otlpRunSpans(run, otlp);
+          for (const { run, whole } of runs) yield* otlpRunSpans(run, otlp, (_r, i) => whole(i));
         })(),
         out.write,
       );
@@ -128,6 +138,33 @@ export async function exportRecording(
   }
   await out.flush();
   return { damage, inFlight };
+}
+
+/**
+ * A context's parts between its frame's head and tail, commas between, joined into pieces of
+ * about 64 K characters: a long chain's contexts are millions of parts of 150 characters, too
+ * many to await one at a time.
+ */
+async function writeJoined(texts: Iterable<string>, frame: JsonFrame, write: (text: string) => Promise<void>) {
+  let held: string[] = [];
+  let length = 0;
+  let first = true;
+  for (const text of texts) {
+    held.push(first ? text : `,${text}`);
+    first = false;
+    length += text.length + 1;
+    if (length < 1 << 16) continue;
+    await write(held.join(''));
+    held = [];
+    length = 0;
+  }
+  await write(held.join('') + frame.tail);
+}
+
+/** The tokenizer for whole texts of cut items: counted once each, so not remembered by text (cut-records.ts). */
+async function wholeTextCounter() {
+  const { countO200k } = await import('../../../shared/context/o200k.js');
+  return countO200k;
 }
 
 /** Prices and the tokenizer for the context fields: loaded here, so other commands start without them. */

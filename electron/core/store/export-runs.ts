@@ -1,35 +1,63 @@
 // The runs an export writes, read one at a time. A file whose run snapshot is current
 // (ADR 29) and which holds nothing underived is not threaded at all: the snapshot names each
 // run's members, and a run's records are read when the writer reaches it and dropped after,
-// so what an export holds does not grow with the library. Any other file (being written,
-// cut off by a crash, from before the snapshot) is threaded whole, as before.
+// so what an export holds does not grow with the library. Those records are held cut
+// (cut-records.ts): a run chained by previous_response_id with 1 GB of tool outputs is held
+// as its previews, each record read whole once as the run is read (its cut items' tokens
+// counted then) and again only for a writer that needs its text (OTLP's messages), one at a
+// time. Any other file (being written, cut off by a crash, from before the snapshot) is
+// threaded whole, as before, and its records are held whole.
 import { recordStartUs } from '../../../shared/trace/record-time.js';
 import { attachAgentSpans } from '../../../shared/trace/thread/attach-agent-spans.js';
 import type { Run } from '../../../shared/trace/thread/thread.js';
-import type { AgentSpan } from '../../../shared/trace/types.js';
+import type { CutRecords } from '../../../shared/export/cut-records.js';
+import type { AgentSpan, ResponseRecord } from '../../../shared/trace/types.js';
 import { RunIndex } from '../service/run-index.js';
 import type { Db } from './db.js';
 import type { ReadDamage } from './read-damage.js';
 import { snapshotIsCurrent } from './run-snapshot.js';
 import { loadRecorded, underivedExchanges } from './underived.js';
 
+/** A run as an export holds it, its records cut or whole, and each of its records whole. */
+export interface ExportedRun {
+  run: Run;
+  /** `run.responses[index]` whole: read again for a run held cut. */
+  whole(index: number): ResponseRecord;
+}
+
 export interface ExportRuns {
   /** In threading's order (the order they began); each read when it is reached. */
-  runs: Iterable<Run>;
+  runs: Iterable<ExportedRun>;
   /** The Agents SDK trace objects of each run. */
   spansByRun: Map<string, AgentSpan[]>;
   /** Exchanges not ended when read: exported as they stood. */
   inFlight: number[];
 }
 
-export async function exportRuns(db: Db, damage: ReadDamage): Promise<ExportRuns> {
-  const fromSnapshot = snapshotIsCurrent(db) && underivedExchanges(db).length === 0 ? snapshotRuns(db, damage) : null;
+/** `cut` holds the records of runs read from the snapshot cut, and counts their tokens when it has a tokenizer. */
+/**
+ * `pace` is called after each record read whole (heap-pacer.ts): a run's records are read at
+ * once, before the writer writes a byte of it, and each is garbage once cut (1 GB of a long
+ * chain's outputs: RSS 508 MB over a live heap of 103 MB without it).
+ */
+export async function exportRuns(
+  db: Db,
+  damage: ReadDamage,
+  cut: CutRecords,
+  pace: () => void = () => undefined,
+): Promise<ExportRuns> {
+  const fromSnapshot =
+    snapshotIsCurrent(db) && underivedExchanges(db).length === 0 ? snapshotRuns(db, damage, cut, pace) : null;
   if (fromSnapshot) return fromSnapshot;
   const { runs, spans, inFlight } = await loadRecorded(db, damage);
-  return { runs, spansByRun: attachAgentSpans(runs, spans).byRun, inFlight };
+  return {
+    runs: runs.map((run) => ({ run, whole: (i) => run.responses[i]! })),
+    spansByRun: attachAgentSpans(runs, spans).byRun,
+    inFlight,
+  };
 }
 
-function snapshotRuns(db: Db, damage: ReadDamage): ExportRuns | null {
+function snapshotRuns(db: Db, damage: ReadDamage, cut: CutRecords, pace: () => void): ExportRuns | null {
   const index = new RunIndex(db);
   const ids = index.ordered().map((r) => r.id);
   const spansByRun = new Map<string, AgentSpan[]>();
@@ -43,16 +71,23 @@ function snapshotRuns(db: Db, damage: ReadDamage): ExportRuns | null {
     return { id, start: recordStartUs(first), exchangeId: first.exchangeId, at };
   });
   begun.sort((a, b) => a.start - b.start || a.exchangeId - b.exchangeId || a.at - b.at);
-  function* runs(): Generator<Run> {
+  function* runs(): Generator<ExportedRun> {
     try {
       for (const { id } of begun) {
         const run = index.run(id)!;
         yield {
-          id,
-          label: run.label,
-          responses: run.responses.map((r) => index.fullRecordOf(r)),
-          links: run.links,
-          context: index.conversationCalls(id),
+          run: {
+            id,
+            label: run.label,
+            responses: run.responses.map((r) => {
+              const record = cut.cut(index.fullRecordOf(r));
+              pace();
+              return record;
+            }),
+            links: run.links,
+            context: index.conversationCalls(id).map((r) => cut.cut(r)),
+          },
+          whole: (i) => index.fullRecordOf(run.responses[i]!),
         };
       }
     } finally {
