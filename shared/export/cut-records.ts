@@ -20,6 +20,11 @@ export class CutRecords {
   /** `count`: the tokenizer, when the writer needs the context's tokens (json, jsonl); null when it does not. */
   constructor(private readonly count: TokenCounter | null) {}
 
+  /** Whether records must come whole to be cut: their texts' tokens are counted as they are. */
+  get readsWhole(): boolean {
+    return this.count !== null;
+  }
+
   /** The record as the export holds it; `record` itself is not changed. */
   cut(record: ResponseRecord): ResponseRecord {
     return {

@@ -34,9 +34,10 @@ export interface ExportRuns {
   inFlight: number[];
 }
 
-/** `cut` holds the records of runs read from the snapshot cut, and counts their tokens when it has a tokenizer. */
 /**
- * `pace` is called after each record read whole (heap-pacer.ts): a run's records are read at
+ * `cut` holds the records of runs read from the snapshot cut, and counts their tokens when it
+ * has a tokenizer; without one, a record's long input items are read as the previews stored
+ * with them (context-store.ts), never whole. `pace` is called after each record read whole (heap-pacer.ts): a run's records are read at
  * once, before the writer writes a byte of it, and each is garbage once cut (1 GB of a long
  * chain's outputs: RSS 508 MB over a live heap of 103 MB without it).
  */
@@ -80,7 +81,7 @@ function snapshotRuns(db: Db, damage: ReadDamage, cut: CutRecords, pace: () => v
             id,
             label: run.label,
             responses: run.responses.map((r) => {
-              const record = cut.cut(index.fullRecordOf(r));
+              const record = cut.cut(cut.readsWhole ? index.fullRecordOf(r) : index.skeletonRecordOf(r));
               pace();
               return record;
             }),
