@@ -37,9 +37,10 @@ export interface ExportRuns {
 /**
  * `cut` holds the records of runs read from the snapshot cut, and counts their tokens when it
  * has a tokenizer; without one, a record's long input items are read as the previews stored
- * with them (context-store.ts), never whole. `pace` is called after each record read whole (heap-pacer.ts): a run's records are read at
- * once, before the writer writes a byte of it, and each is garbage once cut (1 GB of a long
- * chain's outputs: RSS 508 MB over a live heap of 103 MB without it).
+ * with them (context-store.ts), never whole. `pace` is called after each record read whole
+ * (heap-pacer.ts): a run's records are read at once, before the writer writes a byte of it,
+ * and each is garbage once cut (1 GB of a long chain's outputs: RSS 508 MB over a live heap of
+ * 103 MB without it).
  */
 export async function exportRuns(
   db: Db,
