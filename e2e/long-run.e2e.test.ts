@@ -1,5 +1,6 @@
 // A 2,000-turn chained tool loop (14,000 items) opened in Chromium against the real
-// `loupe serve`, at 1600×1000 and 1280×800: it opens on its start, the whole view replaces
+// `loupe serve`, at 1600×1000 and 1280×800: it opens on its start, its first screen drawn
+// from a first page of the run before the rest comes in pages (ADR 51); the whole view replaces
 // the first screen (the minimap counts every response), and a click at the end of the
 // minimap's track moves the canvas to the run's last responses, drawn from the window React
 // Flow is handed there (flow-buckets.ts). Screenshots go to e2e/artifacts/long-run-*.png.
@@ -51,11 +52,47 @@ describe.skipIf(missing !== null)('a long run in the browser', () => {
       it('opens on its start, then holds the whole run, and draws its end where the minimap sends the canvas', async () => {
         browser = await launch(size);
         page = await browser.context.newPage();
+        // What each runs.get asked and answered: a long run comes in pages (ADR 51).
+        const pages: Array<
+          Promise<{ asked: Record<string, unknown>; from: number; responses: number; more: boolean }>
+        > = [];
+        page.on('response', (res) => {
+          if (!res.url().endsWith('/api/runs.get')) return;
+          pages.push(
+            res.json().then((body: { result: { from: number; responses: unknown[]; more?: boolean } }) => ({
+              asked: JSON.parse(res.request().postData() ?? '{}') as Record<string, unknown>,
+              from: body.result.from,
+              responses: body.result.responses.length,
+              more: body.result.more === true,
+            })),
+          );
+        });
         await page.goto(server.ui);
         await page.click('[data-run-id="label:long"]');
         await page.waitForFunction(() => performance.getEntriesByName('loupe:metrics-built').length > 0, undefined, {
           timeout: 60_000,
         });
+        const answers = await Promise.all(pages);
+        // The first screen's 32 responses alone, then pages of 250, each the delta after the
+        // last, the last of them the rest whole (under twice a page).
+        expect(answers[0]).toMatchObject({ asked: { page: 32 }, from: 0, responses: 32, more: true });
+        let next = 32;
+        for (const a of answers.slice(1)) {
+          expect(a).toMatchObject({ asked: { from: next, page: 250 }, from: next });
+          next += a.responses;
+        }
+        expect(next).toBe(RESPONSES);
+        expect(answers.slice(1, -1).every((a) => a.responses === 250 && a.more)).toBe(true);
+        expect(answers[answers.length - 1]!.more).toBe(false);
+        // The first screen was drawn before the rest of the run had come.
+        const shownAt = await page.evaluate(
+          () => performance.getEntriesByName('loupe:first-screen-shown')[0]?.startTime,
+        );
+        const lastAsked = await page.evaluate(
+          () => performance.getEntriesByName('loupe:run-requested').at(-1)?.startTime,
+        );
+        expect(shownAt).toBeDefined();
+        expect(shownAt!).toBeLessThan(lastAsked!);
         // The whole view has replaced the first screen's 32 responses.
         expect(
           await eventually(async () => ((await place())?.endsWith(`of ${RESPONSES}`) ? place() : undefined), 10_000),

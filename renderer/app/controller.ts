@@ -15,7 +15,13 @@ import {
   type DeltaMarks,
 } from '../../shared/api/run-expand.js';
 import type { RunDetail, RunRecords } from '../../shared/api/types.js';
-import { firstScreen, runViewSteps, viewMetricsSteps, type RunView } from '../model/run-view.js';
+import {
+  FIRST_SCREEN_RESPONSES,
+  firstScreen,
+  runViewSteps,
+  viewMetricsSteps,
+  type RunView,
+} from '../model/run-view.js';
 import { canvasSteps } from '../graph/canvas-steps.js';
 import { afterPaint, nextTask, runStepsApart } from '../lib/next-task.js';
 import { useAppStore } from '../state/app-store.js';
@@ -27,6 +33,12 @@ import { useUiStore } from '../state/ui-store.js';
 
 const LIST_DEBOUNCE_MS = 150;
 const DETAIL_MIN_INTERVAL_MS = 250;
+/**
+ * Responses per page of a long run after its first screen (ADR 51): a 3,000-turn chain's
+ * 250 are about 2 MB of answer, read, sent and parsed in tasks well under the 200 ms a page
+ * may take, where its 23 MB whole held the page for 200 ms in its decode alone.
+ */
+const REST_PAGE_RESPONSES = 250;
 
 export class Controller {
   private readonly offs: Array<() => void> = [];
@@ -40,12 +52,15 @@ export class Controller {
     timer: ReturnType<typeof setTimeout> | null;
     /** The run held and how much of it the server called settled: a delta starts there. */
     settled: DeltaMarks | null;
+    /** A long run's pages read past the first screen shown, until the last of them (ADR 51). */
+    pages: RunRecords | null;
   } = {
     inFlight: false,
     again: false,
     last: 0,
     timer: null,
     settled: null,
+    pages: null,
   };
   private lastStatus: ConnectionStatus = 'connecting';
   /** Label prefix of a demo just started: its first run is opened when it appears. */
@@ -98,6 +113,7 @@ export class Controller {
         useCompareStore.setState(initialCompareState);
         useRunStore.getState().selectRun(null);
         this.detail.settled = null;
+        this.detail.pages = null;
         this.reloadAll();
       }),
       useRunsStore.subscribe((s, prev) => {
@@ -215,6 +231,7 @@ export class Controller {
     if (this.pendingLink && this.pendingLink.runId !== runId) this.pendingLink = null;
     useRunStore.getState().selectRun(runId);
     this.detail.settled = null;
+    this.detail.pages = null;
     if (runId) this.refreshDetail(true);
   }
 
@@ -279,13 +296,20 @@ export class Controller {
       }, wait);
       return;
     }
-    const { runId, detail: shown } = useRunStore.getState();
+    const { runId, detail: shown, view: shownView } = useRunStore.getState();
     if (!runId) return;
     d.inFlight = true;
     d.last = Date.now();
-    // A delta from the responses the server called settled, when this run is the one held.
-    const held = shown?.summary.id === runId && d.settled?.runId === runId ? shown : null;
+    // A delta from the responses the server called settled, when this run is the one held:
+    // the pages read past its first screen, while a long run opens, else what is shown.
+    const base = d.pages?.summary.id === runId ? d.pages : shown;
+    const held = base?.summary.id === runId && d.settled?.runId === runId ? base : null;
     const ask = deltaRequest(runId, held, d.settled);
+    // A long finished run opens in pages (ADR 51): its first screen's responses, drawn at
+    // once, then the rest in pages, each a delta, drawn when the last has come.
+    const opening = shownView?.runId !== runId || shownView.firstScreen === true;
+    if (opening) ask.page = held ? REST_PAGE_RESPONSES : FIRST_SCREEN_RESPONSES;
+    let more = false;
     // Marks for the UI benchmark (bench/ui-bench.ts): fetch, then building the view.
     performance.mark('loupe:run-requested');
     this.api
@@ -299,16 +323,31 @@ export class Controller {
         if (!records) {
           // The run changed under the delta (rethreaded): ask for the whole of it.
           d.settled = null;
+          d.pages = null;
           d.again = true;
           return;
         }
         d.settled = deltaMarks(detail);
+        d.pages = null;
         await nextTask();
+        if (detail.more) {
+          more = true;
+          if (detail.from > 0) {
+            d.pages = records;
+            return;
+          }
+          const view = await runStepsApart(runViewSteps(records));
+          await this.show(records, { ...view, firstScreen: true });
+          await afterPaint();
+          return;
+        }
         // A run opening is drawn as soon as its first screen is: from its first responses
         // when it is long and finished, and before its metrics are built. A run shown keeps
-        // its view until the next is whole, metrics and all.
-        const opening = useRunStore.getState().view?.runId !== runId;
-        const first = opening ? firstScreen(records) : null;
+        // its view until the next is whole, metrics and all; one shown as its first screen
+        // is still opening.
+        const now = useRunStore.getState().view;
+        const firstShown = now?.runId === runId && now.firstScreen === true;
+        const first = opening && !firstShown ? firstScreen(records) : null;
         if (first) {
           const view = await runStepsApart(runViewSteps(first));
           await this.show(first, { ...view, firstScreen: true });
@@ -331,9 +370,9 @@ export class Controller {
       })
       .finally(() => {
         d.inFlight = false;
-        if (d.again) {
+        if (d.again || more) {
           d.again = false;
-          this.refreshDetail(d.settled === null);
+          this.refreshDetail(d.settled === null || more);
         }
       });
   }

@@ -94,12 +94,13 @@ export class RunSkeletonBuilder {
     return this.before[index] ?? { items: this.items.values.length, params: this.params.values.length };
   }
 
-  itemsFrom(start: number): TraceItem[] {
-    return this.items.values.slice(start);
+  /** The items from `start` up to `end` (an offsets() figure; all that follow by default). */
+  itemsFrom(start: number, end?: number): TraceItem[] {
+    return this.items.values.slice(start, end);
   }
 
-  paramsFrom(start: number): JsonObject[] {
-    return this.params.values.slice(start);
+  paramsFrom(start: number, end?: number): JsonObject[] {
+    return this.params.values.slice(start, end);
   }
 
   /**

@@ -171,6 +171,14 @@ export interface RunGetRequest {
   from?: number;
   after?: string;
   /**
+   * At most this many responses from `from` on, when the run is finished and has at least
+   * twice as many there: a long run then comes in pages (`RunDetail.more`), each the delta
+   * after the last, so its first screen is read, sent and drawn without the rest and no
+   * answer is one large text (ADR 51). A live run, or what is left under twice the page,
+   * comes whole.
+   */
+  page?: number;
+  /**
    * The run's Conversations calls held already: only those from this index on are sent
    * (`RunDetail.conversationCallsFrom`). `callsAfter` is the `listKey` of the last held one;
    * when the run no longer has it there, all of them come. Spans the same way.
@@ -227,6 +235,8 @@ export interface RunDetail {
   from: number;
   /** The run's first this many responses are settled: a later delta can start there. */
   settled: number;
+  /** A page (`RunGetRequest.page`): the run has responses past these, the delta from `settled` on. */
+  more?: true;
   /** In the run's time order, from `from` on; in-flight responses are included as they stand. */
   responses: ResponseSkeleton[];
   /** How each response attaches to the run's tree (same order, from `from`); parents index the whole run. */

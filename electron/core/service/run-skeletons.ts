@@ -4,6 +4,9 @@
 // between records, and the builder keeps each once, long texts cut. A long stored item comes
 // as its stored preview, already cut (ADR 46): its whole text is neither read nor parsed.
 //
+// A long finished run is sent in pages when asked (ADR 51): only the records up to a page's
+// end are read for it, so the first screen of a 3,000-turn chain costs its 32 responses.
+//
 // The skeleton of the run asked for last is kept while its done responses (isDone) stay as
 // they were: a live run's refresh reads only the responses that changed or arrived, and a
 // delta sends only those, so what a refresh costs follows what is new. The run's
@@ -51,28 +54,31 @@ export class RunSkeletons {
   detail(index: RunIndex, run: IndexedRun, ask: SkeletonRequest, parts: RunParts): RunDetail {
     const kept = this.keptFor(index, run);
     const { builder } = kept;
-    for (let i = builder.length; i < run.responses.length; i++) {
+    const n = run.responses.length;
+    const from = deltaStart(run.responses, ask.from, ask.after, (r) => r.responseId);
+    const end = pageEnd(ask.page, from, n, parts.summary.live);
+    for (let i = builder.length; i < end; i++) {
       const r = run.responses[i]!;
       builder.add(index.skeletonRecordOf(r), run.links[i]!.parent);
       kept.from.push(r);
     }
-    const n = run.responses.length;
-    const from = deltaStart(run.responses, ask.from, ask.after, (r) => r.responseId);
     // Calls only up to the settled ones the caller was told of, spans by what it holds.
     const callsFrom = deltaStart(parts.calls.refs, ask.callsFrom, ask.callsAfter, callKey);
     const spansFrom = deltaStart(parts.agentSpans, ask.spansFrom, ask.spansAfter, spanKey);
     const at = builder.offsets(from);
+    const until = builder.offsets(end);
     let settled = 0;
-    while (settled < n && isDone(index, run.responses[settled]!)) settled++;
+    while (settled < end && isDone(index, run.responses[settled]!)) settled++;
     return {
       summary: parts.summary,
       from,
       settled,
-      responses: builder.responses.slice(from),
-      links: run.links.slice(from),
-      items: builder.itemsFrom(at.items),
+      ...(end < n ? { more: true as const } : {}),
+      responses: builder.responses.slice(from, end),
+      links: run.links.slice(from, end),
+      items: builder.itemsFrom(at.items, until.items),
       itemsFrom: at.items,
-      params: builder.paramsFrom(at.params),
+      params: builder.paramsFrom(at.params, until.params),
       paramsFrom: at.params,
       notes: parts.notes,
       prices: parts.prices,
@@ -100,6 +106,15 @@ export class RunSkeletons {
     kept.from.length = same;
     return kept;
   }
+}
+
+/**
+ * Where the answer's responses end: a page past `from` when one is asked of a finished run
+ * with at least twice that many there, else the run's end. A long run's first screen is then
+ * read and sent alone, and the rest in pieces (ADR 51).
+ */
+function pageEnd(page: number | undefined, from: number, n: number, live: boolean): number {
+  return page !== undefined && page > 0 && !live && n - from >= 2 * page ? from + page : n;
 }
 
 /**

@@ -167,6 +167,7 @@ export function createService(options: ServiceOptions): LoupeService {
       const ask = {
         from: optionalCount(req, 'from'),
         after: optionalString(req, 'after'),
+        page: optionalCount(req, 'page'),
         callsFrom: optionalCount(req, 'callsFrom'),
         callsAfter: optionalString(req, 'callsAfter'),
         spansFrom: optionalCount(req, 'spansFrom'),

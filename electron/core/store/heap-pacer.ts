@@ -8,17 +8,31 @@
 // Read a run at a time from the run snapshot, the 600-turn run's json still peaked at 433 MB
 // without it (483 MB threaded whole), so it stays.
 import v8 from 'node:v8';
+import vm from 'node:vm';
 
 const HEADROOM_BYTES = 96 << 20;
 
 /**
+ * The full collection `--expose-gc` gives, set where every V8 flag of Loupe's is, on
+ * bin/loupe.js's first line (ADR 36). A node started without it (`node bin/loupe.js`,
+ * Windows' npm shim, a test running the CLI's module) turns the flag on now: V8 reads it when
+ * a context is made, so a fresh context holds the `gc` the main one was born without. Without
+ * either, the 3,000-turn chain's json export peaked past 400 MB.
+ */
+function fullCollection(): (() => void) | undefined {
+  const own = (globalThis as { gc?: () => void }).gc;
+  if (own) return own;
+  v8.setFlagsFromString('--expose-gc');
+  const made: unknown = vm.runInNewContext('typeof gc === "function" ? gc : undefined');
+  return typeof made === 'function' ? (made as () => void) : undefined;
+}
+
+/**
  * Returns a check to call between pieces of work: it collects when the garbage passed the
- * headroom. The collection is `--expose-gc`'s, set where every V8 flag of Loupe's is, on
- * bin/loupe.js's first line (ADR 36); a node started without it (a test running the CLI's
- * module, Windows' npm shim) gets a check that does nothing, and V8's own pace.
+ * headroom; where no collection can be had it does nothing, and V8 keeps its own pace.
  */
 export function heapPacer(headroom = HEADROOM_BYTES): () => void {
-  const gc = (globalThis as { gc?: () => void }).gc;
+  const gc = fullCollection();
   if (!gc) return () => undefined;
   const used = () => v8.getHeapStatistics().used_heap_size;
   let live = used();
