@@ -2,13 +2,19 @@
 // fresh threading of the file gives (RunIndex without the snapshot) and their records, each
 // exchange's row, and each format's own rules (one JSON value per JSONL line, HAR 1.2's log,
 // OTLP/JSON's ids). And the same file read two ways: a run at a time from its run snapshot,
-// and threaded whole (a copy whose snapshot is gone) must give the same bytes.
+// and threaded anew (a copy whose snapshot is gone) must give the same bytes, and the JSON
+// document that of the records read whole.
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { RunIndex } from '../../electron/core/service/run-index.js';
+import { loadForkOrigins, originOfLabel } from '../../electron/core/fork/fork-store.js';
 import { openDb, type Db } from '../../electron/core/store/db.js';
-import { exportRecording, type ExportFormat } from '../../electron/core/store/export-recording.js';
+import { contextOptions, exportRecording, type ExportFormat } from '../../electron/core/store/export-recording.js';
+import { ReadDamage } from '../../electron/core/store/read-damage.js';
+import { loadWholeRuns } from './whole-runs.js';
+import { exportRun } from '../../shared/export/export-json.js';
+import { attachAgentSpans } from '../../shared/trace/thread/attach-agent-spans.js';
 import { DROP_RUN_SNAPSHOT_SCHEMA, snapshotIsCurrent } from '../../electron/core/store/run-snapshot.js';
 import type { ExportDocument } from '../../shared/export/export-json.js';
 
@@ -51,11 +57,31 @@ export async function expectSnapshotExportsEqualThreaded(db: Db, dir: string): P
     const whole = await exportEvery(threaded);
     for (const [i, e] of fromSnapshot.entries())
       expect(e.text === whole[i]!.text, `${e.format} ${JSON.stringify(e.options)}`).toBe(true);
+    expect(JSON.parse(fromSnapshot.find((e) => e.format === 'json')!.text)).toEqual(await wholeDocumentOf(threaded));
   } finally {
     threaded.close();
     for (const suffix of ['', '-wal', '-shm']) fs.rmSync(copy + suffix, { force: true });
   }
   return fromSnapshot;
+}
+
+/**
+ * The JSON export's document built from the file's records read whole and threaded by the
+ * pure threader (whole-runs.ts), each run by the one builder of a run's export:
+ * what the export, which reads the run index's slim and cut records, must equal.
+ */
+async function wholeDocumentOf(db: Db): Promise<unknown> {
+  const { runs, spans } = await loadWholeRuns(db, new ReadDamage());
+  const spansByRun = attachAgentSpans(runs, spans).byRun;
+  const context = await contextOptions();
+  const origins = loadForkOrigins(db);
+  return {
+    runs: runs.map((run) => {
+      const out = exportRun(run, undefined, spansByRun.get(run.id), context);
+      const origin = originOfLabel(origins, run.label);
+      return origin ? { ...out, forked_from: origin } : out;
+    }),
+  };
 }
 
 interface OtlpSpan {

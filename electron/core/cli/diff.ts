@@ -10,9 +10,10 @@ import { comparisonText } from '../../../shared/diff/comparison-text.js';
 import { compareRuns } from '../../../shared/diff/run-comparison.js';
 import type { Run } from '../../../shared/trace/thread/thread.js';
 import { priceTable } from '../service/trace-adapter.js';
-import { openDb } from '../store/db.js';
+import { openDb, type Db } from '../store/db.js';
 import { ReadDamage } from '../store/read-damage.js';
-import { loadRecorded } from '../store/underived.js';
+import { indexRecorded } from '../store/underived.js';
+import type { RunIndex } from '../service/run-index.js';
 import { stringFlag, UsageError, type ParsedArgs } from './args.js';
 import { ReaderGone, stdoutSink } from './stdout-sink.js';
 
@@ -29,8 +30,8 @@ export async function diffCommand(args: ParsedArgs): Promise<number> {
   const format = stringFlag(args, 'format') ?? 'text';
   if (!(DIFF_FORMATS as readonly string[]).includes(format))
     throw new UsageError(`unknown --format "${format}"; use text or json`);
+  const recordings = new Recordings();
   try {
-    const recordings = new Recordings();
     const a = await recordings.run(file, runA);
     const other = splitOtherFile(file, runB);
     const b = await recordings.run(other.file, other.run);
@@ -50,48 +51,81 @@ export async function diffCommand(args: ParsedArgs): Promise<number> {
     if (err instanceof ReaderGone) return MATCH;
     process.stderr.write(`loupe: ${(err as Error).message}\n`);
     return TROUBLE;
+  } finally {
+    recordings.close();
   }
 }
 
-/** Every recording opened once, read-only, its runs loaded whole (derived or not yet). */
+interface Opened {
+  db: Db;
+  index: RunIndex;
+  damage: ReadDamage;
+  /** Damaged rows already said on stderr. */
+  reported: number;
+}
+
+/**
+ * Every recording opened once, read-only, its runs indexed (derived or not yet: underived.ts
+ * indexRecorded); only the two runs compared are read whole, so comparing two runs of a
+ * large library holds those two, not the library.
+ */
 class Recordings {
-  private readonly loaded = new Map<string, Run[]>();
+  private readonly opened = new Map<string, Opened>();
 
   async run(file: string, id: string): Promise<Run> {
-    const runs = await this.load(file);
+    const opened = await this.open(file);
+    const { index, damage } = opened;
+    const ids = index.ordered().map((r) => r.id);
+    const labelOf = (runId: string) => index.run(runId)?.label ?? null;
     const found =
-      runs.find((r) => r.id === id) ??
-      uniqueBy(runs, (r) => r.label === id || r.id === `label:${id}` || r.id === `run:${id}`);
-    if (found) return found;
-    const some = runs
-      .slice(0, 8)
-      .map((r) => r.id)
-      .join(', ');
+      ids.find((r) => r === id) ?? uniqueBy(ids, (r) => labelOf(r) === id || r === `label:${id}` || r === `run:${id}`);
+    if (found) {
+      const run = index.run(found)!;
+      const whole: Run = {
+        id: found,
+        label: run.label,
+        responses: run.responses.map((r) => index.fullRecordOf(r)),
+        links: run.links,
+        context: index.conversationCalls(found),
+      };
+      // Said once per file, after the rows its runs' records were read from.
+      const rows = [...damage.rows, ...index.damage.rows];
+      if (rows.length > opened.reported)
+        process.stderr.write(
+          `loupe: ${file} is damaged: ${rows.length} row(s) could not be read (first: ${rows[0]})\n`,
+        );
+      opened.reported = rows.length;
+      return whole;
+    }
+    const some = ids.slice(0, 8).join(', ');
     throw new UsageError(
-      `no run "${id}" in ${file}${runs.length ? `; it holds ${runs.length} run(s): ${some}${runs.length > 8 ? ', …' : ''}` : ' (it holds no runs)'}`,
+      `no run "${id}" in ${file}${ids.length ? `; it holds ${ids.length} run(s): ${some}${ids.length > 8 ? ', …' : ''}` : ' (it holds no runs)'}`,
     );
   }
 
-  private async load(file: string): Promise<Run[]> {
-    const held = this.loaded.get(file);
+  close(): void {
+    for (const { db } of this.opened.values()) db.close();
+    this.opened.clear();
+  }
+
+  private async open(file: string): Promise<Opened> {
+    const held = this.opened.get(file);
     if (held) return held;
     if (!isFile(file)) throw new UsageError(`no recording at ${file}`);
     const db = openDb(file, { readonly: true });
     try {
       const damage = new ReadDamage();
-      const { runs, inFlight } = await loadRecorded(db, damage);
-      if (damage.rows.length)
-        process.stderr.write(
-          `loupe: ${file} is damaged: ${damage.rows.length} row(s) could not be read (first: ${damage.rows[0]})\n`,
-        );
+      const { index, inFlight } = await indexRecorded(db, damage);
       if (inFlight.length)
         process.stderr.write(
           `loupe: ${inFlight.length} exchange(s) of ${file} had not ended and are compared as they stood\n`,
         );
-      this.loaded.set(file, runs);
-      return runs;
-    } finally {
+      const opened = { db, index, damage, reported: 0 };
+      this.opened.set(file, opened);
+      return opened;
+    } catch (err) {
       db.close();
+      throw err;
     }
   }
 }

@@ -61,6 +61,8 @@ export class RunIndex {
   private snapshot: RunSnapshot | null;
   private readonly snapshotRuns = new Map<string, { run: IndexedRun; spans: AgentSpan[]; context: ContextRef[] }>();
   private readonly provisional = new Map<number, ResponseRecord[]>();
+  /** Agents SDK trace objects of exchanges not derived yet (an export normalizes them from raw: underived.ts). */
+  private readonly provisionalSpans = new Map<number, AgentSpan[]>();
   private readonly open = new Set<number>();
   private readonly dirty = new Set<number>();
   private runs = new Map<string, IndexedRun>();
@@ -181,15 +183,18 @@ export class RunIndex {
     if (spans.length) this.spans.set(exchangeId, spans);
     else this.spans.delete(exchangeId);
     this.provisional.delete(exchangeId);
+    this.provisionalSpans.delete(exchangeId);
     this.open.delete(exchangeId);
     this.dirty.add(exchangeId);
   }
 
-  /** An in-flight (or just ended, not yet derived) exchange as normalized so far. */
-  setProvisional(exchangeId: number, records: ResponseRecord[], open: boolean): void {
+  /** An in-flight (or just ended, not yet derived) exchange as normalized so far, with any trace objects it posted. */
+  setProvisional(exchangeId: number, records: ResponseRecord[], open: boolean, spans: AgentSpan[] = []): void {
     this.leaveSnapshot();
     if (this.derived.has(exchangeId) && !open) return;
     this.provisional.set(exchangeId, records);
+    if (spans.length) this.provisionalSpans.set(exchangeId, spans);
+    else this.provisionalSpans.delete(exchangeId);
     if (open) this.open.add(exchangeId);
     else this.open.delete(exchangeId);
     this.dirty.add(exchangeId);
@@ -254,7 +259,10 @@ export class RunIndex {
       changing: (id) => this.provisional.has(id),
     });
     // Attaching spans reads every response: only when there are spans to attach.
-    const spans = this.spans.size ? [...this.spans.values()].flat() : [];
+    const spans =
+      this.spans.size || this.provisionalSpans.size
+        ? [...this.spans.values(), ...this.provisionalSpans.values()].flat()
+        : [];
     // Runs one Agents SDK trace or group names are joined, an agent called as a tool into its caller's
     // (join-traced-runs.ts).
     const { runs, folded } = joinTracedRuns(threaded, spans);

@@ -11,7 +11,8 @@ import type { ResponseInputItem } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainedAgent, type ChainedShape } from '../../../bench/chained-recording.js';
 import { CUT_PREVIEW_CHARS, TEXT_PREVIEW_CHARS } from '../../../shared/api/run-skeleton.js';
-import type { RunDetail } from '../../../shared/api/types.js';
+import type { RunDetail, RunSummary } from '../../../shared/api/types.js';
+import type { RunOf } from '../../../shared/trace/thread/thread.js';
 import { startHarness, type Harness } from '../../../test/support/harness.js';
 import { expectSkeletonsEqualRecords } from '../../../test/support/run-skeleton-check.js';
 import { DROP_VALUE_PREVIEWS_SCHEMA } from '../store/context-store.js';
@@ -19,6 +20,8 @@ import { openDb } from '../store/db.js';
 import { SCHEMA_VERSION } from '../store/migrations.js';
 import { upgradeNotice } from '../store/upgrade-notice.js';
 import { RunIndex } from './run-index.js';
+import { ReadDamage } from '../store/read-damage.js';
+import { loadWholeRuns } from '../../../test/support/whole-runs.js';
 import { createService } from './service.js';
 
 // Outputs on both sides of the threshold: some arrive whole, some cut.
@@ -197,6 +200,49 @@ describe('skeletons from stored previews', () => {
       }
     } finally {
       await service.close();
+    }
+  }, 60_000);
+
+  it('threads the runs from previews as from the whole records, so a change never reads long values whole', async () => {
+    const file = await copyOf('threaded.loupe');
+    const shapeOf = (runs: Array<RunOf<{ exchangeId: number; responseId: string }>>) =>
+      runs
+        .map((run) => ({
+          id: run.id,
+          label: run.label,
+          responses: run.responses.map((r) => `${r.exchangeId}/${r.responseId}`),
+          links: run.links,
+        }))
+        .sort((a, b) => a.id.localeCompare(b.id));
+    const shape = (index: RunIndex) => shapeOf(index.ordered().map(({ id }) => index.run(id)!));
+    let db = openDb(file, { readonly: true });
+    let before: ReturnType<typeof shape>;
+    let summaries: RunSummary[];
+    try {
+      const fromRecords = shapeOf((await loadWholeRuns(db, new ReadDamage())).runs);
+      const index = new RunIndex(db, { snapshot: false });
+      before = shape(index);
+      summaries = index.allSummaries();
+      expect(before).toEqual(fromRecords);
+      expect(before.map((run) => run.id)).toEqual(expect.arrayContaining(['label:chained', 'label:resent']));
+      expect(index.damage.rows).toEqual([]);
+    } finally {
+      db.close();
+    }
+    // The index threads, tallies and leaves its snapshot (the first change to a file opened
+    // from one) without the long values: with them unreadable, it reads the same.
+    db = openDb(file);
+    try {
+      const changed = db
+        .prepare("UPDATE stored_values SET json = 'not JSON' WHERE id IN (SELECT value_id FROM value_previews)")
+        .run().changes;
+      expect(changed).toBe(longOutputs + 5);
+      const index = new RunIndex(db, { snapshot: false });
+      expect(shape(index)).toEqual(before);
+      expect(index.allSummaries()).toEqual(summaries);
+      expect(index.damage.rows).toEqual([]);
+    } finally {
+      db.close();
     }
   }, 60_000);
 });

@@ -45,7 +45,15 @@ export class StoredRecords {
   private readonly exchangeIds;
   /** Each record's input and params, read back from the reference store (context-store.ts). */
   private readonly contexts: ContextReader;
-  /** The same with long values' previews in their place, for run skeletons (its own caches: other objects). */
+  /**
+   * The same with long values' previews in their place (its own caches: other objects), for
+   * run skeletons and for slim records. A slim record is threaded, tallied and searched only
+   * where there is no full-text index, and a file without one has no previews either:
+   * threading keys a cut item by the whole item's fingerprint (item-text.ts), and the tally
+   * reads nothing a preview leaves out. Reading whole values here made the first change to a
+   * file opened from its snapshot (run-index.ts leaveSnapshot) hold every long input at once:
+   * 2.2 GB in serve on the bench's 3,000-turn chain.
+   */
   private readonly previews: ContextReader;
 
   constructor(
@@ -122,7 +130,7 @@ export class StoredRecords {
     if (row.record === null)
       return this.unreadable(row.id, row.response_id, row.model, new Error('its stored record is not valid JSON'));
     try {
-      return { ...this.contexts.record(row as StoredRecordRow, true), events: [] };
+      return { ...this.previews.record(row as StoredRecordRow, true), events: [] };
     } catch (err) {
       // Its context on a page SQLite cannot read, or missing: this response alone is unreadable.
       if (!isUnreadableRecord(err)) throw err;

@@ -1,22 +1,20 @@
-// The runs an export writes, read one at a time. A file whose run snapshot is current
-// (ADR 29) and which holds nothing underived is not threaded at all: the snapshot names each
-// run's members, and a run's records are read when the writer reaches it and dropped after,
-// so what an export holds does not grow with the library. Those records are held cut
-// (cut-records.ts): a run chained by previous_response_id with 1 GB of tool outputs is held
-// as its previews, each record read whole once as the run is read (its cut items' tokens
-// counted then) and again only for a writer that needs its text (OTLP's messages), one at a
-// time. Any other file (being written, cut off by a crash, from before the snapshot) is
-// threaded whole, as before, and its records are held whole.
+// The runs an export writes, read one at a time, from the run index (underived.ts
+// indexRecorded). A file whose run snapshot is current (ADR 29) is not threaded at all: the
+// snapshot names each run's members. Any other (being written, cut off by a crash, from
+// before the snapshot) is threaded from its records read slim, with their long values'
+// previews (ADR 53), and what derivation has not written yet normalized from raw. Either way
+// a run's records are read when the writer reaches it and dropped after, so what an export
+// holds does not grow with the library. Those records are held cut (cut-records.ts): a run
+// chained by previous_response_id with 1 GB of tool outputs is held as its previews, each
+// record read whole once as the run is read (its cut items' tokens counted then) and again
+// only for a writer that needs its text (OTLP's messages), one at a time.
 import { recordStartUs } from '../../../shared/trace/record-time.js';
-import { attachAgentSpans } from '../../../shared/trace/thread/attach-agent-spans.js';
 import type { Run } from '../../../shared/trace/thread/thread.js';
 import type { CutRecords } from '../../../shared/export/cut-records.js';
 import type { AgentSpan, ResponseRecord } from '../../../shared/trace/types.js';
-import { RunIndex } from '../service/run-index.js';
 import type { Db } from './db.js';
 import type { ReadDamage } from './read-damage.js';
-import { snapshotIsCurrent } from './run-snapshot.js';
-import { loadRecorded, underivedExchanges } from './underived.js';
+import { indexRecorded } from './underived.js';
 
 /** A run as an export holds it, its records cut or whole, and each of its records whole. */
 export interface ExportedRun {
@@ -35,7 +33,7 @@ export interface ExportRuns {
 }
 
 /**
- * `cut` holds the records of runs read from the snapshot cut, and counts their tokens when it
+ * `cut` holds the records of runs cut, and counts their tokens when it
  * has a tokenizer; without one, a record's long input items are read as the previews stored
  * with them (context-store.ts), never whole. `pace` is called after each record read whole
  * (heap-pacer.ts): a run's records are read at once, before the writer writes a byte of it,
@@ -48,25 +46,13 @@ export async function exportRuns(
   cut: CutRecords,
   pace: () => void = () => undefined,
 ): Promise<ExportRuns> {
-  const fromSnapshot =
-    snapshotIsCurrent(db) && underivedExchanges(db).length === 0 ? snapshotRuns(db, damage, cut, pace) : null;
-  if (fromSnapshot) return fromSnapshot;
-  const { runs, spans, inFlight } = await loadRecorded(db, damage);
-  return {
-    runs: runs.map((run) => ({ run, whole: (i) => run.responses[i]! })),
-    spansByRun: attachAgentSpans(runs, spans).byRun,
-    inFlight,
-  };
-}
-
-function snapshotRuns(db: Db, damage: ReadDamage, cut: CutRecords, pace: () => void): ExportRuns | null {
-  const index = new RunIndex(db);
+  const { index, inFlight } = await indexRecorded(db, damage);
   const ids = index.ordered().map((r) => r.id);
   const spansByRun = new Map<string, AgentSpan[]>();
   // Threading lists runs as they began: by their first response's start, ties in recording order.
   const begun = ids.map((id, at) => {
     const run = index.run(id);
-    if (!run?.responses.length) throw new Error(`run ${id} of the snapshot has no responses`);
+    if (!run?.responses.length) throw new Error(`run ${id} of the recording has no responses`);
     const spans = index.agentSpans(id);
     if (spans.length) spansByRun.set(id, spans);
     const first = index.fullRecordOf(run.responses[0]!);
@@ -96,5 +82,5 @@ function snapshotRuns(db: Db, damage: ReadDamage, cut: CutRecords, pace: () => v
       damage.rows.push(...index.damage.rows);
     }
   }
-  return { runs: runs(), spansByRun, inFlight: [] };
+  return { runs: runs(), spansByRun, inFlight };
 }

@@ -11,9 +11,13 @@ export class ReadDamage {
   /** One line per unreadable row: where it was and why. */
   readonly rows: string[] = [];
 
+  /**
+   * A row read again (the run index reads a record slim to thread it, then whole for an
+   * export) is the same row: it is noted once, with the reason it was first read with.
+   */
   note(where: string, err: unknown): string {
     const reason = (err as Error).message.replace(/\s+/g, ' ');
-    this.rows.push(`${where}: ${reason}`);
+    if (!this.rows.some((row) => row.startsWith(`${where}: `))) this.rows.push(`${where}: ${reason}`);
     return reason;
   }
 }

@@ -4,37 +4,16 @@
 // them out without a word; this normalizes them from raw in memory with computeDerived, the
 // very work derivation will do, so what an export shows of them is what derivation writes.
 // It reads only: an export opens the file read-only.
-import { joinTracedRuns } from '../../../shared/trace/thread/join-traced-runs.js';
-import { threadRuns, type Run } from '../../../shared/trace/thread/thread.js';
-import type { AgentSpan, ResponseRecord } from '../../../shared/trace/types.js';
+import type { NormalizeResult } from '../../../shared/trace/types.js';
+import { RunIndex } from '../service/run-index.js';
 import { hasTable, type Db } from './db.js';
 import { computeDerived } from './derive.js';
 import { isCorruption } from './integrity-check.js';
 import { unreadableResponse, type ReadDamage } from './read-damage.js';
-import { loadAgentSpansOf, loadRecords } from './runs-read.js';
-
-export interface Recorded {
-  runs: Run[];
-  spans: AgentSpan[];
-  /** Exchanges that had not ended: their responses are as they stood (status in_progress). */
-  inFlight: number[];
-}
-
-/** Every run the file holds, derived or not yet, with every Agents SDK trace object. */
-export async function loadRecorded(db: Db, damage: ReadDamage): Promise<Recorded> {
-  const pending = underivedExchanges(db);
-  const records = loadRecords(db, damage);
-  const spans = loadAgentSpansOf(db, damage);
-  const fresh = await normalizeUnderived(db, pending, { records, spanExchanges: spans.exchanges }, damage);
-  const allSpans = [...spans.spans, ...fresh.spans];
-  // As loadRuns does: an agent the Agents SDK ran as a tool joins its caller's run (ADR 22).
-  const runs = joinTracedRuns(threadRuns(inRecordingOrder(records, fresh.records)), allSpans).runs;
-  return { runs, spans: allSpans, inFlight: fresh.inFlight };
-}
 
 /**
  * Exchanges with no derived row of any kind. Read before the derived tables: an exchange
- * derived in between is then in both, and its derived rows win (normalizeUnderived), where
+ * derived in between is then in both, and its derived rows win (normalizePending), where
  * reading after would lose it. Traffic that derives to nothing (a model list, say) is among
  * them and normalizes to nothing again, at the cost of its parse. On a damaged page the
  * check is made an exchange at a time, and one that cannot be checked counts as derived:
@@ -60,42 +39,58 @@ export function underivedExchanges(db: Db): number[] {
   });
 }
 
-type Underived = Omit<Recorded, 'runs'> & { records: ResponseRecord[] };
+/**
+ * The file's runs as the run index threads them (its snapshot where it is current, else its
+ * derived records read slim), with what derivation has not written yet normalized from raw
+ * as provisional records. What an export holds of a run is then what the index holds,
+ * whether or not the file is being written: threading the file's records whole held every
+ * long tool output at once (1.1 GB exporting the bench's 3,000-turn chain, ADR 53). Also
+ * gives the exchanges that had not ended. Rows the index cannot read are noted in its own
+ * damage as it reads them; `damage` notes the raw exchanges that could not be normalized.
+ */
+export async function indexRecorded(db: Db, damage: ReadDamage): Promise<{ index: RunIndex; inFlight: number[] }> {
+  const pending = underivedExchanges(db);
+  const index = new RunIndex(db);
+  const inFlight: number[] = [];
+  for (const { id, ended, result } of await normalizePending(db, pending, (id) => index.isDerived(id), damage)) {
+    index.setProvisional(id, result.responses, !ended, result.spans ?? []);
+    if (!ended && result.responses.length) inFlight.push(id);
+  }
+  index.rebuild();
+  return { index, inFlight };
+}
 
-/** `pending` (from underivedExchanges) normalized from raw, leaving out what was read derived after all. */
-async function normalizeUnderived(
+/**
+ * Each exchange of `pending` that `derived` does not name, normalized from raw. One that
+ * cannot be read (headers stored as JSON that no longer parses, a page SQLite cannot read)
+ * is an unreadable placeholder, noted in `damage`.
+ */
+export async function normalizePending(
   db: Db,
   pending: number[],
-  derived: { records: readonly ResponseRecord[]; spanExchanges: ReadonlySet<number> },
+  derived: (id: number) => boolean,
   damage: ReadDamage,
-): Promise<Underived> {
-  const withRecords = new Set(derived.records.map((r) => r.exchangeId));
+): Promise<Array<{ id: number; ended: boolean; result: Pick<NormalizeResult, 'responses' | 'spans'> }>> {
   // Asked just before its bytes are read: one that ends after is counted in flight, never the reverse.
   const hasEnded = db.prepare('SELECT 1 FROM exchange_ends WHERE exchange_id = ?').pluck();
-  const out: Underived = { records: [], spans: [], inFlight: [] };
+  const out = [];
   for (const id of pending) {
+    if (derived(id)) continue;
     const ended = hasEnded.get(id) !== undefined;
     let result;
     try {
       result = await computeDerived(db, id);
     } catch (err) {
-      // Headers stored as JSON that no longer parses, or a page SQLite cannot read.
       if (!(err instanceof SyntaxError) && !isCorruption(err)) throw err;
-      out.records.push(
-        unreadableResponse(db, { exchangeId: id, responseId: null, model: null }, damage.note(`exchange ${id}`, err)),
+      const placeholder = unreadableResponse(
+        db,
+        { exchangeId: id, responseId: null, model: null },
+        damage.note(`exchange ${id}`, err),
       );
+      out.push({ id, ended: true, result: { responses: [placeholder] } });
       continue;
     }
-    if (!result) continue;
-    if (!withRecords.has(id)) out.records.push(...result.responses);
-    if (!derived.spanExchanges.has(id)) out.spans.push(...(result.spans ?? []));
-    if (!ended && result.responses.length) out.inFlight.push(id);
+    if (result) out.push({ id, ended, result });
   }
   return out;
-}
-
-/** Derived and underived records in recording order (exchange, then position), as threading expects ties. */
-function inRecordingOrder(derived: readonly ResponseRecord[], underived: readonly ResponseRecord[]): ResponseRecord[] {
-  if (!underived.length) return [...derived];
-  return [...derived, ...underived].sort((a, b) => a.exchangeId - b.exchangeId);
 }
