@@ -46,13 +46,15 @@ export interface ExportRssReport {
 const loupeBin = fileURLToPath(new URL('../../bin/loupe.js', import.meta.url));
 const reporter = pathToFileURL(fileURLToPath(new URL('./peak-rss-reporter.js', import.meta.url))).href;
 
+/** `cases`: the formats to export, every one unless given. */
 export async function exportRss(
   recording: string,
   file: string,
   log: (line: string) => void,
+  cases: ReadonlyArray<(typeof EXPORT_CASES)[number]> = EXPORT_CASES,
 ): Promise<ExportRssReport> {
   const exports: ExportFigures[] = [];
-  for (const c of EXPORT_CASES) {
+  for (const c of cases) {
     const figures = await exportOnce(file, c.name, [...c.args]);
     log(
       `export ${recording} ${c.name}: peak RSS ${figures.peakRssMb.toFixed(0)} MB, ${figures.outputMb.toFixed(0)} MB out in ${figures.seconds.toFixed(1)} s${figures.error ? `, FAILED: ${figures.error}` : ''}`,

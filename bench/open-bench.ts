@@ -240,7 +240,7 @@ export async function startServe(db: string, upstream: string): Promise<Serve> {
 }
 
 /** Samples the RSS of a process and all its descendants (serve relaunches itself with its flags) every 25 ms. */
-function sampleRss(pid: number, seen: (mb: number) => void): { stop(): void } {
+export function sampleRss(pid: number, seen: (mb: number) => void): { stop(): void } {
   const tick = () => seen(treeRssKb(pid) / 1024);
   tick();
   const timer = setInterval(tick, 25);

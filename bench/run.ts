@@ -5,13 +5,15 @@
 // recorded through the proxy, and its export's peak RSS; `--only stateless` is the file
 // size of 52-, 300- and 600-turn stateless runs, the 600-turn run's export's peak RSS,
 // a 3,000-turn run chained by previous_response_id with 10-200 KB tool outputs (about 1 GB
-// of traffic, chained-recording.ts) and its export's peak RSS, opening the 52- and 600-turn
-// and the chained runs in the UI (open-bench.ts), and following a live 300-turn run in the
-// UI (live-bench.ts).
+// of traffic, chained-recording.ts) and its export's peak RSS, a copy of it changed by one
+// exchange in serve and exported with its snapshot out of date (changed-file-bench.ts),
+// opening the 52- and 600-turn and the chained runs in the UI (open-bench.ts), and
+// following a live 300-turn run in the UI (live-bench.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import { LONG_CHAINED } from './chained-recording.js';
 import { captureBench, type CaptureBenchReport } from './capture-bench.js';
+import { printChangedFile } from './changed-file-bench.js';
 import { printExportRss } from './export-rss.js';
 import { libraryBench, type LibraryBenchReport } from './library-bench.js';
 import { liveBench, printLive, type LiveBenchReport } from './live-bench.js';
@@ -91,10 +93,9 @@ if (runs('stateless')) {
   if (!printStateless(report.stateless)) process.exitCode = 1;
   if (report.open && !printOpen(report.open)) process.exitCode = 1;
   if (report.live && !printLive(report.live)) process.exitCode = 1;
-  const exported = [
-    report.stateless.longestExport,
-    ...(report.stateless.chained ? [report.stateless.chained.export] : []),
-  ];
+  const chained = report.stateless.chained;
+  if (chained && !printChangedFile(chained.changed)) process.exitCode = 1;
+  const exported = [report.stateless.longestExport, ...(chained ? [chained.export, chained.changed.staleExport] : [])];
   if (!printExportRss(exported)) process.exitCode = 1;
 }
 fs.mkdirSync('bench/results', { recursive: true });

@@ -6,7 +6,9 @@
 // baseline in the same run; the 600-turn run (about 590 MB of traffic) must give a file of
 // at most 1.3x its traffic. The longest run is then exported in every format (export-rss.ts).
 // A long run chained by previous_response_id with large tool outputs (chained-recording.ts)
-// is recorded beside them, exported the same way and opened with them.
+// is recorded beside them, exported the same way and opened with them; a copy of it then
+// takes one new exchange in `loupe serve` and is exported with its snapshot out of date
+// (changed-file-bench.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +16,7 @@ import OpenAI from 'openai';
 import type { ResponseInputItem } from 'openai/resources/responses/responses';
 import { seededRandom } from '../shared/seeded-random.js';
 import { recordChainedRun, type ChainedShape } from './chained-recording.js';
+import { changedFileBench, type ChangedFileReport } from './changed-file-bench.js';
 import { spawnChild } from './child-handle.js';
 import { exportRss, type ExportRssReport } from './export-rss.js';
 import { recordThroughLoupe, type RecordedFileFigures } from './recorded-file.js';
@@ -29,8 +32,8 @@ export interface StatelessBenchReport {
   met: boolean;
   /** `loupe export` of the longest run in every format. */
   longestExport: ExportRssReport;
-  /** The run chained by previous_response_id, and its export in every format. */
-  chained?: RecordedFileFigures & { export: ExportRssReport };
+  /** The run chained by previous_response_id, its export in every format, and a copy of it changed. */
+  chained?: RecordedFileFigures & { export: ExportRssReport; changed: ChangedFileReport };
 }
 
 /** A recording the open case measures. */
@@ -99,15 +102,15 @@ export async function statelessBench(
       path.join(dir, `stateless-${longest.turns}.loupe`),
       log,
     );
-    const chainedExport = chained
-      ? await exportRss(`${chained.turns}-turn previous_response_id run`, files[files.length - 1]!.file, log)
-      : undefined;
+    const chainedName = `${chained?.turns}-turn previous_response_id run`;
+    const chainedExport = chained ? await exportRss(chainedName, files[files.length - 1]!.file, log) : undefined;
+    const changed = chained ? await changedFileBench(chainedName, files[files.length - 1]!.file, dir, log) : undefined;
     return {
       runs,
       goal: FILE_GOAL,
       met: longest.ratio <= FILE_GOAL,
       longestExport,
-      chained: chained && chainedExport ? { ...chained, export: chainedExport } : undefined,
+      chained: chained && chainedExport && changed ? { ...chained, export: chainedExport, changed } : undefined,
     };
   } finally {
     await sim.close();
