@@ -33,8 +33,8 @@ export interface ExportRuns {
 }
 
 /**
- * `cut` holds the records of runs cut, and counts their tokens when it
- * has a tokenizer; without one, a record's long input items are read as the previews stored
+ * `cut` holds each run's records cut, and counts their tokens when it has a tokenizer;
+ * without one, a record's long input items are read as the previews stored
  * with them (context-store.ts), never whole. `pace` is called after each record read whole
  * (heap-pacer.ts): a run's records are read at once, before the writer writes a byte of it,
  * and each is garbage once cut (1 GB of a long chain's outputs: RSS 508 MB over a live heap of

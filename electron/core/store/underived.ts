@@ -53,6 +53,8 @@ export async function indexRecorded(db: Db, damage: ReadDamage): Promise<{ index
   const index = new RunIndex(db);
   const inFlight: number[] = [];
   for (const { id, ended, result } of await normalizePending(db, pending, (id) => index.isDerived(id), damage)) {
+    // Traffic that derives to nothing (a model list) would only make the index leave its snapshot.
+    if (!result.responses.length && !result.spans?.length) continue;
     index.setProvisional(id, result.responses, !ended, result.spans ?? []);
     if (!ended && result.responses.length) inFlight.push(id);
   }
