@@ -80,14 +80,7 @@ class Recordings {
     const found =
       ids.find((r) => r === id) ?? uniqueBy(ids, (r) => labelOf(r) === id || r === `label:${id}` || r === `run:${id}`);
     if (found) {
-      const run = index.run(found)!;
-      const whole: Run = {
-        id: found,
-        label: run.label,
-        responses: run.responses.map((r) => index.fullRecordOf(r)),
-        links: run.links,
-        context: index.conversationCalls(found),
-      };
+      const whole = index.wholeRun(found)!;
       // Said once per file, after the rows its runs' records were read from.
       const rows = [...damage.rows, ...index.damage.rows];
       if (rows.length > opened.reported)

@@ -29,6 +29,7 @@ import { foldRead } from '../../../shared/trace/thread/response-reads.js';
 import { joinTracedRuns } from '../../../shared/trace/thread/join-traced-runs.js';
 import { SettledThreading } from '../../../shared/trace/thread/settled-threading.js';
 import type { AgentSpan, ResponseRecord } from '../../../shared/trace/types.js';
+import type { Run } from '../../../shared/trace/thread/thread.js';
 import { hasTable, type Db } from '../store/db.js';
 import { isCorruption } from '../store/integrity-check.js';
 import { parseStored, ReadDamage } from '../store/read-damage.js';
@@ -434,6 +435,19 @@ export class RunIndex {
     return (this.fromSnapshot(runId)?.context ?? [])
       .slice(from)
       .flatMap((c) => this.storedRecord(c.exchangeId, c.responseId) ?? []);
+  }
+
+  /** The run with each response's complete record (fullRecordOf) and its Conversations calls, to compare. */
+  wholeRun(runId: string): Run | undefined {
+    const run = this.run(runId);
+    if (!run) return undefined;
+    return {
+      id: run.id,
+      label: run.label,
+      responses: run.responses.map((r) => this.fullRecordOf(r)),
+      links: run.links,
+      context: this.conversationCalls(runId),
+    };
   }
 
   /** How many of a run's first Conversations calls can no longer change: those derived (an exchange in flight may). */

@@ -216,10 +216,10 @@ export function createService(options: ServiceOptions): LoupeService {
       const ids = [requiredString(req, 'runA'), requiredString(req, 'runB')] as const;
       await source.catchUp();
       const [a, b] = ids.map((runId) => {
-        const run = source.index.run(runId);
+        const run = source.index.wholeRun(runId);
         const summary = source.index.summary(runId);
         if (!run || !summary) throw new ApiError('not_found', `no run "${runId}" in this recording`);
-        return { run: { ...run, responses: run.responses.map((r) => source.index.fullRecordOf(r)) }, summary };
+        return { run, summary };
       }) as [{ run: Run; summary: RunSummary }, { run: Run; summary: RunSummary }];
       return {
         comparison: compareRuns({ run: a.run }, { run: b.run }, priceTable()),
