@@ -47,12 +47,12 @@ export class StoredRecords {
   private readonly contexts: ContextReader;
   /**
    * The same with long values' previews in their place (its own caches: other objects), for
-   * run skeletons and for slim records. A slim record is threaded, tallied and searched only
-   * where there is no full-text index, and a file without one has no previews either:
+   * run skeletons and for slim records (ADR 53). A slim record is threaded and tallied:
    * threading keys a cut item by the whole item's fingerprint (item-text.ts), and the tally
-   * reads nothing a preview leaves out. Reading whole values here made the first change to a
-   * file opened from its snapshot (run-index.ts leaveSnapshot) hold every long input at once:
-   * 2.2 GB in serve on the bench's 3,000-turn chain.
+   * reads nothing a preview leaves out. It is searched only where there is no full-text
+   * index, and a file without one has no previews either. Reading whole values here made the
+   * first change to a file opened from its snapshot (run-index.ts leaveSnapshot) hold every
+   * long input at once: 2.2-3.2 GB in serve on the bench's 3,000-turn chain.
    */
   private readonly previews: ContextReader;
 
